@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kstats.ko: load and unload, and cleanup after modules that forget to. */
+#include <linux/module.h>
+#include <linux/notifier.h>
+
+#include "metric.h"
+#include "version.h"
+
+/* Deletes the metrics of a module going away without kstats_delete(). */
+static int kstats_module_notify(struct notifier_block *nb, unsigned long state,
+				void *data)
+{
+	if (state == MODULE_STATE_GOING)
+		kstats_delete_owned_by(data);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block kstats_module_nb = {
+	.notifier_call = kstats_module_notify,
+};
+
+static int __init kstats_init(void)
+{
+	int err;
+
+	err = kstats_debugfs_init();
+	if (err)
+		return err;
+	err = register_module_notifier(&kstats_module_nb);
+	if (err) {
+		kstats_debugfs_exit();
+		return err;
+	}
+	pr_info("kstats: version %s loaded\n", KSTATS_VERSION);
+	return 0;
+}
+
+static void __exit kstats_exit(void)
+{
+	unregister_module_notifier(&kstats_module_nb);
+	/* Only metrics created from user space can remain: modules hold us. */
+	kstats_delete_all();
+	kstats_debugfs_exit();
+}
+
+module_init(kstats_init);
+module_exit(kstats_exit);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The kstats authors");
+MODULE_DESCRIPTION("Per-CPU log-linear histograms of kernel timings");
+MODULE_VERSION(KSTATS_VERSION);

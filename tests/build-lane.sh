@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds kstats.ko and the test modules for one VM lane, out of tree in
+# build/LANE/, exactly as a third-party module would be built against kstats.
+# Usage: tests/build-lane.sh LANE   (LANE = 6.1 | 6.12 | debug)
+set -euo pipefail
+lane=${1:?usage: build-lane.sh LANE}
+top=$(cd "$(dirname "$0")/.." && pwd)
+eval "$("$top/tests/vm/kernel.sh" "$lane")"
+
+out=$top/build/$lane
+rm -rf "$out"
+mkdir -p "$out/tests"
+cp -r "$top/module" "$top/include" "$out/"
+cp -r "$top/tests/kmod" "$out/tests/"
+
+# W=1: the module must build warning-free; any warning fails the lane.
+log=$out/build.log
+make -C "$KDIR" M="$out/module" W=1 modules >"$log" 2>&1 ||
+	{ cat "$log"; echo "error: building kstats.ko for $lane failed" >&2; exit 1; }
+make -C "$KDIR" M="$out/tests/kmod" W=1 \
+	KBUILD_EXTRA_SYMBOLS="$out/module/Module.symvers" modules >>"$log" 2>&1 ||
+	{ cat "$log"; echo "error: building the test modules for $lane failed" >&2; exit 1; }
+if grep -E 'warning:|error:' "$log"; then
+	echo "error: compiler warnings building for $lane (see above)" >&2
+	exit 1
+fi
+echo "KVER=$KVER" >"$out/kernel.env"
+echo "built kstats for $lane ($KVER) in $out" >&2

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, if missing.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+# Kernels (headers, images, the debug kernel's source) are fetched by
+# tests/vm/kernel.sh, pinned in tests/vm/kernels.conf.
+set -euo pipefail
+pkgs=(
+	make gcc libc6-dev pkg-config	# build
+	libcmocka-dev			# unit tests
+	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# VM lanes
+	flex bison bc libelf-dev libssl-dev dwarves	# debug kernel build
+	python3				# test helpers
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "error: missing packages: ${missing[*]}" >&2
+	echo "hint: as root run: apt-get update && $cmd" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+$cmd >/dev/null

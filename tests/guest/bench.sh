@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `make bench`, guest side: runs the record-path benchmark module and prints
+# its figures (tests/kmod/kstats_bench.c says what each one is).
+# Usage: tests/guest/bench.sh BUILD_DIR
+set -euo pipefail
+build=${1:?usage: bench.sh BUILD_DIR}
+insmod "$build/module/kstats.ko"
+insmod "$build/tests/kmod/kstats_bench.ko"
+rmmod kstats_bench kstats
+echo "# kstats record path, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+dmesg | sed -n 's/.*kstats_bench: //p' | grep -v '^done$'
+dmesg | grep -q 'kstats_bench: done'

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# One VM lane: build kstats and its test modules for the lane's kernel, boot
+# it in QEMU and run tests/guest/lane-tests.sh there.
+# Usage: tests/lane.sh LANE   (LANE = 6.1 | 6.12 | debug)
+set -euo pipefail
+lane=${1:?usage: lane.sh LANE}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+tests/build-lane.sh "$lane"
+make -s -C tests/guest OUT="$top/build/$lane"
+start=$(date +%s)
+tests/vm/run.sh "$lane" tests/guest/lane-tests.sh "$top/build/$lane"
+echo "lane $lane: PASS in $(($(date +%s) - start)) s"
