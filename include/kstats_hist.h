@@ -134,18 +134,28 @@ static inline uint64_t kstats_slot_mean(uint32_t slot, uint32_t frac_bits,
 {
 	uint32_t w = kstats_slot_width_log2(slot, frac_bits);
 	uint32_t shift = kstats_bucket_sum_shift(slot >> frac_bits);
-	uint32_t k = shift < KSTATS_SUM_BITS ? shift : KSTATS_SUM_BITS;
-	uint64_t units, rem, offset;
+	uint32_t left, step;
+	uint64_t units, rem, offset, frac, q;
 
 	if (!count)
 		return kstats_slot_low(slot, frac_bits);
 	units = kstats_div64(part_sum, count);
 	offset = units << shift;
 	if (shift) {
-		/* rem < count < 2^(64 - SUM_BITS) unless the sum may wrap. */
+		/*
+		 * Long division of the remainder, SUM_BITS bits at a time:
+		 * rem < count < 2^(64 - SUM_BITS) unless the sum may wrap.
+		 */
 		rem = part_sum - units * count;
-		offset += kstats_div64(rem << k, count) << (shift - k);
-		offset += (uint64_t)1 << (shift - 1);
+		frac = 0;
+		for (left = shift; left; left -= step) {
+			step = left < KSTATS_SUM_BITS ? left : KSTATS_SUM_BITS;
+			rem <<= step;
+			q = kstats_div64(rem, count);
+			rem -= q * count;
+			frac = (frac << step) + q;
+		}
+		offset += frac + ((uint64_t)1 << (shift - 1));
 	}
 	if (offset > (((uint64_t)1 << w) - 1))
 		offset = ((uint64_t)1 << w) - 1;
@@ -200,9 +210,12 @@ static inline double kstats_slot_rel_error(uint32_t slot, uint32_t frac_bits)
 /* The rank (1-based) that the q-quantile of @total samples refers to. */
 static inline uint64_t kstats_quantile_rank(double q, uint64_t total)
 {
-	double r = ceil(q * (double)total);
+	/* Shaves 2^-40 off so that e.g. 0.07 * 100 is rank 7, not 8. */
+	double r = ceil(q * (double)total * (1.0 - 0x1p-40));
 
-	if (r < 1.0)
+	if (q >= 1.0)
+		return total;
+	if (!(r >= 1.0))	/* also NaN */
 		return 1;
 	if (r >= (double)total)
 		return total;
@@ -238,7 +251,7 @@ static inline double kstats_hist_quantile(const uint64_t *counts,
 					  uint32_t nslots, uint32_t frac_bits,
 					  double q)
 {
-	uint64_t total = 0, before, rank;
+	uint64_t total = 0, before = 0, rank;
 	uint32_t s;
 	int slot;
 	double low, width;
@@ -249,6 +262,8 @@ static inline double kstats_hist_quantile(const uint64_t *counts,
 		return NAN;
 	rank = kstats_quantile_rank(q, total);
 	slot = kstats_hist_rank_slot(counts, nslots, rank, &before);
+	if (slot < 0)
+		return NAN;
 	low = (double)kstats_slot_low((uint32_t)slot, frac_bits);
 	if (!((uint32_t)slot >> frac_bits))
 		return low;

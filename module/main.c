@@ -27,16 +27,25 @@ static int __init kstats_init(void)
 	if (err)
 		return err;
 	err = register_module_notifier(&kstats_module_nb);
-	if (err) {
-		kstats_debugfs_exit();
-		return err;
-	}
+	if (err)
+		goto fail_notifier;
+	err = kstats_dev_init();
+	if (err)
+		goto fail_dev;
 	pr_info("kstats: version %s loaded\n", KSTATS_VERSION);
 	return 0;
+
+fail_dev:
+	unregister_module_notifier(&kstats_module_nb);
+fail_notifier:
+	kstats_debugfs_exit();
+	return err;
 }
 
 static void __exit kstats_exit(void)
 {
+	/* No file is open (each holds a module reference): no ioctl runs. */
+	kstats_dev_exit();
 	unregister_module_notifier(&kstats_module_nb);
 	/* Only metrics created from user space can remain: modules hold us. */
 	kstats_delete_all();

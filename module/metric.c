@@ -4,9 +4,12 @@
  * readers, and deletion.
  */
 #include <linux/cpu.h>
+#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -15,7 +18,17 @@
 #include "metric.h"
 
 static DEFINE_MUTEX(kstats_lock);	/* the registry: kstats_metrics */
-static LIST_HEAD(kstats_metrics);
+LIST_HEAD(kstats_metrics);
+
+int kstats_registry_lock(void)
+{
+	return mutex_lock_killable(&kstats_lock);
+}
+
+void kstats_registry_unlock(void)
+{
+	mutex_unlock(&kstats_lock);
+}
 
 /* 1..KSTATS_NAME_MAX bytes of [A-Za-z0-9_.:-]: also a safe file name. */
 int kstats_name_check(const char *name)
@@ -30,7 +43,7 @@ int kstats_name_check(const char *name)
 	return 0;
 }
 
-static struct kstats_metric *kstats_find(const char *name)
+struct kstats_metric *kstats_find(const char *name)
 {
 	struct kstats_metric *m;
 
@@ -59,24 +72,37 @@ void kstats_metric_put(struct kstats_metric *m)
 	kref_put(&m->ref, kstats_metric_release);
 }
 
-struct kstats *__kstats_new(const char *name, u8 frac_bits,
-			    struct module *owner)
+/* Who made it, as LIST shows it. */
+static void kstats_set_owner(struct kstats_metric *m,
+			     const struct kstats_origin *origin)
+{
+	m->kind = origin->kind;
+	m->module = origin->module;
+	m->creator = origin->creator;
+	m->autoremove = origin->autoremove;
+	if (origin->kind == KSTATS_KIND_MODULE) {
+		strscpy(m->owner, origin->module ? module_name(origin->module) :
+			"kernel", sizeof(m->owner));
+		m->owner_pid = -1;
+		m->owner_uid = 0;
+	} else {
+		char comm[TASK_COMM_LEN];
+
+		strscpy(m->owner, get_task_comm(comm, current), sizeof(m->owner));
+		m->owner_pid = task_tgid_nr(current);
+		m->owner_uid = from_kuid_munged(&init_user_ns, current_uid());
+	}
+}
+
+struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
+					const struct kstats_origin *origin)
 {
 	struct kstats_metric *m;
 	size_t size;
 	int err;
 
-	if (!name || kstats_name_check(name)) {
-		pr_err("kstats: invalid metric name \"%.*s\"\n",
-		       KSTATS_NAME_MAX + 1, name ?: "(null)");
+	if (!name || kstats_name_check(name) || frac_bits > KSTATS_FRAC_BITS_MAX)
 		return ERR_PTR(-EINVAL);
-	}
-	if (frac_bits > KSTATS_FRAC_BITS_MAX) {
-		pr_err("kstats: %s: frac_bits %u out of range 0..%u\n",
-		       name, frac_bits, KSTATS_FRAC_BITS_MAX);
-		return ERR_PTR(-EINVAL);
-	}
-
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
@@ -88,29 +114,58 @@ struct kstats *__kstats_new(const char *name, u8 frac_bits,
 	}
 	m->ks.frac_bits = frac_bits;
 	m->ks.active = 1;
-	m->owner = owner;
 	strscpy(m->name, name, sizeof(m->name));
+	kstats_set_owner(m, origin);
 	kref_init(&m->ref);
 
-	mutex_lock(&kstats_lock);
+	/* Killable for user space (ioctl); kstats_new() just waits. */
+	if (origin->kind == KSTATS_KIND_MODULE)
+		mutex_lock(&kstats_lock);
+	else if (kstats_registry_lock())
+		goto fail_intr;
 	if (kstats_find(name)) {
+		kstats_registry_unlock();
 		err = -EEXIST;
 		goto fail;
 	}
 	list_add_tail(&m->node, &kstats_metrics);
 	kstats_debugfs_add(m);
-	mutex_unlock(&kstats_lock);
-	return &m->ks;
+	kstats_registry_unlock();
+	return m;
 
+fail_intr:
+	err = -EINTR;
 fail:
-	mutex_unlock(&kstats_lock);
 	kstats_metric_put(m);
 	return ERR_PTR(err);
+}
+
+struct kstats *__kstats_new(const char *name, u8 frac_bits,
+			    struct module *owner)
+{
+	struct kstats_origin origin = {
+		.kind = KSTATS_KIND_MODULE,
+		.module = owner,
+	};
+	struct kstats_metric *m;
+
+	if (!name || kstats_name_check(name)) {
+		pr_err("kstats: invalid metric name \"%.*s\"\n",
+		       KSTATS_NAME_MAX + 1, name ?: "(null)");
+		return ERR_PTR(-EINVAL);
+	}
+	if (frac_bits > KSTATS_FRAC_BITS_MAX) {
+		pr_err("kstats: %s: frac_bits %u out of range 0..%u\n",
+		       name, frac_bits, KSTATS_FRAC_BITS_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+	m = kstats_metric_new(name, frac_bits, &origin);
+	return IS_ERR(m) ? ERR_CAST(m) : &m->ks;
 }
 EXPORT_SYMBOL_NS_GPL(__kstats_new, KSTATS_NS);
 
 /* Takes the metric out of the registry and drops the registry's reference. */
-static void kstats_unlink(struct kstats_metric *m)
+void kstats_unlink(struct kstats_metric *m)
 {
 	lockdep_assert_held(&kstats_lock);
 	list_del(&m->node);
@@ -129,13 +184,44 @@ void kstats_delete(struct kstats *ks)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_delete, KSTATS_NS);
 
+/* A reference to the metric called @name, or ERR_PTR(-ENOENT / -EINTR). */
+struct kstats_metric *kstats_get_by_name(const char *name)
+{
+	struct kstats_metric *m;
+	int err = kstats_registry_lock();
+
+	if (err)
+		return ERR_PTR(err);
+	m = kstats_find(name);
+	if (m)
+		kstats_metric_get(m);
+	kstats_registry_unlock();
+	return m ?: ERR_PTR(-ENOENT);
+}
+
+/* A /dev/kstats file closes: its auto-remove metrics go, the rest stay. */
+void kstats_file_closed(struct file *file)
+{
+	struct kstats_metric *m, *tmp;
+
+	mutex_lock(&kstats_lock);
+	list_for_each_entry_safe(m, tmp, &kstats_metrics, node) {
+		if (m->creator != file)
+			continue;
+		m->creator = NULL;
+		if (m->autoremove)
+			kstats_unlink(m);
+	}
+	mutex_unlock(&kstats_lock);
+}
+
 void kstats_delete_owned_by(struct module *mod)
 {
 	struct kstats_metric *m, *tmp;
 
 	mutex_lock(&kstats_lock);
 	list_for_each_entry_safe(m, tmp, &kstats_metrics, node) {
-		if (m->owner != mod)
+		if (m->kind != KSTATS_KIND_MODULE || m->module != mod)
 			continue;
 		pr_warn("kstats: module %s unloaded without kstats_delete(\"%s\"); deleting it\n",
 			mod->name, m->name);
@@ -165,6 +251,22 @@ void kstats_stop(struct kstats *ks)
 	WRITE_ONCE(ks->active, 0);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_stop, KSTATS_NS);
+
+/* Samples in all slots of all CPUs, read without stopping recorders. */
+u64 kstats_metric_count(struct kstats_metric *m)
+{
+	u32 nslots = kstats_hist_nslots(m->ks.frac_bits), s;
+	u64 count = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct kstats_slot *row = per_cpu_ptr(m->ks.slots, cpu);
+
+		for (s = 0; s < nslots; s++)
+			count += READ_ONCE(row[s].count);
+	}
+	return count;
+}
 
 static size_t kstats_row_size(struct kstats *ks)
 {

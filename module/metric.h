@@ -6,16 +6,32 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/kstats.h>
+#include <uapi/linux/kstats.h>
 
 struct dentry;
+struct file;
 
 struct kstats_metric {
 	struct kstats ks;		/* what the record path reads */
 	char name[KSTATS_NAME_MAX + 1];
-	struct module *owner;		/* creating module, or NULL */
-	struct list_head node;		/* in the registry, under kstats_lock */
+	u32 kind;			/* KSTATS_KIND_* */
+	bool autoremove;		/* unlinked when @creator closes */
+	struct module *module;		/* creating module (KIND_MODULE) */
+	struct file *creator;		/* creating /dev/kstats file, or NULL */
+	char owner[KSTATS_NAME_MAX + 1]; /* module name, comm, or target */
+	pid_t owner_pid;		/* creator's tgid; -1 for modules */
+	uid_t owner_uid;		/* creator's uid (initial namespace) */
+	struct list_head node;		/* in kstats_metrics, under kstats_lock */
 	struct dentry *dentry;		/* debugfs view */
-	struct kref ref;		/* registry + readers */
+	struct kref ref;		/* registry + users in flight */
+};
+
+/* Who creates a metric: the fields of struct kstats_metric it fills. */
+struct kstats_origin {
+	u32 kind;
+	struct module *module;
+	struct file *creator;
+	bool autoremove;
 };
 
 /* A copy of a metric's slots, one row of nslots per possible CPU. */
@@ -32,13 +48,28 @@ static inline struct kstats_metric *to_metric(struct kstats *ks)
 	return container_of(ks, struct kstats_metric, ks);
 }
 
+/* The registry: every metric, by name. */
+extern struct list_head kstats_metrics;
+int kstats_registry_lock(void);		/* killable: 0 or -EINTR */
+void kstats_registry_unlock(void);
+struct kstats_metric *kstats_find(const char *name);	/* registry locked */
+void kstats_unlink(struct kstats_metric *m);		/* registry locked */
+struct kstats_metric *kstats_get_by_name(const char *name);
+void kstats_file_closed(struct file *file);
+
 int kstats_name_check(const char *name);
+struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
+					const struct kstats_origin *origin);
 void kstats_metric_get(struct kstats_metric *m);
 void kstats_metric_put(struct kstats_metric *m);
+u64 kstats_metric_count(struct kstats_metric *m);
 struct kstats_copy *kstats_copy_take(struct kstats_metric *m);
 void kstats_copy_free(struct kstats_copy *copy);
 void kstats_delete_owned_by(struct module *mod);
 void kstats_delete_all(void);
+
+int kstats_dev_init(void);
+void kstats_dev_exit(void);
 
 int kstats_debugfs_init(void);
 void kstats_debugfs_exit(void);

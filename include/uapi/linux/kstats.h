@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * /dev/kstats: the kstats ioctl ABI.
+ *
+ * Rules every command follows (see also kstats(4)):
+ * - The size encoded in the command number is the struct's version. The
+ *   kernel accepts any size from the command's KSTATS_*_SIZE_VER0 up to
+ *   16383: a smaller (older) struct is zero-extended; a larger (newer) one
+ *   must have only zeros past what the kernel knows, else -E2BIG. Below
+ *   VER0: -EINVAL. Output is written up to the smaller of the two sizes;
+ *   the rest of a larger caller struct is zeroed.
+ * - Unknown command, or a known number with the wrong direction: -ENOTTY.
+ * - Every flags, pad and reserved field must be 0 on input: else -EINVAL.
+ * - Names are 1..63 bytes of [A-Za-z0-9_.:-], NUL-terminated within
+ *   KSTATS_NAME_LEN bytes, the rest zero: else -EINVAL.
+ * - Pointers are __u64 (cast through uintptr_t); a bad one gives -EFAULT.
+ * - Mutating commands (CREATE, DELETE, CONTROL, RECORD into a metric this
+ *   file did not create, TRACE, UNTRACE) need CAP_PERFMON or CAP_SYS_ADMIN
+ *   in the credentials that opened the file: else -EPERM. INFO, LIST and
+ *   SNAPSHOT need only an open descriptor.
+ * - A call waiting for the metric registry can be interrupted by a fatal
+ *   signal: -EINTR.
+ * Errors each command adds are listed with it.
+ */
+#ifndef _UAPI_LINUX_KSTATS_H
+#define _UAPI_LINUX_KSTATS_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define KSTATS_DEVICE		"/dev/kstats"
+#define KSTATS_IOC_MAGIC	0xBC
+#define KSTATS_ABI_VERSION	1
+#define KSTATS_NAME_LEN		64	/* with the NUL: names are 1..63 bytes */
+#define KSTATS_RECORD_MAX	4096	/* samples per RECORD call */
+
+/* Metric kinds, in LIST and SNAPSHOT. */
+#define KSTATS_KIND_MODULE	1	/* kstats_new() from a kernel module */
+#define KSTATS_KIND_USER	2	/* CREATE from user space */
+#define KSTATS_KIND_TRACE	3	/* TRACE: execution time */
+#define KSTATS_KIND_GAP		4	/* TRACE: time between calls */
+
+/* Metric state flags, in LIST and SNAPSHOT. */
+#define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
+#define KSTATS_METRIC_AUTOREMOVE (1U << 1)	/* goes with its file */
+
+/* Trace mechanisms: TRACE's mechanism, bit numbers of INFO's mechanisms. */
+#define KSTATS_MECH_AUTO	0	/* the best this kernel has */
+#define KSTATS_MECH_FPROBE	1
+#define KSTATS_MECH_KRETPROBE	2
+#define KSTATS_MECH_KPROBE	3	/* start/end pair of functions */
+#define KSTATS_MECH_TRACEPOINT	4	/* start/end pair of tracepoints */
+
+/* INFO features: which commands this module implements. */
+#define KSTATS_FEAT_CREATE	(1ULL << 0)
+#define KSTATS_FEAT_DELETE	(1ULL << 1)
+#define KSTATS_FEAT_LIST	(1ULL << 2)
+#define KSTATS_FEAT_CONTROL	(1ULL << 3)
+#define KSTATS_FEAT_SNAPSHOT	(1ULL << 4)
+#define KSTATS_FEAT_RECORD	(1ULL << 5)
+#define KSTATS_FEAT_TRACE	(1ULL << 6)
+
+/* INFO flags. */
+#define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
+
+/*
+ * KSTATS_IOC_INFO: what this module is and can do. Never fails but for
+ * -EFAULT.
+ */
+struct kstats_info {
+	__u32 abi_version;	/* KSTATS_ABI_VERSION */
+	__u32 max_frac_bits;
+	__u64 features;		/* KSTATS_FEAT_* */
+	__u64 mechanisms;	/* 1 << KSTATS_MECH_* usable by TRACE */
+	__u32 nr_metrics;
+	__u32 nr_cpus;		/* possible CPUs: rows of a snapshot */
+	__u32 record_max;	/* KSTATS_RECORD_MAX */
+	__u32 flags;		/* KSTATS_INFO_* */
+	__u8 version[32];	/* module version, NUL-terminated */
+	__u64 reserved[4];
+};
+#define KSTATS_INFO_SIZE_VER0	72	/* up to version[] */
+
+/*
+ * KSTATS_IOC_CREATE: a metric recorded from user space (RECORD).
+ * -EINVAL: bad name, frac_bits > max_frac_bits, unknown flag.
+ * -EEXIST: the name is taken. -ENOMEM.
+ */
+#define KSTATS_CREATE_AUTOREMOVE (1U << 0)	/* delete it when this file closes */
+struct kstats_create {
+	__u8 name[KSTATS_NAME_LEN];
+	__u32 frac_bits;
+	__u32 flags;		/* KSTATS_CREATE_* */
+	__u64 reserved[2];
+};
+#define KSTATS_CREATE_SIZE_VER0	72
+
+/*
+ * KSTATS_IOC_DELETE: delete a metric created from user space.
+ * -ENOENT: no such metric. -EBUSY: it belongs to a module or a trace
+ * (modules delete their own; traces go with UNTRACE).
+ */
+struct kstats_delete {
+	__u8 name[KSTATS_NAME_LEN];
+	__u32 flags;		/* none yet: 0 */
+	__u32 pad;
+	__u64 reserved[2];
+};
+#define KSTATS_DELETE_SIZE_VER0	72
+
+/*
+ * KSTATS_IOC_LIST: every metric. The caller passes an array of nr_entries
+ * entries of entry_size bytes each (>= KSTATS_METRIC_INFO_SIZE_VER0, a
+ * multiple of 8); each entry is written up to the smaller of entry_size
+ * and the kernel's size, the rest zeroed. nr_entries comes back as the
+ * number of metrics. -ENOSPC: the array is too small (nr_entries says how
+ * many are needed; nothing else is written). -EINVAL: bad entry_size.
+ */
+struct kstats_metric_info {
+	__u8 name[KSTATS_NAME_LEN];
+	__u8 owner[KSTATS_NAME_LEN];	/* module, creating command, or traced target */
+	__u32 kind;		/* KSTATS_KIND_* */
+	__u32 frac_bits;
+	__u32 flags;		/* KSTATS_METRIC_* */
+	__u32 owner_uid;	/* creator's uid; 0 for modules */
+	__s64 owner_pid;	/* creator's tgid; -1 for modules */
+	__u64 count;		/* samples, all CPUs */
+	__u64 reserved[2];
+};
+#define KSTATS_METRIC_INFO_SIZE_VER0	160
+
+struct kstats_list {
+	__u64 entries;		/* user pointer to the array */
+	__u32 entry_size;	/* sizeof(struct kstats_metric_info) */
+	__u32 nr_entries;	/* in: capacity; out: number of metrics */
+	__u32 flags;		/* none yet: 0 */
+	__u32 pad;
+	__u64 reserved[2];
+};
+#define KSTATS_LIST_SIZE_VER0	24
+
+/*
+ * KSTATS_IOC_CONTROL: start, stop or reset one metric, or all of them.
+ * -ENOENT: no such metric. -EINVAL: unknown op; a name with CONTROL_ALL.
+ */
+#define KSTATS_OP_START		1
+#define KSTATS_OP_STOP		2
+#define KSTATS_OP_RESET		3
+#define KSTATS_CONTROL_ALL	(1U << 0)	/* every metric; name all zeros */
+struct kstats_control {
+	__u8 name[KSTATS_NAME_LEN];
+	__u32 op;		/* KSTATS_OP_* */
+	__u32 flags;		/* KSTATS_CONTROL_* */
+	__u64 reserved[2];
+};
+#define KSTATS_CONTROL_SIZE_VER0	72
+
+/*
+ * KSTATS_IOC_SNAPSHOT: copy a metric's histograms out, without stopping
+ * recording. The buffer receives nr_cpus struct kstats_snap_cpu (one per
+ * possible CPU, ascending), then nr_slots struct kstats_snap_slot: the
+ * non-empty slots of each CPU in CPU then slot order. A slot's count and
+ * part sum can differ only by samples recorded during the copy; the CPU
+ * totals are the sums of the slots returned. -ENOSPC: buf_len is too
+ * small; buf_len comes back with the bytes needed (which can grow before
+ * the next call). -ENOENT: no such metric.
+ */
+struct kstats_snap_cpu {
+	__u32 cpu;
+	__u32 nr_slots;		/* its entries in the slot array */
+	__u64 count;		/* its samples */
+};
+
+struct kstats_snap_slot {
+	__u32 cpu;
+	__u32 slot;		/* see kstats_hist.h for bounds */
+	__u64 count;
+	__u64 part_sum;		/* scaled; kstats_slot_sum() gives the sum */
+};
+
+struct kstats_snapshot {
+	__u8 name[KSTATS_NAME_LEN];
+	__u64 buf;		/* user pointer */
+	__u64 buf_len;		/* in: bytes at buf; out: bytes written or needed */
+	__u32 flags;		/* none yet: 0 */
+	__u32 frac_bits;	/* out */
+	__u32 nr_cpus;		/* out */
+	__u32 nr_slots;		/* out */
+	__u64 time_ns;		/* out: CLOCK_MONOTONIC when copied */
+	__u64 realtime_ns;	/* out: CLOCK_REALTIME when copied */
+	__u32 kind;		/* out: KSTATS_KIND_* */
+	__u32 metric_flags;	/* out: KSTATS_METRIC_* */
+	__u64 hits;		/* out, traces: calls recorded */
+	__u64 misses;		/* out, traces: calls that could not be */
+	__u64 floor_ns;		/* out, traces: the probe's own cost, hot */
+	__u64 reserved[4];
+};
+#define KSTATS_SNAPSHOT_SIZE_VER0	144
+
+/*
+ * KSTATS_IOC_RECORD: add count samples to a metric. Without privilege,
+ * only into a metric created through this same file. Samples into a
+ * stopped metric are dropped, as kstats_record() does.
+ * -EINVAL: count 0 or above KSTATS_RECORD_MAX. -ENOENT.
+ */
+struct kstats_record {
+	__u8 name[KSTATS_NAME_LEN];
+	__u64 values;		/* user pointer to __u64[count] */
+	__u32 count;
+	__u32 flags;		/* none yet: 0 */
+	__u64 reserved[2];
+};
+#define KSTATS_RECORD_SIZE_VER0	80
+
+/*
+ * KSTATS_IOC_TRACE: time a kernel function, a section between two
+ * functions, or two tracepoints (see kstats(4)). Not implemented by this
+ * version: -EOPNOTSUPP once the arguments are valid.
+ */
+#define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
+#define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
+#define KSTATS_TRACE_TGID	(1U << 2)	/* only the process tgid */
+#define KSTATS_TRACE_CPUS	(1U << 3)	/* only the CPUs in the cpus bitmap */
+struct kstats_trace {
+	__u8 name[KSTATS_NAME_LEN];	/* metric; GAP-<name> too for a function */
+	__u64 func;		/* user pointer: "[module:]symbol", or 0 */
+	__u64 start;		/* user pointer: section start, or 0 */
+	__u64 end;		/* user pointer: section end, or 0 */
+	__u32 frac_bits;
+	__u32 mechanism;	/* KSTATS_MECH_* */
+	__u32 flags;		/* KSTATS_TRACE_* */
+	__u32 maxactive;	/* kretprobe instances; 0: default */
+	__s64 pid;		/* with KSTATS_TRACE_PID */
+	__s64 tgid;		/* with KSTATS_TRACE_TGID */
+	__u64 cpus;		/* user pointer to a CPU bitmap (bit n = CPU n) */
+	__u32 cpus_len;		/* bytes at cpus */
+	__u32 pad;
+	__u64 reserved[4];
+};
+#define KSTATS_TRACE_SIZE_VER0	136
+
+/* KSTATS_IOC_UNTRACE: remove a trace and its metrics. Not implemented yet. */
+struct kstats_untrace {
+	__u8 name[KSTATS_NAME_LEN];
+	__u32 flags;		/* none yet: 0 */
+	__u32 pad;
+	__u64 reserved[2];
+};
+#define KSTATS_UNTRACE_SIZE_VER0	72
+
+#define KSTATS_IOC_INFO		_IOR(KSTATS_IOC_MAGIC, 0x00, struct kstats_info)
+#define KSTATS_IOC_CREATE	_IOW(KSTATS_IOC_MAGIC, 0x01, struct kstats_create)
+#define KSTATS_IOC_DELETE	_IOW(KSTATS_IOC_MAGIC, 0x02, struct kstats_delete)
+#define KSTATS_IOC_LIST		_IOWR(KSTATS_IOC_MAGIC, 0x03, struct kstats_list)
+#define KSTATS_IOC_CONTROL	_IOW(KSTATS_IOC_MAGIC, 0x04, struct kstats_control)
+#define KSTATS_IOC_SNAPSHOT	_IOWR(KSTATS_IOC_MAGIC, 0x05, struct kstats_snapshot)
+#define KSTATS_IOC_RECORD	_IOW(KSTATS_IOC_MAGIC, 0x06, struct kstats_record)
+#define KSTATS_IOC_TRACE	_IOW(KSTATS_IOC_MAGIC, 0x07, struct kstats_trace)
+#define KSTATS_IOC_UNTRACE	_IOW(KSTATS_IOC_MAGIC, 0x08, struct kstats_untrace)
+
+#endif /* _UAPI_LINUX_KSTATS_H */

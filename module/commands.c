@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The /dev/kstats commands. Each checks its own fields (flags, reserved,
+ * names), then privilege, then does the work; dev.c has already copied the
+ * argument in and copies it back out.
+ */
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "commands.h"
+#include "version.h"
+
+#define KSTATS_FEATURES (KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | \
+			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
+			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD)
+
+#define KSTATS_RECORD_CHUNK	32	/* samples copied in at a time */
+
+#define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
+
+int kstats_cmd_info(struct file *file, void *arg)
+{
+	struct kstats_info *info = arg;
+	struct kstats_metric *m;
+	int err;
+
+	info->abi_version = KSTATS_ABI_VERSION;
+	info->max_frac_bits = KSTATS_FRAC_BITS_MAX;
+	info->features = KSTATS_FEATURES;
+	info->mechanisms = 0;
+	info->nr_cpus = num_possible_cpus();
+	info->record_max = KSTATS_RECORD_MAX;
+	if (security_locked_down(LOCKDOWN_KPROBES))
+		info->flags |= KSTATS_INFO_LOCKDOWN;
+	strscpy((char *)info->version, KSTATS_VERSION, sizeof(info->version));
+	err = kstats_registry_lock();
+	if (err)
+		return err;
+	list_for_each_entry(m, &kstats_metrics, node)
+		info->nr_metrics++;
+	kstats_registry_unlock();
+	return 0;
+}
+
+int kstats_cmd_create(struct file *file, void *arg)
+{
+	struct kstats_create *c = arg;
+	struct kstats_origin origin = {
+		.kind = KSTATS_KIND_USER,
+		.creator = file,
+		.autoremove = c->flags & KSTATS_CREATE_AUTOREMOVE,
+	};
+	struct kstats_metric *m;
+
+	if ((c->flags & ~KSTATS_CREATE_AUTOREMOVE) || !reserved_zero(c) ||
+	    kstats_arg_name(c->name) || c->frac_bits > KSTATS_FRAC_BITS_MAX)
+		return -EINVAL;
+	if (!kstats_file_privileged(file))
+		return -EPERM;
+	m = kstats_metric_new((const char *)c->name, c->frac_bits, &origin);
+	return PTR_ERR_OR_ZERO(m);
+}
+
+int kstats_cmd_delete(struct file *file, void *arg)
+{
+	struct kstats_delete *d = arg;
+	struct kstats_metric *m;
+	int err;
+
+	if (d->flags || d->pad || !reserved_zero(d) || kstats_arg_name(d->name))
+		return -EINVAL;
+	if (!kstats_file_privileged(file))
+		return -EPERM;
+	err = kstats_registry_lock();
+	if (err)
+		return err;
+	m = kstats_find((const char *)d->name);
+	if (!m)
+		err = -ENOENT;
+	else if (m->kind != KSTATS_KIND_USER)
+		err = -EBUSY;
+	else
+		kstats_unlink(m);
+	kstats_registry_unlock();
+	return err;
+}
+
+static void kstats_fill_info(struct kstats_metric_info *e, struct kstats_metric *m)
+{
+	strscpy((char *)e->name, m->name, sizeof(e->name));
+	strscpy((char *)e->owner, m->owner, sizeof(e->owner));
+	e->kind = m->kind;
+	e->frac_bits = m->ks.frac_bits;
+	e->flags = (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
+		   (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0);
+	e->owner_uid = m->owner_uid;
+	e->owner_pid = m->owner_pid;
+	e->count = kstats_metric_count(m);
+}
+
+int kstats_cmd_list(struct file *file, void *arg)
+{
+	struct kstats_list *l = arg;
+	struct kstats_metric_info *infos = NULL;
+	u8 __user *dst = u64_to_user_ptr(l->entries);
+	size_t esize = sizeof(*infos), n = 0, i;
+	struct kstats_metric *m;
+	int err;
+
+	if (l->flags || l->pad || !reserved_zero(l) ||
+	    l->entry_size < KSTATS_METRIC_INFO_SIZE_VER0 || l->entry_size % 8 ||
+	    l->entry_size > PAGE_SIZE)
+		return -EINVAL;
+	err = kstats_registry_lock();
+	if (err)
+		return err;
+	list_for_each_entry(m, &kstats_metrics, node)
+		n++;
+	if (n > l->nr_entries) {
+		err = -ENOSPC;
+		goto unlock;
+	}
+	infos = kvcalloc(n, esize, GFP_KERNEL);
+	if (n && !infos) {
+		err = -ENOMEM;
+		goto unlock;
+	}
+	i = 0;
+	list_for_each_entry(m, &kstats_metrics, node)
+		kstats_fill_info(&infos[i++], m);
+unlock:
+	kstats_registry_unlock();
+	l->nr_entries = n;
+	for (i = 0; !err && i < n; i++, dst += l->entry_size) {
+		size_t len = min_t(size_t, l->entry_size, esize);
+
+		if (copy_to_user(dst, &infos[i], len) ||
+		    clear_user(dst + len, l->entry_size - len))
+			err = -EFAULT;
+	}
+	kvfree(infos);
+	return err;
+}
+
+static void kstats_control_one(struct kstats_metric *m, u32 op)
+{
+	if (op == KSTATS_OP_START)
+		kstats_start(&m->ks);
+	else if (op == KSTATS_OP_STOP)
+		kstats_stop(&m->ks);
+	else
+		kstats_reset(&m->ks);
+}
+
+int kstats_cmd_control(struct file *file, void *arg)
+{
+	struct kstats_control *c = arg;
+	struct kstats_metric *m;
+	int err;
+
+	if (c->op < KSTATS_OP_START || c->op > KSTATS_OP_RESET ||
+	    (c->flags & ~KSTATS_CONTROL_ALL) || !reserved_zero(c))
+		return -EINVAL;
+	if (c->flags & KSTATS_CONTROL_ALL ? !kstats_arg_zero(c->name, sizeof(c->name)) :
+	    kstats_arg_name(c->name))
+		return -EINVAL;
+	if (!kstats_file_privileged(file))
+		return -EPERM;
+	if (c->flags & KSTATS_CONTROL_ALL) {
+		err = kstats_registry_lock();
+		if (err)
+			return err;
+		list_for_each_entry(m, &kstats_metrics, node)
+			kstats_control_one(m, c->op);
+		kstats_registry_unlock();
+		return 0;
+	}
+	m = kstats_get_by_name((const char *)c->name);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	kstats_control_one(m, c->op);
+	kstats_metric_put(m);
+	return 0;
+}
+
+/* Lays the copy out as the uapi header describes; returns bytes used. */
+static size_t kstats_snapshot_layout(struct kstats_copy *c, void *buf, u32 *nr_slots)
+{
+	struct kstats_snap_cpu *cpus = buf;
+	struct kstats_snap_slot *slots = buf ? buf + c->nr_rows * sizeof(*cpus) : NULL;
+	u32 r, s, n = 0;
+
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kstats_slot *row = c->slots + (size_t)r * c->nslots;
+
+		if (cpus)
+			cpus[r] = (struct kstats_snap_cpu){ .cpu = c->cpu[r] };
+		for (s = 0; s < c->nslots; s++) {
+			if (!row[s].count && !row[s].part_sum)
+				continue;
+			if (slots) {
+				slots[n] = (struct kstats_snap_slot){
+					.cpu = c->cpu[r], .slot = s,
+					.count = row[s].count,
+					.part_sum = row[s].part_sum,
+				};
+				cpus[r].nr_slots++;
+				cpus[r].count += row[s].count;
+			}
+			n++;
+		}
+	}
+	*nr_slots = n;
+	return c->nr_rows * sizeof(*cpus) + (size_t)n * sizeof(*slots);
+}
+
+int kstats_cmd_snapshot(struct file *file, void *arg)
+{
+	struct kstats_snapshot *sn = arg;
+	struct kstats_metric *m;
+	struct kstats_copy *c;
+	void *buf = NULL;
+	size_t len;
+	u32 nr_slots;
+	int err = 0;
+
+	if (sn->flags || sn->frac_bits || sn->nr_cpus || sn->nr_slots ||
+	    sn->time_ns || sn->realtime_ns || sn->kind || sn->metric_flags ||
+	    sn->hits || sn->misses || sn->floor_ns || !reserved_zero(sn) ||
+	    kstats_arg_name(sn->name))
+		return -EINVAL;
+	m = kstats_get_by_name((const char *)sn->name);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	sn->time_ns = ktime_get_ns();
+	sn->realtime_ns = ktime_get_real_ns();
+	c = kstats_copy_take(m);
+	if (!c) {
+		err = -ENOMEM;
+		goto out;
+	}
+	len = kstats_snapshot_layout(c, NULL, &nr_slots);
+	if (len > sn->buf_len) {
+		sn->buf_len = len;
+		err = -ENOSPC;
+		goto out;
+	}
+	buf = kvzalloc(len, GFP_KERNEL);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	kstats_snapshot_layout(c, buf, &nr_slots);
+	if (copy_to_user(u64_to_user_ptr(sn->buf), buf, len)) {
+		err = -EFAULT;
+		goto out;
+	}
+	sn->buf_len = len;
+	sn->frac_bits = c->frac_bits;
+	sn->nr_cpus = c->nr_rows;
+	sn->nr_slots = nr_slots;
+	sn->kind = m->kind;
+	sn->metric_flags = (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
+			   (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0);
+out:
+	kvfree(buf);
+	kstats_copy_free(c);
+	kstats_metric_put(m);
+	return err;
+}
+
+int kstats_cmd_record(struct file *file, void *arg)
+{
+	struct kstats_record *r = arg;
+	const u64 __user *src = u64_to_user_ptr(r->values);
+	u64 vals[KSTATS_RECORD_CHUNK];
+	struct kstats_metric *m;
+	u32 done, n, i;
+	int err = 0;
+
+	if (!r->count || r->count > KSTATS_RECORD_MAX || r->flags ||
+	    !reserved_zero(r) || kstats_arg_name(r->name))
+		return -EINVAL;
+	m = kstats_get_by_name((const char *)r->name);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	/* READ_ONCE: the creator field is cleared when that file closes. */
+	if (READ_ONCE(m->creator) != file && !kstats_file_privileged(file)) {
+		err = -EPERM;
+		goto out;
+	}
+	/* All or nothing: no sample lands unless every value could be read. */
+	if (!access_ok(src, (size_t)r->count * sizeof(u64))) {
+		err = -EFAULT;
+		goto out;
+	}
+	for (done = 0; done < r->count; done += n) {
+		n = min_t(u32, r->count - done, KSTATS_RECORD_CHUNK);
+		if (copy_from_user(vals, src + done, n * sizeof(u64))) {
+			err = -EFAULT;
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			kstats_record(&m->ks, vals[i]);
+	}
+out:
+	kstats_metric_put(m);
+	return err;
+}
+
+int kstats_cmd_trace(struct file *file, void *arg)
+{
+	struct kstats_trace *t = arg;
+	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
+			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS;
+
+	if ((t->flags & ~known) || t->pad || !reserved_zero(t) ||
+	    kstats_arg_name(t->name) || t->frac_bits > KSTATS_FRAC_BITS_MAX ||
+	    t->mechanism > KSTATS_MECH_TRACEPOINT)
+		return -EINVAL;
+	if (!kstats_file_privileged(file))
+		return -EPERM;
+	return -EOPNOTSUPP;
+}
+
+int kstats_cmd_untrace(struct file *file, void *arg)
+{
+	struct kstats_untrace *u = arg;
+
+	if (u->flags || u->pad || !reserved_zero(u) || kstats_arg_name(u->name))
+		return -EINVAL;
+	if (!kstats_file_privileged(file))
+		return -EPERM;
+	return -EOPNOTSUPP;
+}
