@@ -13,13 +13,13 @@
 #include <linux/uaccess.h>
 
 #include "commands.h"
+#include "trace.h"
 #include "version.h"
 
 #define KSTATS_FEATURES (KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | \
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
-			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD)
-
-#define KSTATS_RECORD_CHUNK	32	/* samples copied in at a time */
+			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
+			 KSTATS_FEAT_TRACE)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -32,7 +32,12 @@ int kstats_cmd_info(struct file *file, void *arg)
 	info->abi_version = KSTATS_ABI_VERSION;
 	info->max_frac_bits = KSTATS_FRAC_BITS_MAX;
 	info->features = KSTATS_FEATURES;
-	info->mechanisms = 0;
+	info->mechanisms = BIT_ULL(KSTATS_MECH_KRETPROBE) | BIT_ULL(KSTATS_MECH_KPROBE);
+	if (kstats_have_fprobe)
+		info->mechanisms |= BIT_ULL(KSTATS_MECH_FPROBE);
+#ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
+	info->mechanisms |= BIT_ULL(KSTATS_MECH_TRACEPOINT);
+#endif
 	info->nr_cpus = num_possible_cpus();
 	info->record_max = KSTATS_RECORD_MAX;
 	if (security_locked_down(LOCKDOWN_KPROBES))
@@ -265,6 +270,8 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->nr_cpus = c->nr_rows;
 	sn->nr_slots = nr_slots;
 	sn->kind = m->kind;
+	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
+		kstats_trace_stats(m, &sn->hits, &sn->misses, &sn->floor_ns);
 	sn->metric_flags = (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
 			   (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0);
 out:
@@ -277,10 +284,9 @@ out:
 int kstats_cmd_record(struct file *file, void *arg)
 {
 	struct kstats_record *r = arg;
-	const u64 __user *src = u64_to_user_ptr(r->values);
-	u64 vals[KSTATS_RECORD_CHUNK];
 	struct kstats_metric *m;
-	u32 done, n, i;
+	u64 *vals;
+	u32 i;
 	int err = 0;
 
 	if (!r->count || r->count > KSTATS_RECORD_MAX || r->flags ||
@@ -295,22 +301,64 @@ int kstats_cmd_record(struct file *file, void *arg)
 		goto out;
 	}
 	/* All or nothing: no sample lands unless every value could be read. */
-	if (!access_ok(src, (size_t)r->count * sizeof(u64))) {
-		err = -EFAULT;
+	vals = vmemdup_user(u64_to_user_ptr(r->values),
+			    array_size(r->count, sizeof(*vals)));
+	if (IS_ERR(vals)) {
+		err = PTR_ERR(vals);
 		goto out;
 	}
-	for (done = 0; done < r->count; done += n) {
-		n = min_t(u32, r->count - done, KSTATS_RECORD_CHUNK);
-		if (copy_from_user(vals, src + done, n * sizeof(u64))) {
-			err = -EFAULT;
-			goto out;
-		}
-		for (i = 0; i < n; i++)
-			kstats_record(&m->ks, vals[i]);
-	}
+	for (i = 0; i < r->count; i++)
+		kstats_record(&m->ks, vals[i]);
+	kvfree(vals);
 out:
 	kstats_metric_put(m);
 	return err;
+}
+
+/* A "[module:]symbol" or "tp:[system:]event" from user space, or NULL. */
+static char *kstats_arg_symbol(u64 uptr, int *err)
+{
+	char *sym;
+
+	if (!uptr || *err)
+		return NULL;
+	sym = strndup_user(u64_to_user_ptr(uptr), KSTATS_SYM_MAX);
+	if (IS_ERR(sym)) {
+		*err = PTR_ERR(sym) == -EFAULT ? -EFAULT : -EINVAL;
+		return NULL;
+	}
+	if (!*sym) {
+		*err = -EINVAL;
+		kfree(sym);
+		return NULL;
+	}
+	return sym;
+}
+
+/* The CPU filter: a bitmap of cpus_len bytes, no CPU past nr_cpu_ids. */
+static int kstats_arg_cpus(const struct kstats_trace *t, unsigned long *cpus)
+{
+	size_t have = BITS_TO_LONGS(nr_cpu_ids) * sizeof(long);
+	u8 __user *src = u64_to_user_ptr(t->cpus);
+	size_t i;
+	u8 byte;
+
+	if (!(t->flags & KSTATS_TRACE_CPUS))
+		return t->cpus || t->cpus_len ? -EINVAL : 0;
+	if (!t->cpus_len || t->cpus_len > 4096)
+		return -EINVAL;
+	if (copy_from_user(cpus, src, min_t(size_t, t->cpus_len, have)))
+		return -EFAULT;
+	for (i = have; i < t->cpus_len; i++) {
+		if (get_user(byte, src + i))
+			return -EFAULT;
+		if (byte)
+			return -EINVAL;
+	}
+	if (t->cpus_len < have)
+		memset((u8 *)cpus + t->cpus_len, 0, have - t->cpus_len);
+	return find_next_bit(cpus, have * BITS_PER_BYTE, nr_cpu_ids) <
+	       have * BITS_PER_BYTE ? -EINVAL : 0;
 }
 
 int kstats_cmd_trace(struct file *file, void *arg)
@@ -318,14 +366,33 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	struct kstats_trace *t = arg;
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS;
+	char *func, *start, *end;
+	unsigned long *cpus;
+	int err = 0;
 
 	if ((t->flags & ~known) || t->pad || !reserved_zero(t) ||
 	    kstats_arg_name(t->name) || t->frac_bits > KSTATS_FRAC_BITS_MAX ||
-	    t->mechanism > KSTATS_MECH_TRACEPOINT)
+	    t->mechanism > KSTATS_MECH_TRACEPOINT || t->maxactive > 65536 ||
+	    (!(t->flags & KSTATS_TRACE_PID) && t->pid) ||
+	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
+	    !t->func == !(t->start || t->end) || !t->start != !t->end)
 		return -EINVAL;
 	if (!kstats_file_privileged(file))
 		return -EPERM;
-	return -EOPNOTSUPP;
+	cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!cpus)
+		return -ENOMEM;
+	err = kstats_arg_cpus(t, cpus);
+	func = kstats_arg_symbol(t->func, &err);
+	start = kstats_arg_symbol(t->start, &err);
+	end = kstats_arg_symbol(t->end, &err);
+	if (!err)
+		err = kstats_trace_start(file, t, func, start, end, cpus);
+	kfree(func);
+	kfree(start);
+	kfree(end);
+	bitmap_free(cpus);
+	return err;
 }
 
 int kstats_cmd_untrace(struct file *file, void *arg)
@@ -336,5 +403,5 @@ int kstats_cmd_untrace(struct file *file, void *arg)
 		return -EINVAL;
 	if (!kstats_file_privileged(file))
 		return -EPERM;
-	return -EOPNOTSUPP;
+	return kstats_trace_stop(file, (const char *)u->name);
 }

@@ -21,4 +21,30 @@
 #define KSTATS_NS	KSTATS
 #endif
 
+/*
+ * fprobe: added in 5.18; per-call entry data (what makes a call that sleeps
+ * or migrates measurable) in 6.4; handlers take struct ftrace_regs instead
+ * of struct pt_regs from 6.14. Kbuild reads include/linux/fprobe.h and
+ * defines KSTATS_FPROBE_ENTRY_DATA and KSTATS_FPROBE_FTRACE_REGS. Without
+ * entry data kstats does not use fprobe at all.
+ */
+#if IS_ENABLED(CONFIG_FPROBE) && defined(KSTATS_FPROBE_ENTRY_DATA)
+#define KSTATS_HAVE_FPROBE
+#include <linux/fprobe.h>
+#ifdef KSTATS_FPROBE_FTRACE_REGS
+#define kstats_fprobe_regs ftrace_regs
+#else
+#define kstats_fprobe_regs pt_regs
+#endif
+#endif
+
+/*
+ * Tracepoint probes are registered with a prototype that ignores the
+ * event's arguments, which is fine on the C ABI but not under clang's
+ * control-flow integrity, which checks the callee's type.
+ */
+#if !IS_ENABLED(CONFIG_CFI_CLANG)
+#define KSTATS_HAVE_TRACEPOINT_PAIRS
+#endif
+
 #endif /* KSTATS_COMPAT_H */

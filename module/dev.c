@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 
 #include "commands.h"
+#include "trace.h"
 
 /* Privilege is the opener's (file->f_cred), not the caller's. */
 bool kstats_file_privileged(struct file *file)
@@ -109,6 +110,7 @@ static long kstats_ioctl(struct file *file, unsigned int ioc, unsigned long uarg
 
 static int kstats_release(struct inode *inode, struct file *file)
 {
+	kstats_trace_file_closed(file);
 	kstats_file_closed(file);
 	return 0;
 }

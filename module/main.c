@@ -4,6 +4,7 @@
 #include <linux/notifier.h>
 
 #include "metric.h"
+#include "trace.h"
 #include "version.h"
 
 /* Deletes the metrics of a module going away without kstats_delete(). */
@@ -46,6 +47,7 @@ static void __exit kstats_exit(void)
 {
 	/* No file is open (each holds a module reference): no ioctl runs. */
 	kstats_dev_exit();
+	kstats_trace_exit();
 	unregister_module_notifier(&kstats_module_nb);
 	/* Only metrics created from user space can remain: modules hold us. */
 	kstats_delete_all();

@@ -88,7 +88,8 @@ static void kstats_set_owner(struct kstats_metric *m,
 	} else {
 		char comm[TASK_COMM_LEN];
 
-		strscpy(m->owner, get_task_comm(comm, current), sizeof(m->owner));
+		strscpy(m->owner, origin->owner ?: get_task_comm(comm, current),
+			sizeof(m->owner));
 		m->owner_pid = task_tgid_nr(current);
 		m->owner_uid = from_kuid_munged(&init_user_ns, current_uid());
 	}
@@ -150,8 +151,9 @@ struct kstats *__kstats_new(const char *name, u8 frac_bits,
 	struct kstats_metric *m;
 
 	if (!name || kstats_name_check(name)) {
-		pr_err("kstats: invalid metric name \"%.*s\"\n",
-		       KSTATS_NAME_MAX + 1, name ?: "(null)");
+		pr_err("kstats: invalid metric name \"%*pE\"\n",
+		       name ? (int)strnlen(name, KSTATS_NAME_MAX + 1) : 6,
+		       name ?: "(null)");
 		return ERR_PTR(-EINVAL);
 	}
 	if (frac_bits > KSTATS_FRAC_BITS_MAX) {
@@ -174,15 +176,24 @@ void kstats_unlink(struct kstats_metric *m)
 	kstats_metric_put(m);
 }
 
-void kstats_delete(struct kstats *ks)
+void kstats_metric_delete(struct kstats_metric *m)
 {
-	if (IS_ERR_OR_NULL(ks))
-		return;
 	mutex_lock(&kstats_lock);
-	kstats_unlink(to_metric(ks));
+	kstats_unlink(m);
 	mutex_unlock(&kstats_lock);
 }
+
+void kstats_delete(struct kstats *ks)
+{
+	if (!IS_ERR_OR_NULL(ks))
+		kstats_metric_delete(to_metric(ks));
+}
 EXPORT_SYMBOL_NS_GPL(kstats_delete, KSTATS_NS);
+
+void kstats_metric_set_probe(struct kstats_metric *m, struct kstats_probe *p)
+{
+	m->probe = p;
+}
 
 /* A reference to the metric called @name, or ERR_PTR(-ENOENT / -EINTR). */
 struct kstats_metric *kstats_get_by_name(const char *name)
@@ -199,7 +210,10 @@ struct kstats_metric *kstats_get_by_name(const char *name)
 	return m ?: ERR_PTR(-ENOENT);
 }
 
-/* A /dev/kstats file closes: its auto-remove metrics go, the rest stay. */
+/*
+ * A /dev/kstats file closes: its auto-remove metrics go, the rest stay.
+ * Traces (and their metrics) are taken down before, by trace.c.
+ */
 void kstats_file_closed(struct file *file)
 {
 	struct kstats_metric *m, *tmp;
@@ -209,7 +223,7 @@ void kstats_file_closed(struct file *file)
 		if (m->creator != file)
 			continue;
 		m->creator = NULL;
-		if (m->autoremove)
+		if (m->kind == KSTATS_KIND_USER && m->autoremove)
 			kstats_unlink(m);
 	}
 	mutex_unlock(&kstats_lock);
@@ -301,9 +315,9 @@ EXPORT_SYMBOL_NS_GPL(kstats_reset, KSTATS_NS);
  * is one aligned 64-bit load, so a slot's count and part sum can differ only
  * by samples recorded while it is read.
  */
-struct kstats_copy *kstats_copy_take(struct kstats_metric *m)
+struct kstats_copy *kstats_copy_bare(struct kstats *ks)
 {
-	u32 nslots = kstats_hist_nslots(m->ks.frac_bits);
+	u32 nslots = kstats_hist_nslots(ks->frac_bits);
 	struct kstats_copy *copy;
 	u32 row = 0, s;
 	int cpu;
@@ -311,7 +325,7 @@ struct kstats_copy *kstats_copy_take(struct kstats_metric *m)
 	copy = kzalloc(sizeof(*copy), GFP_KERNEL);
 	if (!copy)
 		return NULL;
-	copy->frac_bits = m->ks.frac_bits;
+	copy->frac_bits = ks->frac_bits;
 	copy->nslots = nslots;
 	copy->cpu = kvcalloc(num_possible_cpus(), sizeof(*copy->cpu), GFP_KERNEL);
 	copy->slots = kvcalloc(array_size(num_possible_cpus(), nslots),
@@ -321,7 +335,7 @@ struct kstats_copy *kstats_copy_take(struct kstats_metric *m)
 		return NULL;
 	}
 	for_each_possible_cpu(cpu) {
-		struct kstats_slot *src = per_cpu_ptr(m->ks.slots, cpu);
+		struct kstats_slot *src = per_cpu_ptr(ks->slots, cpu);
 		struct kstats_slot *dst = copy->slots + (size_t)row * nslots;
 
 		for (s = 0; s < nslots; s++) {
@@ -332,6 +346,37 @@ struct kstats_copy *kstats_copy_take(struct kstats_metric *m)
 	}
 	copy->nr_rows = row;
 	return copy;
+}
+
+struct kstats_copy *kstats_copy_take(struct kstats_metric *m)
+{
+	return kstats_copy_bare(&m->ks);
+}
+
+struct kstats *kstats_alloc_bare(u32 frac_bits)
+{
+	struct kstats *ks = kzalloc(sizeof(*ks), GFP_KERNEL);
+
+	if (!ks)
+		return NULL;
+	ks->slots = __alloc_percpu(kstats_hist_nslots(frac_bits) *
+				   sizeof(struct kstats_slot),
+				   __alignof__(struct kstats_slot));
+	if (!ks->slots) {
+		kfree(ks);
+		return NULL;
+	}
+	ks->frac_bits = frac_bits;
+	ks->active = 1;
+	return ks;
+}
+
+void kstats_free_bare(struct kstats *ks)
+{
+	if (!ks)
+		return;
+	free_percpu(ks->slots);
+	kfree(ks);
 }
 
 void kstats_copy_free(struct kstats_copy *copy)

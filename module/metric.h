@@ -10,6 +10,7 @@
 
 struct dentry;
 struct file;
+struct kstats_probe;
 
 struct kstats_metric {
 	struct kstats ks;		/* what the record path reads */
@@ -24,6 +25,7 @@ struct kstats_metric {
 	struct list_head node;		/* in kstats_metrics, under kstats_lock */
 	struct dentry *dentry;		/* debugfs view */
 	struct kref ref;		/* registry + users in flight */
+	struct kstats_probe *probe;	/* its trace, under kstats_trace_lock */
 };
 
 /* Who creates a metric: the fields of struct kstats_metric it fills. */
@@ -32,6 +34,7 @@ struct kstats_origin {
 	struct module *module;
 	struct file *creator;
 	bool autoremove;
+	const char *owner;		/* traces: what is traced */
 };
 
 /* A copy of a metric's slots, one row of nslots per possible CPU. */
@@ -63,6 +66,13 @@ struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 void kstats_metric_get(struct kstats_metric *m);
 void kstats_metric_put(struct kstats_metric *m);
 u64 kstats_metric_count(struct kstats_metric *m);
+void kstats_metric_delete(struct kstats_metric *m);
+void kstats_metric_set_probe(struct kstats_metric *m, struct kstats_probe *p);
+
+/* Histograms outside the registry (the probe floor). */
+struct kstats *kstats_alloc_bare(u32 frac_bits);
+void kstats_free_bare(struct kstats *ks);
+struct kstats_copy *kstats_copy_bare(struct kstats *ks);
 struct kstats_copy *kstats_copy_take(struct kstats_metric *m);
 void kstats_copy_free(struct kstats_copy *copy);
 void kstats_delete_owned_by(struct module *mod);

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TRACE and UNTRACE: checking a request, finding what to probe, creating
+ * the metrics (NAME, and GAP-NAME for a function), measuring the probe
+ * floor, attaching, and taking it all down again.
+ *
+ * GAP-NAME is the original patch's definition: the time from the end of
+ * one call to the start of the next call on the same CPU.
+ */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "trace.h"
+
+#define KSTATS_FLOOR_CALLS	64
+
+static DEFINE_MUTEX(kstats_trace_lock);	/* kstats_probes; attach/detach */
+static LIST_HEAD(kstats_probes);
+
+/* Not static, not inlined, not notrace: probed exactly like a target. */
+noinline __noclone void kstats_floor_func(void)
+{
+	asm volatile("");
+}
+
+noinline __noclone void kstats_floor_start(void)
+{
+	asm volatile("");
+}
+
+noinline __noclone void kstats_floor_end(void)
+{
+	asm volatile("");
+}
+
+static bool kstats_is_tracepoint(const char *name)
+{
+	return !strncmp(name, "tp:", 3);
+}
+
+/*
+ * Where @sym is, refusing what kstats must not probe: unknown symbols
+ * (-ENOENT), the kprobe blacklist and other unprobeable places (-EINVAL),
+ * and kstats itself, whose probes would recurse (-ELOOP).
+ */
+static int kstats_resolve(const char *sym, unsigned long *addr)
+{
+	struct kprobe kp = { .symbol_name = sym };
+	int err = register_kprobe(&kp);
+
+	if (err)
+		return err == -EILSEQ ? -EINVAL : err;
+	*addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return within_module(*addr, THIS_MODULE) ? -ELOOP : 0;
+}
+
+static int kstats_attach(struct kstats_probe *p, const char *func,
+			 const char *start, const char *end, u32 maxactive)
+{
+	unsigned long addr = 0;
+	int err;
+
+	if (p->mode == KSTATS_MODE_SECTION)
+		return kstats_pair_attach(p, start, end);
+	if (func) {
+		err = kstats_resolve(func, &addr);
+		if (err)
+			return err;
+	} else {
+		addr = (unsigned long)kstats_floor_func;
+	}
+	return kstats_func_attach(p, func, addr, maxactive);
+}
+
+static void kstats_detach(struct kstats_probe *p)
+{
+	if (p->mode == KSTATS_MODE_SECTION)
+		kstats_pair_detach(p);
+	else
+		kstats_func_detach(p);
+	/* Exit handlers that started before the unregistration are done. */
+	synchronize_rcu();
+}
+
+static void kstats_probe_free(struct kstats_probe *p)
+{
+	if (p->time_metric)
+		kstats_metric_put(p->time_metric);
+	if (p->gap_metric)
+		kstats_metric_put(p->gap_metric);
+	free_percpu(p->pcpu);
+	free_cpumask_var(p->cpus);
+	kvfree(p->tasks);
+	kfree(p);
+}
+
+static struct kstats_probe *kstats_probe_alloc(void)
+{
+	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	p->pcpu = alloc_percpu(struct kstats_probe_pcpu);
+	if (!p->pcpu || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL)) {
+		kstats_probe_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int kstats_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The probe floor: the median of what the same mechanism reports for an
+ * empty function (or an empty section), called back to back.
+ */
+static u64 kstats_measure_floor(u32 mode, u32 mech)
+{
+	struct kstats_probe *p = kstats_probe_alloc();
+	struct kstats_copy *copy;
+	u64 *vals = NULL, floor = 0;
+	u32 s, r, n = 0, i;
+
+	if (!p)
+		return 0;
+	p->mode = mode;
+	p->mech = mech;
+	p->time = kstats_alloc_bare(KSTATS_FRAC_BITS_MAX);
+	if (!p->time)
+		goto out;
+	if (mech != KSTATS_MECH_TRACEPOINT &&
+	    (mode == KSTATS_MODE_SECTION ?
+	     kstats_pair_attach(p, "kstats:kstats_floor_start", "kstats:kstats_floor_end") :
+	     kstats_attach(p, NULL, NULL, NULL, 0)))
+		goto out_bare;
+	if (mech == KSTATS_MECH_TRACEPOINT && kstats_pair_init(p))
+		goto out_bare;
+	for (i = 0; i < KSTATS_FLOOR_CALLS; i++) {
+		if (mech == KSTATS_MECH_TRACEPOINT)
+			kstats_pair_run_empty(p);
+		else if (mode == KSTATS_MODE_SECTION)
+			kstats_floor_start(), kstats_floor_end();
+		else
+			kstats_floor_func();
+	}
+	if (mech != KSTATS_MECH_TRACEPOINT)
+		kstats_detach(p);
+	/* Each sample is taken as its slot's mean: within 1/32 of it. */
+	copy = kstats_copy_bare(p->time);
+	vals = copy ? kcalloc(KSTATS_FLOOR_CALLS, sizeof(*vals), GFP_KERNEL) : NULL;
+	for (r = 0; vals && r < copy->nr_rows; r++)
+		for (s = 0; s < copy->nslots; s++) {
+			struct kstats_slot *sl = &copy->slots[(size_t)r * copy->nslots + s];
+			u64 c, mean = kstats_slot_mean(s, KSTATS_FRAC_BITS_MAX,
+						       sl->count, sl->part_sum);
+
+			for (c = 0; c < sl->count && n < KSTATS_FLOOR_CALLS; c++)
+				vals[n++] = mean;
+		}
+	if (n) {
+		sort(vals, n, sizeof(*vals), kstats_u64_cmp, NULL);
+		floor = vals[n / 2];
+	}
+	kfree(vals);
+	kstats_copy_free(copy);
+out_bare:
+	kstats_free_bare(p->time);
+out:
+	kstats_probe_free(p);
+	return floor;
+}
+
+/* Both metrics of a trace, or neither (-EEXIST if a name is taken). */
+static int kstats_trace_metrics(struct kstats_probe *p, const char *name,
+				u32 frac_bits, const char *target)
+{
+	struct kstats_origin origin = {
+		.kind = KSTATS_KIND_TRACE,
+		.creator = p->creator,
+		.autoremove = p->autoremove,
+		.owner = target,
+	};
+	char gap[KSTATS_NAME_MAX + 1];
+
+	struct kstats_metric *m;
+
+	/* The probe holds its own references: handlers may outlive the registry's. */
+	m = kstats_metric_new(name, frac_bits, &origin);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	kstats_metric_get(m);
+	p->time_metric = m;
+	p->time = &m->ks;
+	if (p->mode != KSTATS_MODE_FUNC)
+		return 0;
+	if (snprintf(gap, sizeof(gap), "GAP-%s", name) >= sizeof(gap)) {
+		kstats_metric_delete(p->time_metric);
+		return -EINVAL;
+	}
+	origin.kind = KSTATS_KIND_GAP;
+	m = kstats_metric_new(gap, frac_bits, &origin);
+	if (IS_ERR(m)) {
+		kstats_metric_delete(p->time_metric);
+		return PTR_ERR(m);
+	}
+	kstats_metric_get(m);
+	p->gap_metric = m;
+	p->gap = &m->ks;
+	return 0;
+}
+
+/* The mechanism for @mode that @want asks for, or an error. */
+static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
+{
+	if (p->mode == KSTATS_MODE_SECTION) {
+		u32 mech = tracepoints ? KSTATS_MECH_TRACEPOINT : KSTATS_MECH_KPROBE;
+
+		if (want != KSTATS_MECH_AUTO && want != mech)
+			return -EINVAL;
+		p->mech = mech;
+		return 0;
+	}
+	if (want == KSTATS_MECH_AUTO)
+		want = kstats_have_fprobe ? KSTATS_MECH_FPROBE : KSTATS_MECH_KRETPROBE;
+	if (want == KSTATS_MECH_FPROBE && !kstats_have_fprobe)
+		return -EOPNOTSUPP;
+	if (want != KSTATS_MECH_FPROBE && want != KSTATS_MECH_KRETPROBE)
+		return -EINVAL;
+	p->mech = want;
+	return 0;
+}
+
+/* A pid in the caller's namespace, as the kernel sees it everywhere. */
+static int kstats_global_pid(pid_t nr, pid_t *global)
+{
+	struct pid *pid;
+
+	if (nr <= 0)
+		return -EINVAL;
+	rcu_read_lock();
+	pid = find_vpid(nr);
+	*global = pid ? pid_nr(pid) : 0;
+	rcu_read_unlock();
+	return pid ? 0 : -ESRCH;
+}
+
+static int kstats_probe_filters(struct kstats_probe *p, const struct kstats_trace *req,
+				const unsigned long *cpus)
+{
+	int err = 0;
+
+	p->filter = req->flags & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS);
+	if (p->filter & KSTATS_TRACE_PID)
+		err = kstats_global_pid(req->pid, &p->pid);
+	if (!err && (p->filter & KSTATS_TRACE_TGID))
+		err = kstats_global_pid(req->tgid, &p->tgid);
+	if (!err && (p->filter & KSTATS_TRACE_CPUS)) {
+		bitmap_copy(cpumask_bits(p->cpus), cpus, nr_cpu_ids);
+		if (cpumask_empty(p->cpus))
+			err = -EINVAL;
+	}
+	return err;
+}
+
+static struct kstats_probe *kstats_probe_find(const char *name)
+{
+	struct kstats_probe *p;
+
+	lockdep_assert_held(&kstats_trace_lock);
+	list_for_each_entry(p, &kstats_probes, node)
+		if (!strcmp(p->time_metric->name, name))
+			return p;
+	return NULL;
+}
+
+/*
+ * A TRACE request, its strings and CPU mask already copied in and checked
+ * for form by commands.c: func for a function, or start and end.
+ */
+int kstats_trace_start(struct file *file, const struct kstats_trace *req,
+		       const char *func, const char *start, const char *end,
+		       const unsigned long *cpus)
+{
+	struct kstats_probe *p;
+	char target[KSTATS_NAME_MAX + 1];
+	unsigned long addr;
+	bool tracepoints = false;
+	int err;
+
+	if (security_locked_down(LOCKDOWN_KPROBES))
+		return -EPERM;
+	p = kstats_probe_alloc();
+	if (!p)
+		return -ENOMEM;
+	p->creator = file;
+	p->autoremove = req->flags & KSTATS_TRACE_AUTOREMOVE;
+	if (func) {
+		p->mode = KSTATS_MODE_FUNC;
+		snprintf(target, sizeof(target), "%s", func);
+	} else {
+		p->mode = KSTATS_MODE_SECTION;
+		tracepoints = kstats_is_tracepoint(start);
+		snprintf(target, sizeof(target), "%s..%s", start, end);
+	}
+	err = (!func && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
+	      kstats_pick_mech(p, req->mechanism, tracepoints) ?:
+	      kstats_probe_filters(p, req, cpus);
+	/* Sections by kprobe: both ends must be probeable and not kstats. */
+	if (!err && !func && !tracepoints)
+		err = kstats_resolve(start, &addr) ?: kstats_resolve(end, &addr);
+	if (err)
+		goto free;
+
+	p->floor_ns = kstats_measure_floor(p->mode, p->mech);
+	err = mutex_lock_killable(&kstats_trace_lock);
+	if (err)
+		goto free;
+	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target);
+	if (err)
+		goto unlock;
+	err = kstats_attach(p, func, start, end, req->maxactive);
+	if (err) {
+		kstats_metric_delete(p->time_metric);
+		if (p->gap_metric)
+			kstats_metric_delete(p->gap_metric);
+		goto unlock;
+	}
+	list_add_tail(&p->node, &kstats_probes);
+	kstats_metric_set_probe(p->time_metric, p);
+	if (p->gap_metric)
+		kstats_metric_set_probe(p->gap_metric, p);
+	mutex_unlock(&kstats_trace_lock);
+	return 0;
+unlock:
+	mutex_unlock(&kstats_trace_lock);
+free:
+	kstats_probe_free(p);
+	return err;
+}
+
+/* Detaches @p, waits for its handlers, deletes its metrics and frees it. */
+static void kstats_probe_remove(struct kstats_probe *p)
+{
+	lockdep_assert_held(&kstats_trace_lock);
+	list_del(&p->node);
+	kstats_detach(p);
+	kstats_metric_set_probe(p->time_metric, NULL);
+	kstats_metric_delete(p->time_metric);
+	if (p->gap_metric) {
+		kstats_metric_set_probe(p->gap_metric, NULL);
+		kstats_metric_delete(p->gap_metric);
+	}
+	kstats_probe_free(p);
+}
+
+int kstats_trace_stop(struct file *file, const char *name)
+{
+	struct kstats_probe *p;
+	int err = mutex_lock_killable(&kstats_trace_lock);
+
+	if (err)
+		return err;
+	p = kstats_probe_find(name);
+	if (p)
+		kstats_probe_remove(p);
+	mutex_unlock(&kstats_trace_lock);
+	return p ? 0 : -ENOENT;
+}
+
+void kstats_trace_file_closed(struct file *file)
+{
+	struct kstats_probe *p, *tmp;
+
+	mutex_lock(&kstats_trace_lock);
+	list_for_each_entry_safe(p, tmp, &kstats_probes, node)
+		if (p->creator == file && p->autoremove)
+			kstats_probe_remove(p);
+	mutex_unlock(&kstats_trace_lock);
+}
+
+/* Hits, misses and floor of the trace @m belongs to (zeros otherwise). */
+void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor)
+{
+	struct kstats_probe *p;
+	int cpu;
+
+	*hits = *misses = *floor = 0;
+	mutex_lock(&kstats_trace_lock);
+	p = m->probe;
+	if (p) {
+		for_each_possible_cpu(cpu) {
+			*hits += per_cpu_ptr(p->pcpu, cpu)->hits;
+			*misses += per_cpu_ptr(p->pcpu, cpu)->misses;
+		}
+		*misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
+						       kstats_pair_missed(p);
+		*floor = p->floor_ns;
+	}
+	mutex_unlock(&kstats_trace_lock);
+}
+
+void kstats_trace_exit(void)
+{
+	struct kstats_probe *p, *tmp;
+
+	mutex_lock(&kstats_trace_lock);
+	list_for_each_entry_safe(p, tmp, &kstats_probes, node)
+		kstats_probe_remove(p);
+	mutex_unlock(&kstats_trace_lock);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Run-time tracing: one struct kstats_probe per TRACE request. */
+#ifndef KSTATS_TRACE_H
+#define KSTATS_TRACE_H
+
+#include <linux/cpumask.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+
+#include "compat.h"
+#include "metric.h"
+
+#define KSTATS_SYM_MAX		512	/* "[module:]symbol" or "tp:[system:]event" */
+#define KSTATS_TASK_SLOTS	4096	/* per-task section starts, per trace */
+
+enum kstats_trace_mode {
+	KSTATS_MODE_FUNC,		/* execution time of one function + GAP */
+	KSTATS_MODE_SECTION,		/* from reaching start to reaching end */
+};
+
+struct kstats_probe_pcpu {
+	u64 hits;			/* samples recorded */
+	u64 misses;			/* calls that could not be recorded */
+	u64 last_exit;			/* GAP: end of the last call on this CPU */
+};
+
+struct kstats_task_slot;
+
+struct kstats_probe {
+	struct list_head node;		/* kstats_probes, under kstats_trace_lock */
+	enum kstats_trace_mode mode;
+	u32 mech;			/* KSTATS_MECH_* in use */
+	struct kstats *time;		/* where durations go */
+	struct kstats *gap;		/* where gaps go, or NULL */
+	struct kstats_metric *time_metric, *gap_metric;
+	struct file *creator;
+	bool autoremove;
+	u32 filter;			/* KSTATS_TRACE_PID | _TGID | _CPUS */
+	pid_t pid, tgid;		/* in the initial pid namespace */
+	cpumask_var_t cpus;
+	struct kstats_probe_pcpu __percpu *pcpu;
+	u64 floor_ns;
+	struct kstats_task_slot *tasks;	/* section modes */
+	union {
+#ifdef KSTATS_HAVE_FPROBE
+		struct fprobe fp;
+#endif
+		struct kretprobe rp;
+		struct kprobe kp[2];	/* section: start, end */
+		struct tracepoint *tp[2];
+	};
+};
+
+/* Whether this call is one the user asked for; cheap when unfiltered. */
+static __always_inline bool kstats_probe_wants(struct kstats_probe *p)
+{
+	if (!READ_ONCE(p->time->active))
+		return false;
+	if (likely(!p->filter))
+		return true;
+	if ((p->filter & KSTATS_TRACE_PID) && current->pid != p->pid)
+		return false;
+	if ((p->filter & KSTATS_TRACE_TGID) && current->tgid != p->tgid)
+		return false;
+	return !(p->filter & KSTATS_TRACE_CPUS) ||
+	       cpumask_test_cpu(smp_processor_id(), p->cpus);
+}
+
+/* Monotonic, NMI-safe and not traceable: safe inside any probe. */
+static __always_inline u64 kstats_probe_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 now)
+{
+	u64 last = this_cpu_read(p->pcpu->last_exit);
+
+	if (p->gap && last && now > last)
+		kstats_record(p->gap, now - last);
+}
+
+static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
+{
+	u64 now = kstats_probe_now();
+
+	kstats_record(p->time, now - t0);
+	this_cpu_inc(p->pcpu->hits);
+	this_cpu_write(p->pcpu->last_exit, now);
+}
+
+/* trace_func.c: one function, by fprobe or kretprobe */
+int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long addr,
+		       u32 maxactive);
+void kstats_func_detach(struct kstats_probe *p);
+u64 kstats_func_missed(struct kstats_probe *p);
+extern bool kstats_have_fprobe;
+
+/* trace_pair.c: a section between two functions or two tracepoints */
+int kstats_pair_init(struct kstats_probe *p);
+int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end);
+void kstats_pair_detach(struct kstats_probe *p);
+u64 kstats_pair_missed(struct kstats_probe *p);
+void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
+int kstats_tracepoint_find(const char *name, struct tracepoint **tp);
+
+/* trace.c */
+int kstats_trace_start(struct file *file, const struct kstats_trace *req,
+		       const char *func, const char *start, const char *end,
+		       const unsigned long *cpus);
+int kstats_trace_stop(struct file *file, const char *name);
+void kstats_trace_file_closed(struct file *file);
+void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
+void kstats_trace_exit(void);
+
+/* Empty functions the floor is measured on, traced like any target. */
+void kstats_floor_func(void);
+void kstats_floor_start(void);
+void kstats_floor_end(void);
+
+#endif /* KSTATS_TRACE_H */

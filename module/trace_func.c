@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Timing one function: the start time is kept with the invocation (fprobe
+ * entry data or kretprobe instance data), never per CPU or per task, so a
+ * call that sleeps, migrates, recurses or runs on many CPUs at once is
+ * timed by its own entry and exit. A call the mechanism cannot follow
+ * (no free instance, recursion inside a probe) is counted as missed.
+ */
+#include <linux/kprobes.h>
+
+#include "trace.h"
+
+#ifdef KSTATS_HAVE_FPROBE
+bool kstats_have_fprobe = true;
+
+static int kstats_fprobe_entry(struct fprobe *fp, unsigned long ip,
+			       unsigned long ret_ip, struct kstats_fprobe_regs *regs,
+			       void *data)
+{
+	struct kstats_probe *p = container_of(fp, struct kstats_probe, fp);
+	u64 now;
+
+	if (!kstats_probe_wants(p))
+		return 1;	/* no exit handler for this call */
+	now = kstats_probe_now();
+	kstats_probe_begin_gap(p, now);
+	*(u64 *)data = now;
+	return 0;
+}
+
+static void kstats_fprobe_exit(struct fprobe *fp, unsigned long ip,
+			       unsigned long ret_ip, struct kstats_fprobe_regs *regs,
+			       void *data)
+{
+	kstats_probe_end(container_of(fp, struct kstats_probe, fp), *(u64 *)data);
+}
+
+static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
+				u32 maxactive)
+{
+	p->fp.entry_handler = kstats_fprobe_entry;
+	p->fp.exit_handler = kstats_fprobe_exit;
+	p->fp.entry_data_size = sizeof(u64);
+	if (maxactive)
+		p->fp.nr_maxactive = maxactive;
+	return register_fprobe_ips(&p->fp, &addr, 1);
+}
+#else
+bool kstats_have_fprobe;
+#endif
+
+static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kstats_probe *p = container_of(get_kretprobe(ri), struct kstats_probe, rp);
+	u64 now;
+
+	if (!kstats_probe_wants(p))
+		return 1;	/* no return probe for this call */
+	now = kstats_probe_now();
+	kstats_probe_begin_gap(p, now);
+	*(u64 *)ri->data = now;
+	return 0;
+}
+
+static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kstats_probe_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
+			 *(u64 *)ri->data);
+	return 0;
+}
+
+int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long addr,
+		       u32 maxactive)
+{
+#ifdef KSTATS_HAVE_FPROBE
+	if (p->mech == KSTATS_MECH_FPROBE)
+		return kstats_fprobe_attach(p, addr, maxactive);
+#endif
+	p->rp.entry_handler = kstats_kretprobe_entry;
+	p->rp.handler = kstats_kretprobe_exit;
+	p->rp.data_size = sizeof(u64);
+	/* The kernel's default, but never fewer than the CPUs can use. */
+	p->rp.maxactive = maxactive ?: max_t(int, 10, 2 * num_possible_cpus());
+	if (sym)
+		p->rp.kp.symbol_name = sym;
+	else
+		p->rp.kp.addr = (kprobe_opcode_t *)addr;
+	return register_kretprobe(&p->rp);
+}
+
+/* Returns once no handler of @p runs or can start. */
+void kstats_func_detach(struct kstats_probe *p)
+{
+#ifdef KSTATS_HAVE_FPROBE
+	if (p->mech == KSTATS_MECH_FPROBE) {
+		unregister_fprobe(&p->fp);
+		return;
+	}
+#endif
+	unregister_kretprobe(&p->rp);
+}
+
+u64 kstats_func_missed(struct kstats_probe *p)
+{
+#ifdef KSTATS_HAVE_FPROBE
+	if (p->mech == KSTATS_MECH_FPROBE)
+		return READ_ONCE(p->fp.nmissed);
+#endif
+	return (u64)READ_ONCE(p->rp.nmissed) + READ_ONCE(p->rp.kp.nmissed);
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Functions for the tracing tests to trace, and the code that calls them in
+ * known ways. Commands written to /sys/kernel/debug/kstats_target/ctl run
+ * to completion before the write returns (except spin); "calls" then reads
+ * how many calls of the traced function they made, "hz" the tick rate.
+ *
+ *   empty N			ktarget_empty() N times, here
+ *   hammer N			ktarget_empty() N times on every CPU at once
+ *   spin / stop		ktarget_empty() on every CPU until stop
+ *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
+ *				with "migrate" moves to another CPU half way
+ *   recurse DEPTH US N		ktarget_recurse(DEPTH): each level works US
+ *				after its inner call, N times
+ *   interval US N		ktarget_empty() N times, US apart, on CPU 0
+ *   section US N		on every CPU: ktarget_sec_start(), US of work
+ *				around a move to the next CPU, ktarget_sec_end()
+ *   kmalloc_prepare		a kthread that will kmalloc/kfree: "pid" reads it
+ *   kmalloc_go US N		it does N x { kmalloc(64); US of work; kfree }
+ */
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+static struct dentry *dir;
+static DEFINE_MUTEX(ctl_lock);
+static u64 calls, hz = HZ, kmalloc_pid;
+static atomic64_t spun;
+
+/* Sleeps exactly @us (no timer slack), as far as the hrtimer can. */
+static void precise_sleep(unsigned int us)
+{
+	ktime_t t = ns_to_ktime((u64)us * NSEC_PER_USEC);
+
+	set_current_state(TASK_UNINTERRUPTIBLE);
+	schedule_hrtimeout_range(&t, 0, HRTIMER_MODE_REL);
+}
+
+/* Traced by the tests: never inlined nor cloned, so one symbol each. */
+
+static noinline __noclone void ktarget_empty(void)
+{
+	asm volatile("");
+}
+
+static noinline __noclone void ktarget_sleep(unsigned int us, bool migrate)
+{
+	int cpu;
+
+	precise_sleep(us / 2);
+	if (migrate) {
+		cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		set_cpus_allowed_ptr(current, cpumask_of(cpu));
+	}
+	precise_sleep(us - us / 2);
+}
+
+static noinline __noclone void ktarget_recurse(unsigned int depth, unsigned int us)
+{
+	if (depth > 1)
+		ktarget_recurse(depth - 1, us);
+	udelay(us);
+	asm volatile("");	/* keep the inner call from being a tail call */
+}
+
+static noinline __noclone void ktarget_sec_start(void)
+{
+	asm volatile("");
+}
+
+static noinline __noclone void ktarget_sec_end(void)
+{
+	asm volatile("");
+}
+
+struct job {
+	const char *what;
+	unsigned int us, n, cpu;
+	bool migrate;
+	struct completion *go;
+	struct completion done;
+	struct task_struct *task;
+	u64 calls;
+};
+
+static void move_to_next_cpu(void)
+{
+	int cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	set_cpus_allowed_ptr(current, cpumask_of(cpu));
+}
+
+static int job_thread(void *data)
+{
+	struct job *j = data;
+	unsigned int i;
+	void *p;
+
+	wait_for_completion(j->go);
+	for (i = 0; i < j->n || !strcmp(j->what, "spin"); i++) {
+		if (!strcmp(j->what, "spin")) {
+			if (kthread_should_stop())
+				break;
+			ktarget_empty();
+			atomic64_inc(&spun);
+			if (!(i & 255))
+				cond_resched();
+			continue;
+		}
+		if (!strcmp(j->what, "hammer")) {
+			ktarget_empty();
+		} else if (!strcmp(j->what, "sleep")) {
+			ktarget_sleep(j->us, j->migrate);
+		} else if (!strcmp(j->what, "recurse")) {
+			ktarget_recurse(j->cpu, j->us);	/* cpu holds the depth */
+		} else if (!strcmp(j->what, "interval")) {
+			ktarget_empty();
+			precise_sleep(j->us);
+		} else if (!strcmp(j->what, "section")) {
+			ktarget_sec_start();
+			udelay(j->us / 2);
+			move_to_next_cpu();
+			udelay(j->us - j->us / 2);
+			ktarget_sec_end();
+		} else if (!strcmp(j->what, "kmalloc")) {
+			p = kmalloc(64, GFP_KERNEL);
+			udelay(j->us);
+			kfree(p);
+		}
+		j->calls++;
+	}
+	complete(&j->done);
+	/* Stay until reaped, so the job's task_struct stays ours to stop. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ);
+	return 0;
+}
+
+static struct job *jobs;
+static unsigned int nr_jobs;
+static DECLARE_COMPLETION(go);
+
+/* Starts one job per CPU (or one on CPU 0), all held until @go. */
+static int jobs_create(const char *what, unsigned int us, unsigned int n,
+		       bool migrate, bool all_cpus, unsigned int depth)
+{
+	int cpu;
+
+	jobs = kcalloc(num_online_cpus(), sizeof(*jobs), GFP_KERNEL);
+	if (!jobs)
+		return -ENOMEM;
+	reinit_completion(&go);
+	nr_jobs = 0;
+	for_each_online_cpu(cpu) {
+		struct job *j = &jobs[nr_jobs];
+
+		*j = (struct job){ .what = what, .us = us, .n = n, .go = &go,
+				   .migrate = migrate, .cpu = depth };
+		init_completion(&j->done);
+		j->task = kthread_create(job_thread, j, "ktarget/%d", cpu);
+		if (IS_ERR(j->task))
+			return PTR_ERR(j->task);	/* jobs_reap() cleans up */
+		get_task_struct(j->task);
+		kthread_bind(j->task, cpu);
+		wake_up_process(j->task);
+		nr_jobs++;
+		if (!all_cpus)
+			break;
+	}
+	return 0;
+}
+
+static void jobs_wait(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_jobs; i++)
+		wait_for_completion(&jobs[i].done);
+}
+
+static void jobs_reap(void)
+{
+	unsigned int i;
+
+	complete_all(&go);
+	for (i = 0; i < nr_jobs; i++) {
+		kthread_stop(jobs[i].task);
+		calls += jobs[i].calls;
+		put_task_struct(jobs[i].task);
+	}
+	kfree(jobs);
+	jobs = NULL;
+	nr_jobs = 0;
+}
+
+static int run(const char *what, unsigned int us, unsigned int n, bool migrate,
+	       bool all_cpus, unsigned int depth)
+{
+	int err = jobs_create(what, us, n, migrate, all_cpus, depth);
+
+	if (!err) {
+		complete_all(&go);
+		jobs_wait();
+	}
+	jobs_reap();
+	return err;
+}
+
+static int ctl_cmd(char *buf)
+{
+	unsigned int a = 0, b = 0, c = 0, i;
+	char cmd[24], opt[16] = "";
+	int n = sscanf(buf, "%23s %u %u %u", cmd, &a, &b, &c);
+
+	if (n < 1)
+		return -EINVAL;
+	if (!strcmp(cmd, "stop")) {
+		if (!jobs)
+			return -EINVAL;
+		jobs_reap();
+		calls = atomic64_read(&spun);
+		return 0;
+	}
+	if (jobs)
+		return -EBUSY;	/* spin or kmalloc_prepare pending */
+	calls = 0;
+	if (!strcmp(cmd, "empty") && n == 2) {
+		for (i = 0; i < a; i++)
+			ktarget_empty();
+		calls = a;
+		return 0;
+	}
+	if (!strcmp(cmd, "hammer") && n == 2)
+		return run("hammer", 0, a, false, true, 0);
+	if (!strcmp(cmd, "spin") && n == 1) {
+		atomic64_set(&spun, 0);
+		n = jobs_create("spin", 0, 0, false, true, 0);
+		if (n)
+			jobs_reap();
+		else
+			complete_all(&go);
+		return n;
+	}
+	if (!strcmp(cmd, "sleep") && n >= 3) {
+		if (sscanf(buf, "%*s %*u %*u %15s", opt) != 1)
+			opt[0] = '\0';
+		return run("sleep", a, b, !strcmp(opt, "migrate"), false, 0);
+	}
+	if (!strcmp(cmd, "recurse") && n == 4 && a > 0 && a <= 16)
+		return run("recurse", b, c, false, false, a);
+	if (!strcmp(cmd, "interval") && n == 3)
+		return run("interval", a, b, false, false, 0);
+	if (!strcmp(cmd, "section") && n == 3)
+		return run("section", a, b, false, true, 0);
+	if (!strcmp(cmd, "kmalloc_prepare") && n == 1) {
+		n = jobs_create("kmalloc", 0, 0, false, false, 0);
+		if (n) {
+			jobs_reap();
+			return n;
+		}
+		kmalloc_pid = task_pid_nr(jobs[0].task);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	unsigned int us, n;
+	char buf[64];
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&ctl_lock);
+	if (sscanf(buf, "kmalloc_go %u %u", &us, &n) == 2 && jobs &&
+	    !strcmp(jobs[0].what, "kmalloc")) {
+		jobs[0].us = us;
+		jobs[0].n = n;
+		complete_all(&go);
+		jobs_wait();
+		jobs_reap();
+		err = 0;
+	} else {
+		err = ctl_cmd(buf);
+	}
+	mutex_unlock(&ctl_lock);
+	return err ? err : len;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = ctl_write,
+};
+
+static int __init target_init(void)
+{
+	dir = debugfs_create_dir("kstats_target", NULL);
+	debugfs_create_file("ctl", 0200, dir, NULL, &ctl_fops);
+	debugfs_create_u64("calls", 0400, dir, &calls);
+	debugfs_create_u64("hz", 0400, dir, &hz);
+	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
+	return 0;
+}
+
+static void __exit target_exit(void)
+{
+	debugfs_remove(dir);
+	mutex_lock(&ctl_lock);
+	if (jobs)
+		jobs_reap();
+	mutex_unlock(&ctl_lock);
+}
+
+module_init(target_init);
+module_exit(target_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kstats tracing tests: functions to trace, called in known ways");
