@@ -176,6 +176,8 @@ static inline uint64_t kstats_slot_mean(uint32_t slot, uint32_t frac_bits,
  */
 #include <math.h>
 
+#define KSTATS_RANK_SHAVE	(1.0 - 1.0 / 1099511627776.0)	/* 1 - 2^-40 */
+
 /* Sum of all values in @slot as a double (exact while below 2^53). */
 static inline double kstats_slot_sum(uint32_t slot, uint32_t frac_bits,
 				     uint64_t count, uint64_t part_sum)
@@ -211,7 +213,7 @@ static inline double kstats_slot_rel_error(uint32_t slot, uint32_t frac_bits)
 static inline uint64_t kstats_quantile_rank(double q, uint64_t total)
 {
 	/* Shaves 2^-40 off so that e.g. 0.07 * 100 is rank 7, not 8. */
-	double r = ceil(q * (double)total * (1.0 - 0x1p-40));
+	double r = ceil(q * (double)total * KSTATS_RANK_SHAVE);
 
 	if (q >= 1.0)
 		return total;

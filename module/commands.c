@@ -234,15 +234,21 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	u32 nr_slots;
 	int err = 0;
 
-	if (sn->flags || sn->frac_bits || sn->nr_cpus || sn->nr_slots ||
-	    sn->time_ns || sn->realtime_ns || sn->kind || sn->metric_flags ||
-	    sn->hits || sn->misses || sn->floor_ns || !reserved_zero(sn) ||
-	    kstats_arg_name(sn->name))
+	if (sn->flags || !reserved_zero(sn) || kstats_arg_name(sn->name))
 		return -EINVAL;
+	/* Output fields are ignored on input: a struct back from -ENOSPC is reused. */
+	sn->frac_bits = 0;
+	sn->nr_cpus = 0;
+	sn->nr_slots = 0;
+	sn->kind = 0;
+	sn->metric_flags = 0;
+	sn->hits = 0;
+	sn->misses = 0;
+	sn->floor_ns = 0;
 	m = kstats_get_by_name((const char *)sn->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
-	sn->time_ns = ktime_get_ns();
+	sn->time_ns = ktime_get_ns();	/* also with -ENOSPC: harmless */
 	sn->realtime_ns = ktime_get_real_ns();
 	c = kstats_copy_take(m);
 	if (!c) {

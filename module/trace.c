@@ -23,20 +23,23 @@
 static DEFINE_MUTEX(kstats_trace_lock);	/* kstats_probes; attach/detach */
 static LIST_HEAD(kstats_probes);
 
-/* Not static, not inlined, not notrace: probed exactly like a target. */
+/*
+ * Not inlined, cloned or notrace: probed exactly like a target. The bodies
+ * differ so that the compiler cannot fold them into one function.
+ */
 noinline __noclone void kstats_floor_func(void)
 {
-	asm volatile("");
+	asm volatile("nop");
 }
 
 noinline __noclone void kstats_floor_start(void)
 {
-	asm volatile("");
+	asm volatile("nop; nop");
 }
 
 noinline __noclone void kstats_floor_end(void)
 {
-	asm volatile("");
+	asm volatile("nop; nop; nop");
 }
 
 static bool kstats_is_tracepoint(const char *name)
@@ -47,11 +50,14 @@ static bool kstats_is_tracepoint(const char *name)
 /*
  * Where @sym is, refusing what kstats must not probe: unknown symbols
  * (-ENOENT), the kprobe blacklist and other unprobeable places (-EINVAL),
- * and kstats itself, whose probes would recurse (-ELOOP).
+ * and kstats itself, whose probes would recurse (-ELOOP). The kprobe that
+ * asks is registered disabled: it is never armed, so the target's code is
+ * not touched (arming and disarming it just before attaching the real
+ * probe to a hot function crashed both 6.1 and 6.12).
  */
 static int kstats_resolve(const char *sym, unsigned long *addr)
 {
-	struct kprobe kp = { .symbol_name = sym };
+	struct kprobe kp = { .symbol_name = sym, .flags = KPROBE_FLAG_DISABLED };
 	int err = register_kprobe(&kp);
 
 	if (err)
@@ -123,30 +129,69 @@ static int kstats_u64_cmp(const void *a, const void *b)
 }
 
 /*
+ * One probe per mode and mechanism on the empty functions, attached at the
+ * first trace that needs it and kept until kstats unloads: it costs nothing
+ * while they are not called, and measuring the floor then patches no code.
+ * Under kstats_trace_lock.
+ */
+static struct kstats_probe *kstats_floor_probes[2][KSTATS_MECH_TRACEPOINT + 1];
+
+static void kstats_floor_probe_free(struct kstats_probe *p)
+{
+	if (p->mech != KSTATS_MECH_TRACEPOINT)
+		kstats_detach(p);
+	kstats_free_bare(p->time);
+	kstats_probe_free(p);
+}
+
+static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
+{
+	struct kstats_probe **slot = &kstats_floor_probes[mode][mech], *p = *slot;
+	int err;
+
+	lockdep_assert_held(&kstats_trace_lock);
+	if (p)
+		return p;
+	p = kstats_probe_alloc();
+	if (!p)
+		return NULL;
+	p->mode = mode;
+	p->mech = mech;
+	p->time = kstats_alloc_bare(KSTATS_FRAC_BITS_MAX);
+	if (!p->time) {
+		kstats_probe_free(p);
+		return NULL;
+	}
+	if (mech == KSTATS_MECH_TRACEPOINT)
+		err = kstats_pair_init(p);
+	else if (mode == KSTATS_MODE_SECTION)
+		err = kstats_pair_attach(p, "kstats:kstats_floor_start",
+					 "kstats:kstats_floor_end");
+	else
+		err = kstats_attach(p, NULL, NULL, NULL, 0);
+	if (err) {
+		kstats_free_bare(p->time);
+		kstats_probe_free(p);
+		return NULL;
+	}
+	*slot = p;
+	return p;
+}
+
+/*
  * The probe floor: the median of what the same mechanism reports for an
- * empty function (or an empty section), called back to back.
+ * empty function (or an empty section), called back to back, now.
  */
 static u64 kstats_measure_floor(u32 mode, u32 mech)
 {
-	struct kstats_probe *p = kstats_probe_alloc();
+	struct kstats_probe *p = kstats_floor_probe(mode, mech);
 	struct kstats_copy *copy;
-	u64 *vals = NULL, floor = 0;
+	u64 *vals, floor = 0;
 	u32 s, r, n = 0, i;
 
 	if (!p)
 		return 0;
-	p->mode = mode;
-	p->mech = mech;
-	p->time = kstats_alloc_bare(KSTATS_FRAC_BITS_MAX);
-	if (!p->time)
-		goto out;
-	if (mech != KSTATS_MECH_TRACEPOINT &&
-	    (mode == KSTATS_MODE_SECTION ?
-	     kstats_pair_attach(p, "kstats:kstats_floor_start", "kstats:kstats_floor_end") :
-	     kstats_attach(p, NULL, NULL, NULL, 0)))
-		goto out_bare;
-	if (mech == KSTATS_MECH_TRACEPOINT && kstats_pair_init(p))
-		goto out_bare;
+	kstats_reset(p->time);
 	for (i = 0; i < KSTATS_FLOOR_CALLS; i++) {
 		if (mech == KSTATS_MECH_TRACEPOINT)
 			kstats_pair_run_empty(p);
@@ -155,8 +200,6 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 		else
 			kstats_floor_func();
 	}
-	if (mech != KSTATS_MECH_TRACEPOINT)
-		kstats_detach(p);
 	/* Each sample is taken as its slot's mean: within 1/32 of it. */
 	copy = kstats_copy_bare(p->time);
 	vals = copy ? kcalloc(KSTATS_FLOOR_CALLS, sizeof(*vals), GFP_KERNEL) : NULL;
@@ -175,10 +218,6 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 	}
 	kfree(vals);
 	kstats_copy_free(copy);
-out_bare:
-	kstats_free_bare(p->time);
-out:
-	kstats_probe_free(p);
 	return floor;
 }
 
@@ -323,10 +362,10 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (err)
 		goto free;
 
-	p->floor_ns = kstats_measure_floor(p->mode, p->mech);
 	err = mutex_lock_killable(&kstats_trace_lock);
 	if (err)
 		goto free;
+	p->floor_ns = kstats_measure_floor(p->mode, p->mech);
 	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target);
 	if (err)
 		goto unlock;
@@ -414,9 +453,14 @@ void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *fl
 void kstats_trace_exit(void)
 {
 	struct kstats_probe *p, *tmp;
+	u32 mode, mech;
 
 	mutex_lock(&kstats_trace_lock);
 	list_for_each_entry_safe(p, tmp, &kstats_probes, node)
 		kstats_probe_remove(p);
+	for (mode = 0; mode < ARRAY_SIZE(kstats_floor_probes); mode++)
+		for (mech = 0; mech < ARRAY_SIZE(kstats_floor_probes[0]); mech++)
+			if (kstats_floor_probes[mode][mech])
+				kstats_floor_probe_free(kstats_floor_probes[mode][mech]);
 	mutex_unlock(&kstats_trace_lock);
 }

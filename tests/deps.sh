@@ -6,10 +6,12 @@
 set -euo pipefail
 pkgs=(
 	make gcc libc6-dev pkg-config	# build
+	gcc-multilib			# abi_test32 (-m32: the compat ioctl path)
 	libcmocka-dev			# unit tests
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# VM lanes
 	flex bison bc libelf-dev libssl-dev dwarves	# debug kernel build
 	python3				# test helpers
+	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
 )
 missing=()
 for p in "${pkgs[@]}"; do

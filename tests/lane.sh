@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One VM lane: build kstats and its test modules for the lane's kernel, boot
-# it in QEMU and run tests/guest/lane-tests.sh there.
+# One VM lane: build kstats, its test modules and the guest programs for the
+# lane's kernel, boot it in QEMU and run every suite there
+# (tests/guest/main-tests.sh).
 # Usage: tests/lane.sh LANE   (LANE = 6.1 | 6.12 | debug)
 set -euo pipefail
 lane=${1:?usage: lane.sh LANE}
@@ -8,6 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 tests/build-lane.sh "$lane"
 make -s -C tests/guest OUT="$top/build/$lane"
+make -s -C cli
 start=$(date +%s)
-tests/vm/run.sh "$lane" tests/guest/lane-tests.sh "$top/build/$lane"
+tests/vm/run.sh "$lane" tests/guest/main-tests.sh "$top/build/$lane"
 echo "lane $lane: PASS in $(($(date +%s) - start)) s"

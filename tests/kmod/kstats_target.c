@@ -45,9 +45,10 @@ static void precise_sleep(unsigned int us)
 
 /* Traced by the tests: never inlined nor cloned, so one symbol each. */
 
+/* Each body differs, so the compiler cannot fold them into one function. */
 static noinline __noclone void ktarget_empty(void)
 {
-	asm volatile("");
+	asm volatile("nop");
 }
 
 static noinline __noclone void ktarget_sleep(unsigned int us, bool migrate)
@@ -74,12 +75,12 @@ static noinline __noclone void ktarget_recurse(unsigned int depth, unsigned int 
 
 static noinline __noclone void ktarget_sec_start(void)
 {
-	asm volatile("");
+	asm volatile("nop; nop");
 }
 
 static noinline __noclone void ktarget_sec_end(void)
 {
-	asm volatile("");
+	asm volatile("nop; nop; nop");
 }
 
 struct job {
@@ -114,8 +115,9 @@ static int job_thread(void *data)
 				break;
 			ktarget_empty();
 			atomic64_inc(&spun);
-			if (!(i & 255))
-				cond_resched();
+			/* A real sleep now and then: RCU-tasks (ftrace) waits for one. */
+			if (!(i & 1023))
+				precise_sleep(10);
 			continue;
 		}
 		if (!strcmp(j->what, "hammer")) {

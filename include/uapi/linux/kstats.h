@@ -11,6 +11,7 @@
  *   the rest of a larger caller struct is zeroed.
  * - Unknown command, or a known number with the wrong direction: -ENOTTY.
  * - Every flags, pad and reserved field must be 0 on input: else -EINVAL.
+ *   Fields marked "out" are ignored on input.
  * - Names are 1..63 bytes of [A-Za-z0-9_.:-], NUL-terminated within
  *   KSTATS_NAME_LEN bytes, the rest zero: else -EINVAL.
  * - Pointers are __u64 (cast through uintptr_t); a bad one gives -EFAULT.
@@ -213,9 +214,20 @@ struct kstats_record {
 #define KSTATS_RECORD_SIZE_VER0	80
 
 /*
- * KSTATS_IOC_TRACE: time a kernel function, a section between two
- * functions, or two tracepoints (see kstats(4)). Not implemented by this
- * version: -EOPNOTSUPP once the arguments are valid.
+ * KSTATS_IOC_TRACE: time a kernel function, or a section between two
+ * functions or two tracepoints (see kstats(4)). Set func for a function:
+ * metrics NAME (execution time) and GAP-NAME (end of one call to the start
+ * of the next on the same CPU) are created. Set start and end instead for
+ * a section, timed per task: NAME only. Strings are at most 511 bytes.
+ * -EINVAL: func together with start/end, only one of start/end, a section
+ * from a tracepoint to a function, a mechanism that does not fit, a filter
+ * value without its flag, an empty CPU mask or one past the last CPU,
+ * maxactive above 65536, a symbol on the kprobe blacklist.
+ * -ENOENT: no such symbol or tracepoint (kstats_record is an inline
+ * function: there is nothing to trace). -ELOOP: a function of kstats
+ * itself. -EEXIST: NAME or GAP-NAME is taken. -ESRCH: no such pid/tgid.
+ * -EOPNOTSUPP: the mechanism is not available on this kernel. -EPERM:
+ * also when the kernel is locked down against kprobes.
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
@@ -239,7 +251,10 @@ struct kstats_trace {
 };
 #define KSTATS_TRACE_SIZE_VER0	136
 
-/* KSTATS_IOC_UNTRACE: remove a trace and its metrics. Not implemented yet. */
+/*
+ * KSTATS_IOC_UNTRACE: detach a trace, wait for its handlers in flight, and
+ * delete its metrics. -ENOENT: no trace of that name.
+ */
 struct kstats_untrace {
 	__u8 name[KSTATS_NAME_LEN];
 	__u32 flags;		/* none yet: 0 */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format hist (the default for people): one row per slot,
+ *
+ *   [1.024us, 1.152us)      589 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
+ *
+ * from the first to the last non-empty slot (every slot with --all-slots),
+ * then a footer: count, mean, min, max, the percentiles with their error
+ * bound, how many slots are used over which range, and for traces the
+ * hits, misses and probe floor.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+#define BAR_WIDTH 52
+
+void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
+{
+	fprintf(out, "%s%s%s: %s", ks_color(opts.color_out, C_BOLD), m->name,
+		ks_color(opts.color_out, C_RESET), ks_kind_name(m->kind));
+	if (m->owner[0])
+		fprintf(out, " %s", m->owner);
+	fprintf(out, ", frac_bits %u, %s, %u CPU%s", m->frac_bits,
+		m->flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped",
+		m->nr_cpus, m->nr_cpus == 1 ? "" : "s");
+	if (what)
+		fprintf(out, ", %s", what);
+	if (m->reset)
+		fputs(" (reset during the interval)", out);
+	fputc('\n', out);
+}
+
+/* The exclusive upper bound of @slot; the last one is 2^64. */
+static char *fmt_high(char *buf, size_t len, uint32_t slot, uint32_t fb,
+		      enum ks_unit u)
+{
+	uint64_t last = kstats_slot_last(slot, fb);
+
+	if (last != UINT64_MAX)
+		return ks_fmt_int(buf, len, last + 1, u);
+	if (u == UNIT_NS) {
+		snprintf(buf, len, "18446744073709551616ns");
+		return buf;
+	}
+	return ks_fmt_dbl(buf, len, kstats_slot_high(slot, fb), u);
+}
+
+static void pct_err(char *buf, size_t len, double err)
+{
+	if (err == 0)
+		snprintf(buf, len, "exact");
+	else
+		snprintf(buf, len, "±%.3g%%", err * 100);
+}
+
+static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_hist *h,
+		enum ks_unit u)
+{
+	char a[48], b[48], c[48], e[24];
+	struct ks_stats st;
+	int i;
+
+	ks_hist_stats(h, &st);
+	if (!st.count) {
+		fputs("count 0\n", out);
+	} else {
+		fprintf(out, "count %llu  mean %s  min %s  max %s\n",
+			(unsigned long long)st.count, ks_fmt_dbl(a, sizeof(a), st.mean, u),
+			ks_fmt_dbl(b, sizeof(b), st.min, u),
+			ks_fmt_dbl(c, sizeof(c), st.max, u));
+		for (i = 0; i < KS_NR_PCT; i++)
+			fprintf(out, "%s%s %s", i ? "  " : "", ks_pct_names[i],
+				ks_fmt_dbl(a, sizeof(a), st.pct[i], u));
+		pct_err(e, sizeof(e), st.err_bound);
+		fprintf(out, "  (%s)\n", e);
+		fprintf(out, "slots %u of %u used, over [%s, %s)\n", h->used, h->nslots,
+			ks_fmt_int(a, sizeof(a), kstats_slot_low(h->first, h->frac_bits), u),
+			fmt_high(b, sizeof(b), h->last, h->frac_bits, u));
+	}
+	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
+		fprintf(out, "hits %llu  misses %llu  probe floor %s\n",
+			(unsigned long long)m->hits, (unsigned long long)m->misses,
+			ks_fmt_int(a, sizeof(a), m->floor_ns, u));
+}
+
+/*
+ * Slot bounds as text, made once per metric: with --per-cpu the same
+ * slots come back for every CPU.
+ */
+struct labels {
+	char (*lo)[40], (*hi)[40];
+};
+
+static const char *lo_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_unit u)
+{
+	if (!l->lo[s][0])
+		ks_fmt_int(l->lo[s], sizeof(l->lo[s]), kstats_slot_low(s, fb), u);
+	return l->lo[s];
+}
+
+static const char *hi_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_unit u)
+{
+	if (!l->hi[s][0])
+		fmt_high(l->hi[s], sizeof(l->hi[s]), s, fb, u);
+	return l->hi[s];
+}
+
+static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *sh,
+		      struct labels *l)
+{
+	uint32_t from = h->first, to = h->last, s;
+	char label[112], bar[BAR_WIDTH + 1];
+	uint64_t max = 0;
+	size_t width = 0;
+	int pass;
+
+	if (sh->all_slots) {
+		from = 0;
+		to = h->nslots - 1;
+	}
+	if (from > to)
+		return;
+	for (s = from; s <= to; s++)
+		if (h->count[s] > max)
+			max = h->count[s];
+	/* Pass 0 measures the labels, pass 1 prints. */
+	for (pass = 0; pass < 2; pass++) {
+		for (s = from; s <= to; s++) {
+			uint32_t e = s;
+			size_t n;
+
+			/* A run of empty slots is one row (unless --all-slots). */
+			while (!sh->all_slots && !h->count[s] && e < to && !h->count[e + 1])
+				e++;
+			snprintf(label, sizeof(label), "[%s, %s)",
+				 lo_label(l, s, h->frac_bits, sh->units),
+				 hi_label(l, e, h->frac_bits, sh->units));
+			s = e;
+			if (!pass) {
+				n = strlen(label);
+				width = n > width ? n : width;
+				continue;
+			}
+			n = max ? (size_t)((double)h->count[s] * BAR_WIDTH / (double)max) : 0;
+			if (h->count[s] && !n)
+				n = 1;	/* every non-empty slot shows */
+			memset(bar, '@', n);
+			memset(bar + n, ' ', BAR_WIDTH - n);
+			bar[BAR_WIDTH] = '\0';
+			fprintf(out, "%-*s %10llu |%s%s%s|\n", (int)width, label,
+				(unsigned long long)h->count[s],
+				ks_color(opts.color_out, C_GREEN), bar,
+				ks_color(opts.color_out, C_RESET));
+		}
+	}
+}
+
+static void one(FILE *out, const struct ks_metric *m, int row,
+		const struct ks_show *sh, struct labels *l)
+{
+	struct ks_hist h;
+	char what[32];
+
+	ks_hist_build(&h, m, row);
+	if (row >= 0)
+		snprintf(what, sizeof(what), "CPU %u", m->cpus[row].cpu);
+	fmt_title(out, m, row >= 0 ? what : NULL);
+	hist_rows(out, &h, sh, l);
+	fmt_footer(out, m, &h, sh->units);
+	ks_hist_free(&h);
+}
+
+void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
+{
+	uint32_t n = kstats_hist_nslots(m->frac_bits), r;
+	struct labels l = { xcalloc(n, sizeof(*l.lo)), xcalloc(n, sizeof(*l.hi)) };
+	bool first = true;
+
+	if (sh->cpu >= 0) {
+		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, &l);
+	} else if (!sh->per_cpu) {
+		one(out, m, -1, sh, &l);
+	} else {
+		for (r = 0; r < m->nr_cpus; r++) {
+			if (!m->cpus[r].count)
+				continue;
+			if (!first)
+				fputc('\n', out);
+			first = false;
+			one(out, m, (int)r, sh, &l);
+		}
+		if (first)
+			one(out, m, -1, sh, &l);
+	}
+	free(l.lo);
+	free(l.hi);
+}

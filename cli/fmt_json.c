@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format json (and show -j): the show document. The schema is in
+ * cli/kstatsctl.schema.json and kstatsctl(8); its version is the
+ * top-level "schema" member. Values are always integers or numbers in
+ * nanoseconds ("unit": "ns"), whatever --units says.
+ *
+ *   {"schema": 1, "command": "show", "source": {...},
+ *    "metrics": [{"name": ..., "kind": ..., "owner": ..., "state": ...,
+ *      "frac_bits": 3, "error_bound": 0.125, "nr_cpus": 4,
+ *      "time_ns": ..., "realtime_ns": ..., "unit": "ns",
+ *      "count": 4000, "sum": ..., "mean": ..., "min": ..., "max": ...,
+ *      "percentiles": [{"p": 50, "value": ..., "error": 0.0625}, ...],
+ *      "trace": {"hits": ..., "misses": ..., "floor_ns": ...},  (traces)
+ *      "buckets": [{"low": 512, "high": 576, "count": 12, "sum": 6400}],
+ *      "cpus": [{"cpu": 0, "count": ..., "buckets": [...]}]  (--per-cpu,
+ *                                                              --cpu)
+ *    }]}
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+void fmt_json_source(struct json *j, const struct ks_source *src)
+{
+	json_key(j, "source");
+	json_obj(j);
+	json_kstr(j, "type", src->file ? "file" : "live");
+	if (src->file && src->path)
+		json_kstr(j, "path", src->path);
+	json_kstr(j, "host", src->host);
+	json_kstr(j, "kernel", src->kernel);
+	json_kstr(j, "kernel_version", src->kernel_version);
+	json_kstr(j, "machine", src->machine);
+	json_kstr(j, "module_version", src->module_version);
+	json_ku64(j, "abi_version", src->abi_version);
+	json_kstr(j, "kstatsctl_version", src->tool_version);
+	json_ku64(j, "created_ns", src->created_ns);
+	json_obj_end(j);
+}
+
+static void buckets(struct json *j, const struct ks_hist *h, bool all)
+{
+	uint32_t s, from = all ? 0 : h->first, to = all ? h->nslots - 1 : h->last;
+
+	json_key(j, "buckets");
+	json_arr(j);
+	for (s = from; s <= to && s < h->nslots; s++) {
+		uint64_t last = kstats_slot_last(s, h->frac_bits);
+
+		if (!h->count[s] && !all)
+			continue;
+		json_obj(j);
+		json_ku64(j, "low", kstats_slot_low(s, h->frac_bits));
+		if (last == UINT64_MAX)
+			json_kdbl(j, "high", kstats_slot_high(s, h->frac_bits));
+		else
+			json_ku64(j, "high", last + 1);
+		json_ku64(j, "count", h->count[s]);
+		json_kdbl(j, "sum", h->count[s] ? round(ks_hist_slot_sum(h, s)) : 0);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void stats(struct json *j, const struct ks_hist *h)
+{
+	struct ks_stats st;
+	int i;
+
+	ks_hist_stats(h, &st);
+	json_ku64(j, "count", st.count);
+	json_kdbl(j, "sum", st.sum);
+	json_kdbl(j, "mean", st.mean);
+	json_kdbl(j, "min", st.min);
+	json_kdbl(j, "max", st.max);
+	json_key(j, "percentiles");
+	json_arr(j);
+	for (i = 0; st.count && i < KS_NR_PCT; i++) {
+		json_obj(j);
+		json_kdbl(j, "p", ks_pcts[i] * 100);
+		json_kdbl(j, "value", st.pct[i]);
+		json_kdbl(j, "error", st.pct_err[i]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void cpu_obj(struct json *j, const struct ks_metric *m, uint32_t r, bool all)
+{
+	struct ks_hist h;
+
+	ks_hist_build(&h, m, (int)r);
+	json_obj(j);
+	json_ku64(j, "cpu", m->cpus[r].cpu);
+	stats(j, &h);
+	buckets(j, &h, all);
+	json_obj_end(j);
+	ks_hist_free(&h);
+}
+
+void fmt_json_metric(struct json *j, const struct ks_metric *m,
+		     const struct ks_show *sh)
+{
+	struct ks_hist h;
+	uint32_t r;
+
+	json_obj(j);
+	json_kstr(j, "name", m->name);
+	json_kstr(j, "kind", ks_kind_name(m->kind));
+	json_kstr(j, "owner", m->owner);
+	json_kstr(j, "state", m->flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped");
+	json_kbool(j, "autoremove", m->flags & KSTATS_METRIC_AUTOREMOVE);
+	json_ku64(j, "frac_bits", m->frac_bits);
+	json_kdbl(j, "error_bound", ldexp(1.0, -(int)m->frac_bits));
+	json_ku64(j, "nr_cpus", m->nr_cpus);
+	json_ku64(j, "time_ns", m->time_ns);
+	json_ku64(j, "realtime_ns", m->realtime_ns);
+	if (sh->interval) {
+		json_kbool(j, "reset", m->reset);
+	}
+	json_kstr(j, "unit", "ns");
+	ks_hist_build(&h, m, -1);
+	stats(j, &h);
+	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP) {
+		json_key(j, "trace");
+		json_obj(j);
+		json_ku64(j, "hits", m->hits);
+		json_ku64(j, "misses", m->misses);
+		json_ku64(j, "floor_ns", m->floor_ns);
+		json_obj_end(j);
+	}
+	buckets(j, &h, sh->all_slots);
+	ks_hist_free(&h);
+	if (sh->cpu >= 0 || sh->per_cpu) {
+		json_key(j, "cpus");
+		json_arr(j);
+		for (r = 0; r < m->nr_cpus; r++) {
+			if (sh->cpu >= 0 ? m->cpus[r].cpu != (uint32_t)sh->cpu :
+			    !m->cpus[r].count)
+				continue;
+			cpu_obj(j, m, r, sh->all_slots);
+		}
+		json_arr_end(j);
+	}
+	json_obj_end(j);
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format prometheus: OpenMetrics text, one histogram family per metric,
+ * readable by Prometheus' text parser too (node_exporter's textfile
+ * collector):
+ *
+ *   # HELP kstats_selftest_b3_seconds kstats metric selftest.b3 (...)
+ *   # TYPE kstats_selftest_b3_seconds histogram
+ *   # UNIT kstats_selftest_b3_seconds seconds
+ *   kstats_selftest_b3_seconds_bucket{le="1.023e-06"} 12
+ *   ...
+ *   kstats_selftest_b3_seconds_bucket{le="+Inf"} 4000
+ *   kstats_selftest_b3_seconds_sum 0.004936
+ *   kstats_selftest_b3_seconds_count 4000
+ *   # EOF
+ *
+ * The family is "kstats_" and the metric's name with every character
+ * outside [A-Za-z0-9_] made "_", then the unit: seconds unless --units
+ * names another. Buckets are cumulative with le = the largest value of a
+ * slot (samples are integers), one per non-empty slot (every slot with
+ * --all-slots). With --cpu or --per-cpu, series carry a cpu label.
+ * le values are written in the canonical form OpenMetrics asks for (the
+ * shortest that reads back, as Go formats floats).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+/* The shortest decimal that reads back as @d, in Go/OpenMetrics' form. */
+static char *canon(char *buf, size_t len, double d)
+{
+	char tmp[40], digits[24], *e;
+	int prec, exp, nd = 0, i;
+	size_t n = 0;
+
+	if (isinf(d)) {
+		snprintf(buf, len, d > 0 ? "+Inf" : "-Inf");
+		return buf;
+	}
+	if (isnan(d)) {
+		snprintf(buf, len, "NaN");
+		return buf;
+	}
+	if (d == 0) {
+		snprintf(buf, len, "0.0");
+		return buf;
+	}
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, d);
+		if (strtod(tmp, NULL) == d)
+			break;
+	}
+	e = strchr(tmp, 'e');
+	exp = atoi(e + 1);
+	for (i = 0; tmp + i < e; i++)
+		if (tmp[i] >= '0' && tmp[i] <= '9')
+			digits[nd++] = tmp[i];
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = '\0';
+	if (d < 0)
+		buf[n++] = '-';
+	if (exp < -4 || exp >= 16 || (d > 0 && exp >= 6)) {
+		/* 1.5e-05, 1e+16; Go switches to exponents from 1e+06 on. */
+		buf[n++] = digits[0];
+		if (nd > 1) {
+			buf[n++] = '.';
+			memcpy(buf + n, digits + 1, (size_t)nd - 1);
+			n += (size_t)nd - 1;
+		}
+		snprintf(buf + n, len - n, "e%c%s%d", exp < 0 ? '-' : '+',
+			 (exp < 0 ? -exp : exp) < 10 || (d > 0 && exp >= 6 && exp < 16) ?
+			 "0" : "", exp < 0 ? -exp : exp);
+		return buf;
+	}
+	if (exp < 0) {
+		n += (size_t)snprintf(buf + n, len - n, "0.");
+		for (i = 0; i < -exp - 1; i++)
+			buf[n++] = '0';
+		snprintf(buf + n, len - n, "%s", digits);
+		return buf;
+	}
+	for (i = 0; i <= exp; i++)
+		buf[n++] = i < nd ? digits[i] : '0';
+	buf[n++] = '.';
+	if (nd > exp + 1)
+		snprintf(buf + n, len - n, "%s", digits + exp + 1);
+	else
+		snprintf(buf + n, len - n, "0");
+	return buf;
+}
+
+static const char *unit_word(enum ks_unit u)
+{
+	switch (u) {
+	case UNIT_NS:
+		return "nanoseconds";
+	case UNIT_US:
+		return "microseconds";
+	case UNIT_MS:
+		return "milliseconds";
+	default:
+		return "seconds";
+	}
+}
+
+/* le of every slot, made once per metric (--per-cpu repeats them). */
+static const char *le_of(char (*cache)[32], uint32_t s, uint32_t fb, double scale)
+{
+	if (!cache[s][0])
+		canon(cache[s], sizeof(cache[s]), (double)kstats_slot_last(s, fb) / scale);
+	return cache[s];
+}
+
+static void series(FILE *out, const char *fam, const struct ks_metric *m, int row,
+		   const struct ks_show *sh, enum ks_unit u, char (*cache)[32])
+{
+	double scale = ks_unit_scale(u);
+	char label[32] = "", le[48];
+	uint32_t from, to, s;
+	struct ks_hist h;
+	struct ks_stats st;
+	uint64_t cum = 0;
+
+	ks_hist_build(&h, m, row);
+	if (row >= 0)
+		snprintf(label, sizeof(label), "cpu=\"%u\",", m->cpus[row].cpu);
+	from = sh->all_slots ? 0 : h.first;
+	to = sh->all_slots ? h.nslots - 1 : h.last;
+	for (s = from; s <= to && s < h.nslots; s++) {
+		if (!h.count[s] && !sh->all_slots)
+			continue;
+		cum += h.count[s];
+		fprintf(out, "%s_bucket{%sle=\"%s\"} %llu\n", fam, label,
+			le_of(cache, s, h.frac_bits, scale),
+			(unsigned long long)cum);
+	}
+	fprintf(out, "%s_bucket{%sle=\"+Inf\"} %llu\n", fam, label,
+		(unsigned long long)h.total);
+	ks_hist_stats(&h, &st);
+	if (row >= 0)
+		label[strlen(label) - 1] = '\0';
+	fprintf(out, "%s_sum%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
+		row >= 0 ? "}" : "", canon(le, sizeof(le), st.sum / scale));
+	fprintf(out, "%s_count%s%s%s %llu\n", fam, row >= 0 ? "{" : "", label,
+		row >= 0 ? "}" : "", (unsigned long long)h.total);
+	ks_hist_free(&h);
+}
+
+void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
+{
+	enum ks_unit u = sh->units_set && sh->units != UNIT_AUTO ? sh->units : UNIT_S;
+	char fam[KSTATS_NAME_LEN + 32], (*cache)[32];
+	size_t i, n;
+	uint32_t r;
+
+	n = (size_t)snprintf(fam, sizeof(fam), "kstats_%s", m->name);
+	for (i = strlen("kstats_"); i < n; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_", fam[i]))
+			fam[i] = '_';
+	snprintf(fam + n, sizeof(fam) - n, "_%s", unit_word(u));
+	fprintf(out, "# HELP %s kstats metric %s (%s%s%s, frac_bits %u)\n", fam,
+		m->name, ks_kind_name(m->kind), m->owner[0] ? " " : "", m->owner,
+		m->frac_bits);
+	fprintf(out, "# TYPE %s histogram\n", fam);
+	fprintf(out, "# UNIT %s %s\n", fam, unit_word(u));
+	cache = xcalloc(kstats_hist_nslots(m->frac_bits), sizeof(*cache));
+	if (sh->cpu >= 0) {
+		series(out, fam, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, u, cache);
+	} else if (sh->per_cpu) {
+		for (r = 0; r < m->nr_cpus; r++)
+			series(out, fam, m, (int)r, sh, u, cache);
+	} else {
+		series(out, fam, m, -1, sh, u, cache);
+	}
+	free(cache);
+}
+
+void fmt_prom_end(FILE *out)
+{
+	fputs("# EOF\n", out);
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl info: what the loaded module is and can do (KSTATS_IOC_INFO),
+ * whether the kernel is locked down, and the device's path and rights.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+static const struct argp_child children[] = {
+	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ 0 }
+};
+
+static error_t info_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)state;
+	if (key == ARGP_KEY_ARG) {
+		ks_usage("info takes no arguments ('%s')", arg);
+		return EINVAL;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+const struct argp info_argp = {
+	NULL, info_parse, NULL,
+	"Shows the module and ABI versions, what the module supports (commands, "
+	"tracing mechanisms), the kernel's lockdown state, and the device's path "
+	"and permissions.",
+	children, NULL, NULL
+};
+
+static const char *const feature_names[] = {
+	"create", "delete", "list", "control", "snapshot", "record", "trace",
+};
+
+static const char *const mech_names[] = {
+	[KSTATS_MECH_FPROBE] = "fprobe", [KSTATS_MECH_KRETPROBE] = "kretprobe",
+	[KSTATS_MECH_KPROBE] = "kprobe", [KSTATS_MECH_TRACEPOINT] = "tracepoint",
+};
+
+static void mode_string(char *buf, mode_t m)
+{
+	const char *rwx = "rwxrwxrwx";
+	int i;
+
+	buf[0] = S_ISCHR(m) ? 'c' : S_ISREG(m) ? '-' : '?';
+	for (i = 0; i < 9; i++)
+		buf[i + 1] = m & (1 << (8 - i)) ? rwx[i] : '-';
+	buf[10] = '\0';
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct kstats_info info;
+	struct utsname un;
+	struct stat st;
+	struct passwd *pw;
+	struct group *gr;
+	char lock[64], mode[12], user[32], group[32];
+	const char *lockmode;
+	int rc, done, fd, i;
+	bool traced = false;
+
+	rc = ks_parse(&info_argp, argc, argv, NULL, &done);
+	if (rc || done)
+		return rc;
+	fd = ks_dev_open();
+	if (fd < 0)
+		return EXIT_RUNTIME;
+	rc = ks_dev_info(fd, &info);
+	if (rc) {
+		close(fd);
+		return ks_dev_error(-rc, "reading the module's info");
+	}
+	if (fstat(fd, &st))
+		memset(&st, 0, sizeof(st));
+	close(fd);
+	uname(&un);
+	lockmode = ks_lockdown_mode(lock, sizeof(lock));
+	mode_string(mode, st.st_mode);
+	pw = getpwuid(st.st_uid);
+	gr = getgrgid(st.st_gid);
+	snprintf(user, sizeof(user), "%s", pw ? pw->pw_name : "?");
+	snprintf(group, sizeof(group), "%s", gr ? gr->gr_name : "?");
+	traced = info.features & KSTATS_FEAT_TRACE;
+
+	if (opts.json) {
+		struct json *j = json_doc("info");
+
+		json_kstr(j, "kstatsctl_version", KSTATS_VERSION);
+		json_kstr(j, "kernel", un.release);
+		json_key(j, "module");
+		json_obj(j);
+		json_kstr(j, "version", (const char *)info.version);
+		json_ku64(j, "abi_version", info.abi_version);
+		json_ku64(j, "max_frac_bits", info.max_frac_bits);
+		json_ku64(j, "nr_cpus", info.nr_cpus);
+		json_ku64(j, "nr_metrics", info.nr_metrics);
+		json_ku64(j, "record_max", info.record_max);
+		json_key(j, "features");
+		json_arr(j);
+		for (i = 0; i < (int)ARRAY_SIZE(feature_names); i++)
+			if (info.features & (1ull << i))
+				json_str(j, feature_names[i]);
+		json_arr_end(j);
+		json_key(j, "mechanisms");
+		json_arr(j);
+		for (i = 1; i < (int)ARRAY_SIZE(mech_names); i++)
+			if (info.mechanisms & (1ull << i))
+				json_str(j, mech_names[i]);
+		json_arr_end(j);
+		json_obj_end(j);
+		json_key(j, "lockdown");
+		json_obj(j);
+		json_kstr(j, "mode", lockmode ? lockmode : "unknown");
+		json_kbool(j, "tracing_blocked", info.flags & KSTATS_INFO_LOCKDOWN);
+		json_obj_end(j);
+		json_key(j, "device");
+		json_obj(j);
+		json_kstr(j, "path", ks_dev_path());
+		json_kstr(j, "mode", mode);
+		json_kstr(j, "owner", user);
+		json_kstr(j, "group", group);
+		json_ku64(j, "major", major(st.st_rdev));
+		json_ku64(j, "minor", minor(st.st_rdev));
+		json_obj_end(j);
+		json_obj_end(j);
+		json_end(j);
+		return 0;
+	}
+	printf("kstatsctl    %s (ABI %u)\n", KSTATS_VERSION, KSTATS_ABI_VERSION);
+	printf("module       %s (ABI %u)\n", (const char *)info.version, info.abi_version);
+	printf("kernel       %s\n", un.release);
+	printf("device       %s %s %s %s (%u:%u)\n", ks_dev_path(), mode, user, group,
+	       major(st.st_rdev), minor(st.st_rdev));
+	printf("features    ");
+	for (i = 0; i < (int)ARRAY_SIZE(feature_names); i++)
+		if (info.features & (1ull << i))
+			printf(" %s", feature_names[i]);
+	printf("\ntracing     ");
+	if (!traced)
+		printf(" not supported by this module");
+	for (i = 1; traced && i < (int)ARRAY_SIZE(mech_names); i++)
+		if (info.mechanisms & (1ull << i))
+			printf(" %s", mech_names[i]);
+	printf("\nlockdown     %s%s\n", lockmode ? lockmode : "unknown",
+	       info.flags & KSTATS_INFO_LOCKDOWN ? " (tracing blocked)" : "");
+	printf("cpus         %u possible\n", info.nr_cpus);
+	printf("metrics      %u\n", info.nr_metrics);
+	printf("frac_bits    0..%u\n", info.max_frac_bits);
+	printf("record_max   %u\n", info.record_max);
+	return 0;
+}

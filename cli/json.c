@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A tiny streaming JSON writer: objects, arrays, strings, numbers. Compact
+ * output is one line ({"a": 1, "b": [2, 3]}); pretty output indents by two.
+ * Doubles print in the shortest form that reads back the same; NaN and
+ * infinities, which JSON cannot hold, print as null.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+#define JSON_DEPTH 32
+
+struct json {
+	FILE *out;
+	bool pretty;
+	int depth;
+	bool first[JSON_DEPTH];	/* nothing written yet at this depth */
+	bool after_key;
+};
+
+struct json *json_new(FILE *out, bool pretty)
+{
+	struct json *j = xcalloc(1, sizeof(*j));
+
+	j->out = out;
+	j->pretty = pretty;
+	j->first[0] = true;
+	return j;
+}
+
+void json_end(struct json *j)
+{
+	fputc('\n', j->out);
+	free(j);
+}
+
+static void newline(struct json *j)
+{
+	int i;
+
+	fputc('\n', j->out);
+	for (i = 0; i < j->depth; i++)
+		fputs("  ", j->out);
+}
+
+/* Separator before a value or key. */
+static void sep(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (!j->first[j->depth])
+		fputs(j->pretty ? "," : ", ", j->out);
+	if (j->pretty && j->depth)
+		newline(j);
+	j->first[j->depth] = false;
+}
+
+static void open_(struct json *j, char c)
+{
+	sep(j);
+	fputc(c, j->out);
+	if (j->depth < JSON_DEPTH - 1)
+		j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void close_(struct json *j, char c)
+{
+	bool empty = j->first[j->depth];
+
+	if (j->depth)
+		j->depth--;
+	if (j->pretty && !empty)
+		newline(j);
+	fputc(c, j->out);
+}
+
+void json_obj(struct json *j)
+{
+	open_(j, '{');
+}
+
+void json_obj_end(struct json *j)
+{
+	close_(j, '}');
+}
+
+void json_arr(struct json *j)
+{
+	open_(j, '[');
+}
+
+void json_arr_end(struct json *j)
+{
+	close_(j, ']');
+}
+
+static void put_u64(FILE *out, uint64_t v)
+{
+	char tmp[24];
+	int n = sizeof(tmp);
+
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite(tmp + n, 1, sizeof(tmp) - (size_t)n, out);
+}
+
+static void put_string(FILE *out, const char *s)
+{
+	const unsigned char *p;
+	size_t n = strlen(s), i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ||
+		    s[i] == 0x7f)
+			break;
+	if (i == n) {	/* nothing to escape */
+		fputc('"', out);
+		fwrite(s, 1, n, out);
+		fputc('"', out);
+		return;
+	}
+	fputc('"', out);
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+void json_key(struct json *j, const char *key)
+{
+	sep(j);
+	put_string(j->out, key);
+	fputs(": ", j->out);
+	j->after_key = true;
+}
+
+void json_str(struct json *j, const char *s)
+{
+	sep(j);
+	put_string(j->out, s);
+}
+
+void json_u64(struct json *j, uint64_t v)
+{
+	sep(j);
+	put_u64(j->out, v);
+}
+
+void json_i64(struct json *j, int64_t v)
+{
+	sep(j);
+	fprintf(j->out, "%lld", (long long)v);
+}
+
+void json_dbl(struct json *j, double v)
+{
+	char buf[40];
+
+	sep(j);
+	if (!isfinite(v)) {
+		fputs("null", j->out);
+		return;
+	}
+	if (v == floor(v) && v >= 0 && v < 0x1p63) {
+		put_u64(j->out, (uint64_t)v);
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 0x1p64) {
+		fprintf(j->out, "%.0f", v);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, j->out);
+}
+
+void json_bool(struct json *j, bool v)
+{
+	sep(j);
+	fputs(v ? "true" : "false", j->out);
+}
+
+void json_null(struct json *j)
+{
+	sep(j);
+	fputs("null", j->out);
+}
+
+void json_kstr(struct json *j, const char *k, const char *s)
+{
+	json_key(j, k);
+	json_str(j, s);
+}
+
+void json_ku64(struct json *j, const char *k, uint64_t v)
+{
+	json_key(j, k);
+	json_u64(j, v);
+}
+
+void json_ki64(struct json *j, const char *k, int64_t v)
+{
+	json_key(j, k);
+	json_i64(j, v);
+}
+
+void json_kdbl(struct json *j, const char *k, double v)
+{
+	json_key(j, k);
+	json_dbl(j, v);
+}
+
+void json_kbool(struct json *j, const char *k, bool v)
+{
+	json_key(j, k);
+	json_bool(j, v);
+}
+
+struct json *json_doc(const char *command)
+{
+	struct json *j = json_new(stdout, opts.pretty);
+
+	json_obj(j);
+	json_ku64(j, "schema", KS_JSON_SCHEMA);
+	json_kstr(j, "command", command);
+	return j;
+}

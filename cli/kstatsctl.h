@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstatsctl: declarations shared by the dispatcher, the subcommands, the
+ * device layer, the in-memory model, the snapshot file code and the
+ * formatters. The histogram math itself is in include/kstats_hist.h.
+ */
+#ifndef KSTATSCTL_H
+#define KSTATSCTL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/kstats.h>
+#include "kstats_hist.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes (documented in kstatsctl(8)). */
+#define EXIT_OK		0
+#define EXIT_RUNTIME	1
+#define EXIT_USAGE	2
+
+/* Version of every JSON document kstatsctl prints ("schema": N). */
+#define KS_JSON_SCHEMA	1
+
+/* ---- global options (main.c) ---- */
+
+enum ks_unit { UNIT_AUTO, UNIT_NS, UNIT_US, UNIT_MS, UNIT_S };
+
+struct ks_opts {
+	bool json;		/* -j */
+	bool pretty;		/* -p (implies -j) */
+	bool no_autoload;
+	const char *device;	/* -d */
+	enum ks_unit units;
+	bool units_set;		/* --units given explicitly */
+	bool color_out;		/* colour on stdout */
+	bool color_err;		/* colour on stderr */
+	const char *cmd;	/* the subcommand running, for messages */
+};
+extern struct ks_opts opts;
+
+/* The global options as an argp child, so they work after the command too. */
+extern const struct argp ks_global_argp;
+
+struct ks_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const struct argp *argp;
+	const char *summary;
+};
+extern const struct ks_cmd ks_cmds[];
+extern const size_t ks_nr_cmds;
+
+/*
+ * Parses a subcommand's arguments with its argp (global options included).
+ * Returns 0, or an exit code to return right away (help printed: 0; a usage
+ * error: 2).
+ */
+int ks_parse(const struct argp *argp, int argc, char **argv, void *input,
+	     int *done);
+
+/* ---- messages (util.c) ---- */
+
+/*
+ * "kstatsctl: error: <what>" on stderr, and "hint: <hint>" when there is
+ * one; in JSON mode {"error": ..., "hint": ...} on stdout. Returns @code.
+ * Only the first error of a run is printed.
+ */
+int ks_fail(int code, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int ks_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ks_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The hint printed with the next error unless it names one itself. */
+void ks_set_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool ks_failed(void);
+
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+int ks_name_valid(const char *name);	/* 0 or a usage error printed */
+int ks_parse_u32(const char *s, uint32_t max, uint32_t *out);
+int ks_parse_u64(const char *s, uint64_t *out);
+/* "0-3,8": sets bits in @mask (@nbits); 0 or -1. */
+int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits);
+const char *ks_kind_name(uint32_t kind);
+const char *ks_color(bool on, const char *code);	/* "" when off */
+#define C_RED	"\033[31m"
+#define C_GREEN	"\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_CYAN	"\033[36m"
+#define C_BOLD	"\033[1m"
+#define C_RESET	"\033[0m"
+
+/* ---- units (units.c) ---- */
+
+/* Formats @ns in @u: exact for integers, 4 significant digits for "auto". */
+char *ks_fmt_int(char *buf, size_t len, uint64_t ns, enum ks_unit u);
+char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u);
+/* Exactly, without the unit's name (tables). */
+char *ks_fmt_intnum(char *buf, size_t len, uint64_t ns, enum ks_unit u);
+/* A plain number in @u (no suffix), for tables. */
+char *ks_fmt_num(char *buf, size_t len, double ns, enum ks_unit u);
+const char *ks_unit_name(enum ks_unit u);
+double ks_unit_scale(enum ks_unit u);	/* ns per unit */
+int ks_unit_parse(const char *s, enum ks_unit *u);
+/* "1500", "1.5us", "2ms": a value in ns; 0 or -1. */
+int ks_parse_value(const char *s, uint64_t *ns);
+/* One unit for a whole table: @u, or from a typical value when auto. */
+enum ks_unit ks_table_unit(enum ks_unit u, double typical_ns);
+
+/* ---- the device (device.c) ---- */
+
+/* Opens the device (loading the module when allowed); fd or -1 (printed). */
+int ks_dev_open(void);
+/* Opens it if it is there, without loading anything or printing; fd or -1. */
+int ks_dev_try_open(void);
+const char *ks_dev_path(void);
+/*
+ * An ioctl failed with @err: prints "what: reason" with the hint that fits.
+ * Returns the exit code (1).
+ */
+int ks_dev_error(int err, const char *what);
+int ks_dev_info(int fd, struct kstats_info *info);	/* 0 or -errno */
+int ks_dev_list(int fd, struct kstats_metric_info **out, uint32_t *nr);
+/* The kernel's lockdown mode ("none", "integrity", ...), or NULL. */
+const char *ks_lockdown_mode(char *buf, size_t len);
+/* Is the module loaded (/sys/module/kstats)? */
+bool ks_module_loaded(void);
+
+/* ---- the in-memory model (model.c) ---- */
+
+/*
+ * One metric at one instant, from KSTATS_IOC_SNAPSHOT or a file. Slots are
+ * the non-empty slots of each CPU, in CPU then slot order, exactly as the
+ * ioctl returns them; cpus[i].nr_slots of them belong to cpus[i].
+ */
+struct ks_metric {
+	char name[KSTATS_NAME_LEN];
+	char owner[KSTATS_NAME_LEN];
+	uint32_t kind, flags, frac_bits;
+	uint32_t owner_uid;
+	int64_t owner_pid;
+	uint64_t time_ns, realtime_ns;
+	uint64_t hits, misses, floor_ns;
+	uint32_t nr_cpus, nr_slots;
+	struct kstats_snap_cpu *cpus;
+	struct kstats_snap_slot *slots;
+	bool reset;		/* a delta across a reset (--watch) */
+};
+
+/* Where a set of metrics came from (for headers and JSON). */
+struct ks_source {
+	bool file;
+	const char *path;
+	char host[256];
+	char kernel[256];	/* uname -r */
+	char kernel_version[256];	/* uname -v */
+	char machine[256];
+	char module_version[256];
+	char tool_version[256];
+	uint32_t abi_version;
+	uint64_t created_ns;	/* CLOCK_REALTIME */
+};
+
+struct ks_set {
+	struct ks_source src;
+	struct ks_metric *m;
+	size_t nr;
+};
+
+void ks_metric_free(struct ks_metric *m);
+void ks_set_free(struct ks_set *s);
+struct ks_metric *ks_set_find(const struct ks_set *s, const char *name);
+/* Fills @s->src for the live system (uname, INFO). */
+void ks_source_live(struct ks_source *src, int fd);
+/*
+ * KSTATS_IOC_SNAPSHOT plus the LIST entry's owner; 0 or an exit code, or
+ * -1 without a message when the metric is gone and @missing_ok.
+ */
+int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
+		     bool missing_ok);
+/* @cur minus @prev, slot by slot, into @out (a reset: @cur whole). */
+int ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
+		    struct ks_metric *out);
+/* The row of CPU @cpu, or -1. */
+int ks_metric_row(const struct ks_metric *m, uint32_t cpu);
+
+/*
+ * A dense histogram of one CPU or of all of them, for the formatters:
+ * count and part sum per slot, plus what every footer needs.
+ */
+#define KS_NR_PCT	5
+extern const double ks_pcts[KS_NR_PCT];		/* 50, 90, 99, 99.9, 99.99 */
+extern const char *const ks_pct_names[KS_NR_PCT];
+
+struct ks_hist {
+	uint32_t frac_bits, nslots;
+	uint64_t *count, *part_sum;
+	uint64_t total;
+	uint32_t first, last;	/* non-empty slots; first > last when empty */
+	uint32_t used;		/* non-empty slots */
+};
+
+struct ks_stats {
+	uint64_t count;
+	double sum, mean, min, max;
+	double pct[KS_NR_PCT];
+	double pct_err[KS_NR_PCT];	/* relative error bound of each */
+	double err_bound;		/* the largest of pct_err */
+};
+
+/* @row: a CPU row, or -1 for every CPU. */
+void ks_hist_build(struct ks_hist *h, const struct ks_metric *m, int row);
+void ks_hist_free(struct ks_hist *h);
+void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st);
+double ks_hist_slot_mean(const struct ks_hist *h, uint32_t s);
+double ks_hist_slot_sum(const struct ks_hist *h, uint32_t s);
+/* The q-quantile (0..1), interpolated using the slot's mean; *err: bound. */
+double ks_hist_quantile(const struct ks_hist *h, double q, double *err);
+
+/* ---- snapshot files (snapfile.c) ---- */
+
+/* Reads a whole file; 0, or -1 with *why set to a static message. */
+int ks_snapfile_parse(const void *buf, size_t len, struct ks_set *set,
+		      const char **why);
+int ks_snapfile_read(const char *path, struct ks_set *set);	/* 0 or exit code */
+/* Writes @set; @swap writes the other byte order (tests). 0 or -1 (errno). */
+int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap);
+
+/* ---- output formats (fmt_*.c, show.c) ---- */
+
+enum ks_format {
+	FMT_HIST, FMT_PERCENTILES, FMT_CDF, FMT_RAW, FMT_JSON, FMT_CSV, FMT_PROM,
+};
+
+struct ks_show {
+	enum ks_format format;
+	int cpu;		/* a CPU number, or -1 */
+	bool per_cpu;
+	bool all_slots;
+	enum ks_unit units;
+	bool units_set;
+	const struct ks_source *src;
+	/* --watch: this interval (0 otherwise). */
+	unsigned int interval;
+	double interval_s;
+};
+
+int ks_format_parse(const char *s, enum ks_format *f);
+extern const char *const ks_format_names[];
+/* Prints @nr metrics in sh->format; 0 or an exit code. */
+int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
+		    const struct ks_show *sh);
+
+void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+void fmt_percentiles(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+void fmt_cdf(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+void fmt_raw(FILE *out, const struct ks_metric *m);
+void fmt_csv_header(FILE *out, const struct ks_show *sh);
+void fmt_csv(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+void fmt_prom_end(FILE *out);
+struct json;
+void fmt_json_metric(struct json *j, const struct ks_metric *m,
+		     const struct ks_show *sh);
+void fmt_json_source(struct json *j, const struct ks_source *src);
+/* "selftest.b3 (module kstats_selftest, frac_bits 3, active)" header. */
+void fmt_title(FILE *out, const struct ks_metric *m, const char *what);
+
+/* ---- JSON writer (json.c) ---- */
+
+struct json *json_new(FILE *out, bool pretty);
+void json_end(struct json *j);	/* final newline, frees */
+void json_obj(struct json *j);
+void json_obj_end(struct json *j);
+void json_arr(struct json *j);
+void json_arr_end(struct json *j);
+void json_key(struct json *j, const char *key);
+void json_str(struct json *j, const char *s);
+void json_u64(struct json *j, uint64_t v);
+void json_i64(struct json *j, int64_t v);
+void json_dbl(struct json *j, double v);	/* null when not finite */
+void json_bool(struct json *j, bool v);
+void json_null(struct json *j);
+/* Shorthands: key plus value. */
+void json_kstr(struct json *j, const char *k, const char *s);
+void json_ku64(struct json *j, const char *k, uint64_t v);
+void json_ki64(struct json *j, const char *k, int64_t v);
+void json_kdbl(struct json *j, const char *k, double v);
+void json_kbool(struct json *j, const char *k, bool v);
+/* A JSON document's opening: {"schema": 1, "command": "<cmd>", */
+struct json *json_doc(const char *command);
+
+/* ---- subcommands ---- */
+
+int cmd_list(int argc, char **argv);
+int cmd_create(int argc, char **argv);
+int cmd_delete(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_untrace(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+extern const struct argp list_argp, create_argp, delete_argp, record_argp,
+	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,
+	trace_argp, untrace_argp, help_argp;
+
+/* Holds a metric or trace until SIGINT/SIGTERM (--autoremove). */
+void ks_hold_until_signal(void);
+
+#endif /* KSTATSCTL_H */

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl: the command line of kstats.
+ *
+ *   kstatsctl [GLOBAL OPTIONS] COMMAND [ARGS]
+ *
+ * This file parses the global options (argp), picks the command from the
+ * table below and hands it the rest of the command line; each command lives
+ * in its own file and parses its own options, the global ones included, so
+ * "kstatsctl show x -j" works as well as "kstatsctl -j show x".
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+const struct ks_cmd ks_cmds[] = {
+	{ "list", cmd_list, &list_argp, "every metric: kind, owner, state, frac_bits, count" },
+	{ "show", cmd_show, &show_argp, "a metric's distribution, percentiles, CDF, ..." },
+	{ "create", cmd_create, &create_argp, "create a metric to record into from user space" },
+	{ "delete", cmd_delete, &delete_argp, "delete a metric created from user space" },
+	{ "record", cmd_record, &record_argp, "add samples to a metric" },
+	{ "start", cmd_start, &control_argp, "resume recording (NAME or --all)" },
+	{ "stop", cmd_stop, &control_argp, "pause recording, keeping the samples" },
+	{ "reset", cmd_reset, &control_argp, "empty a metric's histograms" },
+	{ "trace", cmd_trace, &trace_argp, "time a kernel function or section" },
+	{ "untrace", cmd_untrace, &untrace_argp, "remove a trace and its metrics" },
+	{ "snapshot", cmd_snapshot, &snapshot_argp, "save metrics to a snapshot file" },
+	{ "diff", cmd_diff, &diff_argp, "compare two snapshots, or one with the live metrics" },
+	{ "info", cmd_info, &info_argp, "module, ABI, tracing mechanisms, lockdown, device" },
+	{ "help", cmd_help, &help_argp, "this help, or a command's" },
+};
+const size_t ks_nr_cmds = ARRAY_SIZE(ks_cmds);
+
+enum {
+	OPT_NO_AUTOLOAD = 0x100,
+	OPT_UNITS,
+};
+
+static const struct argp_option global_options[] = {
+	{ "json", 'j', NULL, 0, "Output JSON (errors too)", -1 },
+	{ "pretty", 'p', NULL, 0, "Output indented JSON (implies --json)", -1 },
+	{ "device", 'd', "PATH", 0, "The kstats device (default " KSTATS_DEVICE ")", -1 },
+	{ "no-autoload", OPT_NO_AUTOLOAD, NULL, 0,
+	  "Do not load the kstats module when it is not loaded", -1 },
+	{ "units", OPT_UNITS, "UNIT", 0,
+	  "Show values in ns, us, ms, s, or auto (per value; the default)", -1 },
+	{ "help", 'h', NULL, 0, "Give this help list", -1 },
+	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
+	{ 0 }
+};
+
+static bool help_done;
+
+static void print_version(void)
+{
+	struct kstats_info info;
+	int fd = ks_dev_try_open();
+	bool have = fd >= 0 && !ks_dev_info(fd, &info);
+
+	if (fd >= 0)
+		close(fd);
+	if (opts.json) {
+		struct json *j = json_doc("version");
+
+		json_kstr(j, "kstatsctl", KSTATS_VERSION);
+		json_ku64(j, "abi_version", KSTATS_ABI_VERSION);
+		json_key(j, "module");
+		if (have) {
+			json_obj(j);
+			json_kstr(j, "version", (const char *)info.version);
+			json_ku64(j, "abi_version", info.abi_version);
+			json_obj_end(j);
+		} else {
+			json_null(j);
+		}
+		json_obj_end(j);
+		json_end(j);
+		return;
+	}
+	printf("kstatsctl %s (ABI %u)\n", KSTATS_VERSION, KSTATS_ABI_VERSION);
+	if (have)
+		printf("kstats module %s (ABI %u)\n", (const char *)info.version,
+		       info.abi_version);
+	else
+		printf("kstats module: not loaded\n");
+}
+
+static error_t global_parse(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'j':
+		opts.json = true;
+		break;
+	case 'p':
+		opts.json = opts.pretty = true;
+		break;
+	case 'd':
+		opts.device = arg;
+		break;
+	case OPT_NO_AUTOLOAD:
+		opts.no_autoload = true;
+		break;
+	case OPT_UNITS:
+		if (ks_unit_parse(arg, &opts.units)) {
+			ks_usage("--units: '%s' is not ns, us, ms, s or auto", arg);
+			return EINVAL;
+		}
+		opts.units_set = true;
+		break;
+	case 'h':
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
+		help_done = true;
+		state->next = state->argc;
+		break;
+	case 'V':
+		print_version();
+		help_done = true;
+		state->next = state->argc;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp ks_global_argp = { global_options, global_parse, NULL, NULL,
+				     NULL, NULL, NULL };
+
+struct parse_ctx {
+	void *input;		/* the command's own input */
+	int bad_index;
+};
+
+static error_t error_catcher(int key, char *arg, struct argp_state *state)
+{
+	struct parse_ctx *ctx = state->input;
+
+	(void)arg;
+	if (key == ARGP_KEY_INIT)
+		state->child_inputs[0] = ctx->input;
+	if (key == ARGP_KEY_ERROR)
+		ctx->bad_index = state->next - 1;
+	return ARGP_ERR_UNKNOWN;
+}
+
+/*
+ * Every parse goes through here: argp runs without exiting or printing, so
+ * that errors come out in our format (and as JSON with -j).
+ */
+int ks_parse(const struct argp *argp, int argc, char **argv, void *input,
+	     int *done)
+{
+	const struct argp_child children[] = {
+		{ argp, 0, NULL, 0 },
+		{ 0 }
+	};
+	const struct argp outer = { NULL, error_catcher, NULL, NULL, children,
+				    NULL, NULL };
+	struct parse_ctx ctx = { input, -1 };
+	error_t err;
+
+	help_done = false;
+	err = argp_parse(&outer, argc, argv,
+			 ARGP_IN_ORDER | ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_NO_ERRS,
+			 NULL, &ctx);
+	*done = help_done;
+	if (help_done)
+		return ks_failed() ? EXIT_USAGE : 0;
+	if (!err)
+		return 0;
+	if (!ks_failed()) {
+		if (ctx.bad_index > 0 && ctx.bad_index < argc)
+			ks_usage("unrecognized option or missing argument: '%s'",
+				 argv[ctx.bad_index]);
+		else
+			ks_usage("bad arguments");
+	}
+	return EXIT_USAGE;
+}
+
+/* ---- the top level ---- */
+
+static int cmd_index = -1;
+
+static error_t main_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key == ARGP_KEY_ARG) {
+		cmd_index = state->next - 1;
+		state->next = state->argc;	/* the rest is the command's */
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static char main_doc[4096];
+
+static const struct argp_child main_children[] = {
+	{ &ks_global_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static struct argp main_argp = { NULL, main_parse, "[COMMAND [ARGS...]]", main_doc,
+				 main_children, NULL, NULL };
+
+static void build_main_doc(void)
+{
+	size_t i, n;
+
+	n = snprintf(main_doc, sizeof(main_doc),
+		     "Measure kernel timings with kstats: per-CPU log-linear "
+		     "histograms, their percentiles and CDFs.\v"
+		     "Commands:\n");
+	for (i = 0; i < ks_nr_cmds; i++)
+		n += snprintf(main_doc + n, sizeof(main_doc) - n, "  %-9s %s\n",
+			      ks_cmds[i].name, ks_cmds[i].summary);
+	snprintf(main_doc + n, sizeof(main_doc) - n,
+		 "\nWithout a command: list. 'kstatsctl COMMAND --help' shows a "
+		 "command's options.\nExit status: 0 ok, 1 runtime error, "
+		 "2 usage error. See kstatsctl(8).");
+}
+
+static void ks_main_help(FILE *out)
+{
+	argp_help(&main_argp, out, ARGP_HELP_STD_HELP, (char *)"kstatsctl");
+}
+
+static const struct ks_cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ks_nr_cmds; i++)
+		if (!strcmp(ks_cmds[i].name, name))
+			return &ks_cmds[i];
+	return NULL;
+}
+
+struct help_args {
+	const char *cmd;
+	int nr;
+};
+
+static error_t help_parse(int key, char *arg, struct argp_state *state)
+{
+	struct help_args *a = state->input;
+
+	if (key != ARGP_KEY_ARG)
+		return ARGP_ERR_UNKNOWN;
+	a->cmd = arg;
+	a->nr++;
+	return 0;
+}
+
+static const struct argp_child help_children[] = {
+	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ 0 }
+};
+
+const struct argp help_argp = { NULL, help_parse, "[COMMAND]",
+				"Shows the list of commands, or a command's options.",
+				help_children, NULL, NULL };
+
+int cmd_help(int argc, char **argv)
+{
+	struct help_args a = { NULL, 0 };
+	const struct ks_cmd *c;
+	char *hargv[3];
+	char name[64];
+	int rc, done;
+
+	rc = ks_parse(&help_argp, argc, argv, &a, &done);
+	if (rc || done)
+		return rc;
+	if (a.nr > 1)
+		return ks_usage("help takes at most one command");
+	if (!a.cmd) {
+		ks_main_help(stdout);
+		return 0;
+	}
+	c = find_cmd(a.cmd);
+	if (!c) {
+		ks_set_hint("'kstatsctl help' lists the commands");
+		return ks_usage("unknown command '%s'", a.cmd);
+	}
+	snprintf(name, sizeof(name), "kstatsctl %s", c->name);
+	hargv[0] = name;
+	hargv[1] = (char *)"--help";
+	hargv[2] = NULL;
+	return ks_parse(c->argp, 2, hargv, NULL, &done);
+}
+
+static void setup_color(void)
+{
+	const char *c = getenv("KSTATS_COLOR");
+
+	if (c && !strcmp(c, "always")) {
+		opts.color_out = opts.color_err = true;
+	} else if ((c && !strcmp(c, "never")) || getenv("NO_COLOR")) {
+		opts.color_out = opts.color_err = false;
+	} else {
+		opts.color_out = isatty(STDOUT_FILENO);
+		opts.color_err = isatty(STDERR_FILENO);
+	}
+}
+
+/* -j/-p given before the command: JSON for errors from the start. */
+static void prescan_json(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--pretty"))
+			opts.json = true;
+		else if (argv[i][1] != '-' && strpbrk(argv[i] + 1, "jp"))
+			opts.json = true;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct ks_cmd *cmd;
+	char name[64];
+	int rc, done;
+
+	setup_color();
+	prescan_json(argc, argv);
+	build_main_doc();
+	signal(SIGPIPE, SIG_DFL);
+	rc = ks_parse(&main_argp, argc, argv, NULL, &done);
+	if (rc || done)
+		return rc;
+	if (cmd_index < 0) {
+		char *largv[] = { (char *)"kstatsctl list", NULL };
+
+		opts.cmd = "list";
+		return cmd_list(1, largv);
+	}
+	cmd = find_cmd(argv[cmd_index]);
+	if (!cmd) {
+		ks_set_hint("'kstatsctl help' lists the commands");
+		return ks_usage("unknown command '%s'", argv[cmd_index]);
+	}
+	opts.cmd = cmd->name;
+	snprintf(name, sizeof(name), "kstatsctl %s", cmd->name);
+	argv[cmd_index] = name;
+	rc = cmd->run(argc - cmd_index, argv + cmd_index);
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			return ks_fail(EXIT_RUNTIME, NULL, "writing the output: %s",
+				       strerror(errno));
+	}
+	return rc;
+}

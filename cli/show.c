@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl show NAME... | --all  [-i FILE] [--cpu N | --per-cpu]
+ *                        [--format F] [--watch SECONDS [--count N]]
+ *                        [--all-slots]
+ *
+ * Live metrics come from KSTATS_IOC_SNAPSHOT, saved ones from a snapshot
+ * file (-i). --watch prints, every SECONDS, the distribution of what was
+ * recorded during that interval: the difference of two snapshots.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+const char *const ks_format_names[] = {
+	[FMT_HIST] = "hist", [FMT_PERCENTILES] = "percentiles", [FMT_CDF] = "cdf",
+	[FMT_RAW] = "raw", [FMT_JSON] = "json", [FMT_CSV] = "csv",
+	[FMT_PROM] = "prometheus",
+};
+
+int ks_format_parse(const char *s, enum ks_format *f)
+{
+	unsigned int i;
+
+	for (i = 0; i <= FMT_PROM; i++) {
+		if (!strcmp(s, ks_format_names[i])) {
+			*f = (enum ks_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void interval_header(FILE *out, const struct ks_metric *m,
+			    const struct ks_show *sh)
+{
+	char when[32];
+	time_t t = (time_t)(m->realtime_ns / 1000000000);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	if (sh->format == FMT_HIST)
+		fprintf(out, "%s--- interval %u, %s, %.3f s ---%s\n",
+			ks_color(opts.color_out, C_BOLD), sh->interval, when,
+			sh->interval_s, ks_color(opts.color_out, C_RESET));
+	else if (sh->format != FMT_JSON && sh->format != FMT_CSV)
+		fprintf(out, "# interval %u, %s, %.3f s\n", sh->interval, when,
+			sh->interval_s);
+}
+
+int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
+		    const struct ks_show *sh)
+{
+	struct json *j;
+	size_t i;
+
+	if (sh->format == FMT_JSON) {
+		j = json_doc("show");
+		fmt_json_source(j, sh->src);
+		if (sh->interval) {
+			json_key(j, "interval");
+			json_obj(j);
+			json_ku64(j, "index", sh->interval);
+			json_kdbl(j, "seconds", sh->interval_s);
+			json_obj_end(j);
+		}
+		json_key(j, "metrics");
+		json_arr(j);
+		for (i = 0; i < nr; i++)
+			fmt_json_metric(j, &m[i], sh);
+		json_arr_end(j);
+		json_obj_end(j);
+		json_end(j);
+		return 0;
+	}
+	if (sh->format == FMT_CSV && sh->interval <= 1)
+		fmt_csv_header(out, sh);
+	if (sh->interval && nr)
+		interval_header(out, &m[0], sh);
+	for (i = 0; i < nr; i++) {
+		switch (sh->format) {
+		case FMT_HIST:
+			if (i)
+				fputc('\n', out);
+			fmt_hist(out, &m[i], sh);
+			break;
+		case FMT_PERCENTILES:
+			if (i)
+				fputc('\n', out);
+			fmt_percentiles(out, &m[i], sh);
+			break;
+		case FMT_CDF:
+			if (i)
+				fputs("\n\n", out);
+			fmt_cdf(out, &m[i], sh);
+			break;
+		case FMT_RAW:
+			fmt_raw(out, &m[i]);
+			break;
+		case FMT_CSV:
+			fmt_csv(out, &m[i], sh);
+			break;
+		case FMT_PROM:
+			fmt_prom(out, &m[i], sh);
+			break;
+		case FMT_JSON:
+			break;
+		}
+	}
+	if (sh->format == FMT_PROM)
+		fmt_prom_end(out);
+	return 0;
+}
+
+/* ---- the command ---- */
+
+struct show_args {
+	char **names;
+	size_t nr_names;
+	bool all;
+	const char *input;
+	long cpu;
+	bool per_cpu, all_slots, format_set;
+	enum ks_format format;
+	double watch;
+	long count;
+};
+
+enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT };
+
+static const struct argp_option show_options[] = {
+	{ "all", 'a', NULL, 0, "Every metric", 0 },
+	{ "input", 'i', "FILE", 0, "Read a snapshot file ('-': stdin) instead of "
+	  "the live metrics", 0 },
+	{ "cpu", OPT_CPU, "N", 0, "Only CPU N", 0 },
+	{ "per-cpu", OPT_PER_CPU, NULL, 0, "Each CPU separately", 0 },
+	{ "format", 'f', "FORMAT", 0, "hist (default), percentiles, cdf, raw, json, "
+	  "csv or prometheus", 0 },
+	{ "watch", 'w', "SECONDS", 0, "Every SECONDS, show what was recorded in "
+	  "that interval", 0 },
+	{ "count", OPT_COUNT, "N", 0, "With --watch: stop after N intervals", 0 },
+	{ "all-slots", OPT_ALL_SLOTS, NULL, 0, "Every slot, empty edges too", 0 },
+	{ 0 }
+};
+
+static error_t show_parse(int key, char *arg, struct argp_state *state)
+{
+	struct show_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'a':
+		a->all = true;
+		break;
+	case 'i':
+		a->input = arg;
+		break;
+	case OPT_CPU:
+		errno = 0;
+		a->cpu = strtol(arg, &end, 10);
+		if (errno || *end || a->cpu < 0 || a->cpu > 65535 || end == arg) {
+			ks_usage("--cpu: '%s' is not a CPU number", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_PER_CPU:
+		a->per_cpu = true;
+		break;
+	case 'f':
+		if (ks_format_parse(arg, &a->format)) {
+			ks_usage("--format: '%s' is not hist, percentiles, cdf, raw, "
+				 "json, csv or prometheus", arg);
+			return EINVAL;
+		}
+		a->format_set = true;
+		break;
+	case 'w':
+		a->watch = strtod(arg, &end);
+		if (*end || end == arg || !(a->watch >= 0.01 && a->watch <= 86400)) {
+			ks_usage("--watch: '%s' is not a number of seconds "
+				 "(0.01 to 86400)", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_COUNT:
+		errno = 0;
+		a->count = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || a->count < 1) {
+			ks_usage("--count: '%s' is not a positive number", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_ALL_SLOTS:
+		a->all_slots = true;
+		break;
+	case ARGP_KEY_ARG:
+		a->names = xrealloc(a->names, a->nr_names + 1, sizeof(*a->names));
+		a->names[a->nr_names++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child show_children[] = {
+	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ 0 }
+};
+
+const struct argp show_argp = {
+	show_options, show_parse, "NAME...\n--all\n-i FILE [NAME...]",
+	"Shows metrics: their distribution (hist), percentile table, CDF, the "
+	"original debugfs text (raw), JSON, CSV or Prometheus text.",
+	show_children, NULL, NULL
+};
+
+/* Snapshots the names (or every metric) into @set; 0 or an exit code. */
+static int take(int fd, struct show_args *a, struct ks_set *set)
+{
+	struct kstats_metric_info *li = NULL;
+	uint32_t nr = 0, i;
+	int rc;
+
+	if (a->all) {
+		rc = ks_dev_list(fd, &li, &nr);
+		if (rc)
+			return ks_dev_error(-rc, "listing metrics");
+	} else {
+		nr = (uint32_t)a->nr_names;
+	}
+	set->m = xcalloc(nr, sizeof(*set->m));
+	set->nr = 0;
+	for (i = 0; i < nr; i++) {
+		const char *name = li ? (const char *)li[i].name : a->names[i];
+
+		/* With --all, a metric gone since LIST is no error. */
+		rc = ks_snapshot_live(fd, name, &set->m[set->nr], li != NULL);
+		if (rc < 0)
+			continue;
+		if (rc) {
+			free(li);
+			return rc;
+		}
+		set->nr++;
+	}
+	free(li);
+	return 0;
+}
+
+/* Checks --cpu against every metric; 0 or an exit code. */
+static int check_cpu(const struct ks_set *set, const struct show_args *a)
+{
+	size_t i;
+
+	for (i = 0; a->cpu >= 0 && i < set->nr; i++)
+		if (ks_metric_row(&set->m[i], (uint32_t)a->cpu) < 0)
+			return ks_fail(EXIT_RUNTIME, "--per-cpu shows the CPUs there are",
+				       "%s: no CPU %ld in this snapshot (%u CPUs)",
+				       set->m[i].name, a->cpu, set->m[i].nr_cpus);
+	return 0;
+}
+
+static void sleep_until(struct timespec *next, double step)
+{
+	long ns = (long)(step * 1e9);
+
+	next->tv_sec += ns / 1000000000;
+	next->tv_nsec += ns % 1000000000;
+	if (next->tv_nsec >= 1000000000) {
+		next->tv_sec++;
+		next->tv_nsec -= 1000000000;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+		;
+}
+
+static int watch(int fd, struct show_args *a, struct ks_show *sh)
+{
+	struct ks_set prev = { 0 }, cur = { 0 };
+	struct ks_metric *d;
+	struct timespec next;
+	long i;
+	size_t k;
+	int rc;
+
+	rc = take(fd, a, &prev);
+	if (rc)
+		return rc;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 1; !a->count || i <= a->count; i++) {
+		sleep_until(&next, a->watch);
+		memset(&cur, 0, sizeof(cur));
+		rc = take(fd, a, &cur);
+		if (rc)
+			break;
+		d = xcalloc(cur.nr, sizeof(*d));
+		for (k = 0; k < cur.nr; k++) {
+			struct ks_metric *p = ks_set_find(&prev, cur.m[k].name);
+			struct ks_metric empty = cur.m[k];
+
+			if (!p) {	/* new since the last interval */
+				empty.nr_slots = 0;
+				empty.cpus = xcalloc(empty.nr_cpus, sizeof(*empty.cpus));
+				for (uint32_t r = 0; r < empty.nr_cpus; r++)
+					empty.cpus[r].cpu = cur.m[k].cpus[r].cpu;
+				p = &empty;
+			}
+			ks_metric_delta(p, &cur.m[k], &d[k]);
+			if (p == &empty)
+				free(empty.cpus);
+		}
+		sh->interval = (unsigned int)i;
+		sh->interval_s = cur.nr && prev.nr ?
+			(double)(cur.m[0].time_ns - prev.m[0].time_ns) / 1e9 : a->watch;
+		ks_source_live((struct ks_source *)sh->src, fd);
+		rc = check_cpu(&cur, a);
+		if (!rc)
+			ks_show_metrics(stdout, d, cur.nr, sh);
+		for (k = 0; k < cur.nr; k++)
+			ks_metric_free(&d[k]);
+		free(d);
+		ks_set_free(&prev);
+		prev = cur;
+		if (rc || fflush(stdout))
+			break;
+	}
+	ks_set_free(&prev);
+	return rc;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_args a = { .cpu = -1, .format = FMT_HIST };
+	struct ks_set set = { 0 };
+	struct ks_show sh = { 0 };
+	int rc, done, fd = -1;
+	size_t i;
+
+	rc = ks_parse(&show_argp, argc, argv, &a, &done);
+	if (rc || done)
+		goto out;
+	if (!a.format_set && opts.json)
+		a.format = FMT_JSON;
+	rc = EXIT_USAGE;
+	if (a.cpu >= 0 && a.per_cpu) {
+		ks_usage("--cpu and --per-cpu do not go together");
+		goto out;
+	}
+	if (a.count && !a.watch) {
+		ks_usage("--count goes with --watch");
+		goto out;
+	}
+	if (a.watch && a.input) {
+		ks_usage("--watch reads the live metrics, not a file");
+		goto out;
+	}
+	if (a.all && a.nr_names) {
+		ks_usage("give metric names or --all, not both");
+		goto out;
+	}
+	if (!a.input && !a.all && !a.nr_names) {
+		ks_usage("which metric? give NAME..., or --all");
+		goto out;
+	}
+	for (i = 0; i < a.nr_names; i++)
+		if (ks_name_valid(a.names[i]))
+			goto out;
+	sh.format = a.format;
+	sh.cpu = (int)a.cpu;
+	sh.per_cpu = a.per_cpu;
+	sh.all_slots = a.all_slots;
+	sh.units = opts.units;
+	sh.units_set = opts.units_set;
+	sh.src = &set.src;
+
+	if (a.input) {
+		rc = ks_snapfile_read(a.input, &set);
+		if (rc)
+			goto out;
+		if (a.nr_names) {
+			struct ks_metric *pick = xcalloc(a.nr_names, sizeof(*pick));
+
+			for (i = 0; i < a.nr_names; i++) {
+				struct ks_metric *m = ks_set_find(&set, a.names[i]);
+
+				if (!m) {
+					free(pick);
+					rc = ks_fail(EXIT_RUNTIME, "'kstatsctl show -i FILE' "
+						     "shows every metric in it",
+						     "%s: no metric %s in it", a.input,
+						     a.names[i]);
+					goto out;
+				}
+				pick[i] = *m;
+			}
+			rc = check_cpu(&(struct ks_set){ .m = pick, .nr = a.nr_names }, &a);
+			if (!rc)
+				rc = ks_show_metrics(stdout, pick, a.nr_names, &sh);
+			free(pick);
+			goto out;
+		}
+		rc = check_cpu(&set, &a);
+		if (!rc)
+			rc = ks_show_metrics(stdout, set.m, set.nr, &sh);
+		goto out;
+	}
+	fd = ks_dev_open();
+	if (fd < 0) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	ks_source_live(&set.src, fd);
+	if (a.watch) {
+		rc = watch(fd, &a, &sh);
+		goto out;
+	}
+	rc = take(fd, &a, &set);
+	if (!rc)
+		rc = check_cpu(&set, &a);
+	if (!rc)
+		rc = ks_show_metrics(stdout, set.m, set.nr, &sh);
+out:
+	if (fd >= 0)
+		close(fd);
+	ks_set_free(&set);
+	free(a.names);
+	return rc;
+}

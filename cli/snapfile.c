@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshot files (kstatsctl snapshot -o FILE; read by show -i, diff).
+ *
+ * A file is self-describing: a header, then one record per metric. Every
+ * integer is in the byte order of the machine that wrote it, which the
+ * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
+ * from the start of the file (header) or of the record.
+ *
+ * Header (format version 1):
+ *     0  u8[8]  magic "KSTATSNP"
+ *     8  u16    byte-order mark 0xFEFF
+ *    10  u16    format version: 1
+ *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
+ *    15  u8     0
+ *    16  u32    header length: bytes before the first record, a multiple
+ *               of 8, at least 48
+ *    20  u32    number of metric records
+ *    24  u64    creation time, ns since the epoch (CLOCK_REALTIME)
+ *    32  u32    ABI version of the module that was read (0: unknown)
+ *    36  u32    number of strings (6; readers skip any beyond those)
+ *    40  u64    0
+ *    48  strings, each a u16 length then that many bytes (no NUL, at most
+ *        255): host name, kernel release, kernel version, machine, module
+ *        version, kstatsctl version; zeros up to the header length.
+ *
+ * Metric record:
+ *     0  u32    record length: 208 + 16 * nr_cpus + 24 * nr_slots
+ *     4  u32    frac_bits (0..5)
+ *     8  u32    kind (KSTATS_KIND_*), 12: flags (KSTATS_METRIC_*)
+ *    16  u32    nr_cpus, 20: nr_slots
+ *    24  u64    time (CLOCK_MONOTONIC ns), 32: time (CLOCK_REALTIME ns)
+ *    40  u64    hits, 48: misses, 56: probe floor in ns (traces; else 0)
+ *    64  u32    owner uid, 68: u32 0, 72: s64 owner pid (-1: a module)
+ *    80  u8[64] name, NUL-terminated and padded with zeros
+ *   144  u8[64] owner, likewise
+ *   208  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu
+ *        nr_slots x { u32 cpu, u32 slot, u64 count, u64 part_sum }
+ *               in cpu then slot order: exactly KSTATS_IOC_SNAPSHOT's
+ *               layout; part sums as kstats_hist.h defines them.
+ *
+ * The reader checks every length, offset, count and ordering against the
+ * file's size before it allocates or reads anything, and rejects what does
+ * not add up, with a message; it never trusts a count for an allocation.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kstatsctl.h"
+
+#define SNAP_MAGIC	"KSTATSNP"
+#define SNAP_BOM	0xFEFF
+#define SNAP_VERSION	1
+#define SNAP_HDR_LEN	48
+#define SNAP_NR_STRINGS	6
+#define SNAP_REC_LEN	208
+#define SNAP_CPU_LEN	16
+#define SNAP_SLOT_LEN	24
+#define SNAP_MAX_FILE	(1ull << 30)
+
+/* ---- reading ---- */
+
+struct rd {
+	const uint8_t *p;
+	size_t len;
+	bool swap;
+};
+
+static uint16_t rd16(const struct rd *r, size_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, r->p + off, sizeof(v));
+	return r->swap ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t rd32(const struct rd *r, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, r->p + off, sizeof(v));
+	return r->swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t rd64(const struct rd *r, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, r->p + off, sizeof(v));
+	return r->swap ? __builtin_bswap64(v) : v;
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* A NUL-terminated, zero-padded field of @len bytes; @name: metric rules. */
+static bool field_ok(const uint8_t *p, size_t len, bool name)
+{
+	size_t n = strnlen((const char *)p, len), i;
+
+	if (n == len || !all_zero(p + n, len - n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return false;
+		if (name && !strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_.:-", p[i]))
+			return false;
+	}
+	return !name || n > 0;
+}
+
+static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
+			uint32_t *nr, const char **why)
+{
+	char *strs[SNAP_NR_STRINGS] = {
+		set->src.host, set->src.kernel, set->src.kernel_version,
+		set->src.machine, set->src.module_version, set->src.tool_version,
+	};
+	const size_t sizes[SNAP_NR_STRINGS] = {
+		sizeof(set->src.host), sizeof(set->src.kernel),
+		sizeof(set->src.kernel_version), sizeof(set->src.machine),
+		sizeof(set->src.module_version), sizeof(set->src.tool_version),
+	};
+	uint32_t nr_strings, i;
+	size_t off, end;
+
+	if (r->len < SNAP_HDR_LEN || memcmp(r->p, SNAP_MAGIC, 8)) {
+		*why = "not a kstats snapshot file (bad magic)";
+		return -1;
+	}
+	if (rd16(r, 8) != SNAP_BOM) {
+		*why = "unknown byte-order mark";
+		return -1;
+	}
+	if (rd16(r, 10) != SNAP_VERSION) {
+		*why = "unsupported format version (this kstatsctl reads version 1)";
+		return -1;
+	}
+	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15]) {
+		*why = "unsupported integer sizes";
+		return -1;
+	}
+	end = rd32(r, 16);
+	*nr = rd32(r, 20);
+	nr_strings = rd32(r, 36);
+	if (end < SNAP_HDR_LEN || end % 8 || end > r->len || rd64(r, 40)) {
+		*why = "bad header length";
+		return -1;
+	}
+	if (nr_strings < SNAP_NR_STRINGS) {
+		*why = "missing identification strings";
+		return -1;
+	}
+	set->src.file = true;
+	set->src.created_ns = rd64(r, 24);
+	set->src.abi_version = rd32(r, 32);
+	for (off = SNAP_HDR_LEN, i = 0; i < nr_strings; i++) {
+		uint16_t len;
+
+		if (off + 2 > end) {
+			*why = "truncated header strings";
+			return -1;
+		}
+		len = rd16(r, off);
+		off += 2;
+		if (len > 255 || off + len > end) {
+			*why = "bad header string length";
+			return -1;
+		}
+		if (i < SNAP_NR_STRINGS) {
+			if (len >= sizes[i] || memchr(r->p + off, 0, len)) {
+				*why = "bad header string";
+				return -1;
+			}
+			memcpy(strs[i], r->p + off, len);
+			strs[i][len] = '\0';
+		}
+		off += len;
+	}
+	if (!all_zero(r->p + off, end - off)) {
+		*why = "garbage in the header padding";
+		return -1;
+	}
+	if (*nr > (r->len - end) / SNAP_REC_LEN) {
+		*why = "more metrics than the file can hold";
+		return -1;
+	}
+	*hdr_len = end;
+	return 0;
+}
+
+static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
+			size_t *rec_len, const char **why)
+{
+	uint64_t len, want, sum;
+	uint32_t i, c, nslots;
+	size_t so;
+
+	if (r->len - off < SNAP_REC_LEN) {
+		*why = "truncated metric record";
+		return -1;
+	}
+	len = rd32(r, off);
+	m->frac_bits = rd32(r, off + 4);
+	m->kind = rd32(r, off + 8);
+	m->flags = rd32(r, off + 12);
+	m->nr_cpus = rd32(r, off + 16);
+	m->nr_slots = rd32(r, off + 20);
+	want = SNAP_REC_LEN + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
+	       (uint64_t)m->nr_slots * SNAP_SLOT_LEN;
+	if (len != want || len > r->len - off) {
+		*why = "bad metric record length";
+		return -1;
+	}
+	if (m->frac_bits > KSTATS_FRAC_BITS_MAX) {
+		*why = "frac_bits above 5";
+		return -1;
+	}
+	m->time_ns = rd64(r, off + 24);
+	m->realtime_ns = rd64(r, off + 32);
+	m->hits = rd64(r, off + 40);
+	m->misses = rd64(r, off + 48);
+	m->floor_ns = rd64(r, off + 56);
+	m->owner_uid = rd32(r, off + 64);
+	m->owner_pid = (int64_t)rd64(r, off + 72);
+	if (rd32(r, off + 68)) {
+		*why = "non-zero reserved field";
+		return -1;
+	}
+	if (!field_ok(r->p + off + 80, KSTATS_NAME_LEN, true) ||
+	    !field_ok(r->p + off + 144, KSTATS_NAME_LEN, false)) {
+		*why = "bad metric name or owner";
+		return -1;
+	}
+	memcpy(m->name, r->p + off + 80, KSTATS_NAME_LEN);
+	memcpy(m->owner, r->p + off + 144, KSTATS_NAME_LEN);
+
+	/* Sizes are now known to fit in the file: allocating is safe. */
+	m->cpus = xcalloc(m->nr_cpus, sizeof(*m->cpus));
+	m->slots = xcalloc(m->nr_slots, sizeof(*m->slots));
+	nslots = kstats_hist_nslots(m->frac_bits);
+	sum = 0;
+	for (c = 0; c < m->nr_cpus; c++) {
+		size_t co = off + SNAP_REC_LEN + (size_t)c * SNAP_CPU_LEN;
+
+		m->cpus[c].cpu = rd32(r, co);
+		m->cpus[c].nr_slots = rd32(r, co + 4);
+		m->cpus[c].count = rd64(r, co + 8);
+		if (c && m->cpus[c].cpu <= m->cpus[c - 1].cpu) {
+			*why = "CPUs out of order";
+			return -1;
+		}
+		sum += m->cpus[c].nr_slots;
+	}
+	if (sum != m->nr_slots) {
+		*why = "per-CPU slot counts do not add up";
+		return -1;
+	}
+	so = off + SNAP_REC_LEN + (size_t)m->nr_cpus * SNAP_CPU_LEN;
+	for (c = 0, i = 0; c < m->nr_cpus; c++) {
+		uint64_t count = 0;
+		uint32_t k;
+
+		for (k = 0; k < m->cpus[c].nr_slots; k++, i++) {
+			struct kstats_snap_slot *s = &m->slots[i];
+			size_t o = so + (size_t)i * SNAP_SLOT_LEN;
+
+			s->cpu = rd32(r, o);
+			s->slot = rd32(r, o + 4);
+			s->count = rd64(r, o + 8);
+			s->part_sum = rd64(r, o + 16);
+			if (s->cpu != m->cpus[c].cpu || s->slot >= nslots ||
+			    (k && s->slot <= s[-1].slot)) {
+				*why = "bad slot entry";
+				return -1;
+			}
+			if (count + s->count < count) {
+				*why = "slot counts overflow";
+				return -1;
+			}
+			count += s->count;
+		}
+		if (count != m->cpus[c].count) {
+			*why = "a CPU's count is not the sum of its slots";
+			return -1;
+		}
+	}
+	*rec_len = (size_t)len;
+	return 0;
+}
+
+int ks_snapfile_parse(const void *buf, size_t len, struct ks_set *set,
+		      const char **why)
+{
+	struct rd r = { buf, len, false };
+	size_t off, rec_len;
+	uint32_t nr, i;
+
+	memset(set, 0, sizeof(*set));
+	if (len >= 10) {
+		uint16_t bom;
+
+		memcpy(&bom, (const uint8_t *)buf + 8, sizeof(bom));
+		r.swap = bom == __builtin_bswap16(SNAP_BOM);
+	}
+	if (parse_header(&r, set, &off, &nr, why))
+		return -1;
+	set->m = xcalloc(nr, sizeof(*set->m));
+	for (i = 0; i < nr; i++) {
+		set->nr = i + 1;
+		if (parse_metric(&r, off, &set->m[i], &rec_len, why))
+			goto bad;
+		if (ks_set_find(set, set->m[i].name) != &set->m[i]) {
+			*why = "a metric appears twice";
+			goto bad;
+		}
+		off += rec_len;
+	}
+	if (off != len) {
+		*why = "trailing bytes after the last metric";
+		goto bad;
+	}
+	return 0;
+bad:
+	ks_set_free(set);
+	return -1;
+}
+
+int ks_snapfile_read(const char *path, struct ks_set *set)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
+	size_t len = 0, cap = 1 << 16, n;
+	const char *why = NULL;
+	struct stat st;
+	uint8_t *buf;
+	int rc = 0;
+
+	if (!f)
+		return ks_fail(EXIT_RUNTIME, NULL, "%s: %s", path, strerror(errno));
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SNAP_MAX_FILE)
+		cap = (size_t)st.st_size + 1;	/* one read, and EOF */
+	buf = xcalloc(cap, 1);
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			if (cap >= SNAP_MAX_FILE) {
+				why = "larger than 1 GiB";
+				break;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap, 1);
+		}
+	}
+	if (!why && ferror(f))
+		rc = ks_fail(EXIT_RUNTIME, NULL, "%s: %s", path, strerror(errno));
+	else if (!why && ks_snapfile_parse(buf, len, set, &why))
+		rc = 1;
+	if (why)
+		rc = ks_fail(EXIT_RUNTIME, "is it a file written by 'kstatsctl "
+			     "snapshot'?", "%s: %s", path, why);
+	if (f != stdin)
+		fclose(f);
+	free(buf);
+	if (!rc)
+		set->src.path = path;
+	return rc;
+}
+
+/* ---- writing ---- */
+
+struct wr {
+	uint8_t *p;
+	size_t len, cap;
+	bool swap;
+};
+
+static void put(struct wr *w, const void *src, size_t n)
+{
+	if (w->len + n > w->cap) {
+		w->cap = (w->len + n) * 2;
+		w->p = xrealloc(w->p, w->cap, 1);
+	}
+	memcpy(w->p + w->len, src, n);
+	w->len += n;
+}
+
+static void put16(struct wr *w, uint16_t v)
+{
+	v = w->swap ? __builtin_bswap16(v) : v;
+	put(w, &v, sizeof(v));
+}
+
+static void put32(struct wr *w, uint32_t v)
+{
+	v = w->swap ? __builtin_bswap32(v) : v;
+	put(w, &v, sizeof(v));
+}
+
+static void put64(struct wr *w, uint64_t v)
+{
+	v = w->swap ? __builtin_bswap64(v) : v;
+	put(w, &v, sizeof(v));
+}
+
+static void pad_to(struct wr *w, size_t align)
+{
+	static const uint8_t zero[8];
+
+	if (w->len % align)
+		put(w, zero, align - w->len % align);
+}
+
+static void put_field(struct wr *w, const char *s, size_t len)
+{
+	uint8_t buf[KSTATS_NAME_LEN] = { 0 };
+
+	memcpy(buf, s, strnlen(s, len - 1));
+	put(w, buf, len);
+}
+
+int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
+{
+	const char *strs[SNAP_NR_STRINGS] = {
+		set->src.host, set->src.kernel, set->src.kernel_version,
+		set->src.machine, set->src.module_version, set->src.tool_version,
+	};
+	const uint8_t sizes[4] = { 2, 4, 8, 0 };
+	struct wr w = { .swap = swap };
+	size_t i, hdr_len_at;
+	uint32_t c, s;
+	int ret = 0;
+
+	put(&w, SNAP_MAGIC, 8);
+	put16(&w, SNAP_BOM);
+	put16(&w, SNAP_VERSION);
+	put(&w, sizes, 4);
+	hdr_len_at = w.len;
+	put32(&w, 0);
+	put32(&w, (uint32_t)set->nr);
+	put64(&w, set->src.created_ns);
+	put32(&w, set->src.abi_version);
+	put32(&w, SNAP_NR_STRINGS);
+	put64(&w, 0);
+	for (i = 0; i < SNAP_NR_STRINGS; i++) {
+		size_t len = strnlen(strs[i], 255);
+
+		put16(&w, (uint16_t)len);
+		put(&w, strs[i], len);
+	}
+	pad_to(&w, 8);
+	{
+		uint32_t hl = (uint32_t)w.len;
+
+		hl = swap ? __builtin_bswap32(hl) : hl;
+		memcpy(w.p + hdr_len_at, &hl, sizeof(hl));
+	}
+	for (i = 0; i < set->nr; i++) {
+		const struct ks_metric *m = &set->m[i];
+
+		put32(&w, (uint32_t)(SNAP_REC_LEN + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
+				     (uint64_t)m->nr_slots * SNAP_SLOT_LEN));
+		put32(&w, m->frac_bits);
+		put32(&w, m->kind);
+		put32(&w, m->flags);
+		put32(&w, m->nr_cpus);
+		put32(&w, m->nr_slots);
+		put64(&w, m->time_ns);
+		put64(&w, m->realtime_ns);
+		put64(&w, m->hits);
+		put64(&w, m->misses);
+		put64(&w, m->floor_ns);
+		put32(&w, m->owner_uid);
+		put32(&w, 0);
+		put64(&w, (uint64_t)m->owner_pid);
+		put_field(&w, m->name, KSTATS_NAME_LEN);
+		put_field(&w, m->owner, KSTATS_NAME_LEN);
+		for (c = 0; c < m->nr_cpus; c++) {
+			put32(&w, m->cpus[c].cpu);
+			put32(&w, m->cpus[c].nr_slots);
+			put64(&w, m->cpus[c].count);
+		}
+		for (s = 0; s < m->nr_slots; s++) {
+			put32(&w, m->slots[s].cpu);
+			put32(&w, m->slots[s].slot);
+			put64(&w, m->slots[s].count);
+			put64(&w, m->slots[s].part_sum);
+		}
+	}
+	if (fwrite(w.p, 1, w.len, f) != w.len || fflush(f))
+		ret = -1;
+	free(w.p);
+	return ret;
+}

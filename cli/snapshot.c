@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl snapshot NAME... | --all  -o FILE
+ *
+ * Saves metrics, as they are now, to a snapshot file (format: snapfile.c
+ * and kstatsctl(8)) that show -i and diff read on any machine.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+struct snapshot_args {
+	char **names;
+	size_t nr;
+	bool all;
+	const char *output;
+};
+
+static const struct argp_child children[] = {
+	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ 0 }
+};
+
+static const struct argp_option snapshot_options[] = {
+	{ "output", 'o', "FILE", 0, "Write to FILE ('-': standard output)", 0 },
+	{ "all", 'a', NULL, 0, "Every metric", 0 },
+	{ 0 }
+};
+
+static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
+{
+	struct snapshot_args *a = state->input;
+
+	switch (key) {
+	case 'o':
+		a->output = arg;
+		break;
+	case 'a':
+		a->all = true;
+		break;
+	case ARGP_KEY_ARG:
+		a->names = xrealloc(a->names, a->nr + 1, sizeof(*a->names));
+		a->names[a->nr++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp snapshot_argp = {
+	snapshot_options, snapshot_parse, "NAME... -o FILE\n--all -o FILE",
+	"Saves metrics to a self-describing snapshot file, readable on any machine "
+	"by 'show -i FILE' and 'diff'.",
+	children, NULL, NULL
+};
+
+int cmd_snapshot(int argc, char **argv)
+{
+	struct snapshot_args a = { 0 };
+	struct kstats_metric_info *li = NULL;
+	struct ks_set set = { 0 };
+	uint32_t nr = 0, i;
+	int rc, done, fd = -1;
+	FILE *f = NULL;
+
+	rc = ks_parse(&snapshot_argp, argc, argv, &a, &done);
+	if (rc || done)
+		goto out;
+	rc = EXIT_USAGE;
+	if (!a.output) {
+		ks_usage("snapshot needs -o FILE");
+		goto out;
+	}
+	if (!a.all == !a.nr) {
+		ks_usage("snapshot takes metric names or --all");
+		goto out;
+	}
+	for (i = 0; i < a.nr; i++)
+		if (ks_name_valid(a.names[i]))
+			goto out;
+	rc = EXIT_RUNTIME;
+	fd = ks_dev_open();
+	if (fd < 0)
+		goto out;
+	if (a.all) {
+		rc = ks_dev_list(fd, &li, &nr);
+		if (rc) {
+			rc = ks_dev_error(-rc, "listing metrics");
+			goto out;
+		}
+	} else {
+		nr = (uint32_t)a.nr;
+	}
+	ks_source_live(&set.src, fd);
+	set.m = xcalloc(nr, sizeof(*set.m));
+	for (i = 0; i < nr; i++) {
+		const char *name = li ? (const char *)li[i].name : a.names[i];
+
+		rc = ks_snapshot_live(fd, name, &set.m[set.nr], li != NULL);
+		if (rc < 0)
+			continue;
+		if (rc)
+			goto out;
+		set.nr++;
+	}
+	f = strcmp(a.output, "-") ? fopen(a.output, "wbe") : stdout;
+	if (!f) {
+		rc = ks_fail(EXIT_RUNTIME, NULL, "%s: %s", a.output, strerror(errno));
+		goto out;
+	}
+	if (ks_snapfile_write(f, &set, false)) {
+		rc = ks_fail(EXIT_RUNTIME, NULL, "writing %s: %s", a.output,
+			     strerror(errno));
+		goto out;
+	}
+	rc = 0;
+	if (opts.json && f != stdout) {
+		struct json *j = json_doc("snapshot");
+
+		json_kstr(j, "file", a.output);
+		json_key(j, "metrics");
+		json_arr(j);
+		for (i = 0; i < set.nr; i++)
+			json_str(j, set.m[i].name);
+		json_arr_end(j);
+		json_obj_end(j);
+		json_end(j);
+	}
+out:
+	if (f && f != stdout && fclose(f) && !rc)
+		rc = ks_fail(EXIT_RUNTIME, NULL, "writing %s: %s", a.output,
+			     strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	ks_set_free(&set);
+	free(li);
+	free(a.names);
+	return rc;
+}

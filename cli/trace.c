@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
+ *                      [--cpu LIST] [--mechanism M] [--name NAME]
+ *                      [--autoremove]
+ * kstatsctl untrace NAME...
+ *
+ * trace times every call of a kernel function (and, in GAP-NAME, the time
+ * between calls), or the section from X to Y, into a metric named after
+ * FUNC (KSTATS_IOC_TRACE). untrace removes it (KSTATS_IOC_UNTRACE).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+#define CPU_BITS 8192
+
+struct trace_args {
+	char **args;
+	size_t nr;
+	uint32_t bits, mech, maxactive;
+	const char *start, *end, *name, *cpus;
+	int64_t pid, tid;
+	bool autoremove;
+};
+
+enum {
+	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
+	OPT_AUTOREMOVE, OPT_MAXACTIVE,
+};
+
+static const struct argp_child children[] = {
+	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ 0 }
+};
+
+static const struct argp_option trace_options[] = {
+	{ "bits", 'b', "B", 0, "frac_bits, 0 to 5 (default 3)", 0 },
+	{ "start", OPT_START, "X", 0, "Time the section from function X ...", 0 },
+	{ "end", OPT_END, "Y", 0, "... to function Y", 0 },
+	{ "pid", OPT_PID, "P", 0, "Only process P (all its threads)", 0 },
+	{ "tid", OPT_TID, "T", 0, "Only thread T", 0 },
+	{ "cpu", OPT_CPU, "LIST", 0, "Only these CPUs: 0-3,8", 0 },
+	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe "
+	  "or tracepoint", 0 },
+	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
+	{ "maxactive", OPT_MAXACTIVE, "N", 0, "kretprobe: calls in flight at once", 0 },
+	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
+	  "(it waits for Ctrl-C)", 0 },
+	{ 0 }
+};
+
+static const char *const mechs[] = {
+	[KSTATS_MECH_AUTO] = "auto", [KSTATS_MECH_FPROBE] = "fprobe",
+	[KSTATS_MECH_KRETPROBE] = "kretprobe", [KSTATS_MECH_KPROBE] = "kprobe",
+	[KSTATS_MECH_TRACEPOINT] = "tracepoint",
+};
+
+static int parse_id(const char *opt, const char *arg, int64_t *out)
+{
+	uint32_t v;
+
+	if (ks_parse_u32(arg, 0x3fffffff, &v) || !v) {
+		ks_usage("%s: '%s' is not a process or thread id", opt, arg);
+		return EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static error_t trace_parse(int key, char *arg, struct argp_state *state)
+{
+	struct trace_args *a = state->input;
+	uint32_t i;
+
+	switch (key) {
+	case 'b':
+		if (ks_parse_u32(arg, KSTATS_FRAC_BITS_MAX, &a->bits)) {
+			ks_usage("--bits: '%s' is not 0 to %d", arg, KSTATS_FRAC_BITS_MAX);
+			return EINVAL;
+		}
+		break;
+	case OPT_START:
+		a->start = arg;
+		break;
+	case OPT_END:
+		a->end = arg;
+		break;
+	case OPT_PID:
+		return parse_id("--pid", arg, &a->pid);
+	case OPT_TID:
+		return parse_id("--tid", arg, &a->tid);
+	case OPT_CPU:
+		a->cpus = arg;
+		break;
+	case OPT_MECH:
+		for (i = 0; i < ARRAY_SIZE(mechs) && strcmp(mechs[i], arg); i++)
+			;
+		if (i == ARRAY_SIZE(mechs)) {
+			ks_usage("--mechanism: '%s' is not auto, fprobe, kretprobe, "
+				 "kprobe or tracepoint", arg);
+			return EINVAL;
+		}
+		a->mech = i;
+		break;
+	case OPT_NAME:
+		a->name = arg;
+		break;
+	case OPT_MAXACTIVE:
+		if (ks_parse_u32(arg, 65536, &a->maxactive)) {
+			ks_usage("--maxactive: '%s' is not 0 to 65536", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_AUTOREMOVE:
+		a->autoremove = true;
+		break;
+	case ARGP_KEY_ARG:
+		a->args = xrealloc(a->args, a->nr + 1, sizeof(*a->args));
+		a->args[a->nr++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp trace_argp = {
+	trace_options, trace_parse, "FUNC",
+	"Times every call of the kernel function FUNC ([module:]symbol), or the "
+	"section from --start X to --end Y, into a metric named FUNC (and the time "
+	"between calls into GAP-FUNC).",
+	children, NULL, NULL
+};
+
+static error_t untrace_parse(int key, char *arg, struct argp_state *state)
+{
+	struct trace_args *a = state->input;
+
+	if (key != ARGP_KEY_ARG)
+		return ARGP_ERR_UNKNOWN;
+	a->args = xrealloc(a->args, a->nr + 1, sizeof(*a->args));
+	a->args[a->nr++] = arg;
+	return 0;
+}
+
+const struct argp untrace_argp = {
+	NULL, untrace_parse, "NAME...",
+	"Removes traces and their metrics.", children, NULL, NULL
+};
+
+static int unsupported(void)
+{
+	return ks_fail(EXIT_RUNTIME, "this kstats module cannot trace functions "
+		       "('kstatsctl info' lists what it supports); a newer kstats "
+		       "can", "tracing: not supported by this kstats module");
+}
+
+static int trace_error(int err, int fd, const char *func, const struct trace_args *a)
+{
+	struct kstats_info info;
+	char lock[64];
+	const char *mode;
+
+	switch (err) {
+	case EOPNOTSUPP:
+		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
+			return unsupported();
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists the mechanisms "
+			       "this kernel has; --mechanism auto picks the best",
+			       "tracing %s: the %s mechanism is not available on this "
+			       "kernel", func, mechs[a->mech]);
+	case ESRCH:
+		return ks_fail(EXIT_RUNTIME, NULL, "tracing %s: no such process or "
+			       "thread: %lld", func, (long long)(a->pid ? a->pid : a->tid));
+	case ELOOP:
+		return ks_fail(EXIT_RUNTIME, "kstats' own functions would time "
+			       "themselves", "%s cannot be traced: it is part of kstats",
+			       func);
+	case EPERM:
+		if (!ks_dev_info(fd, &info) && info.flags & KSTATS_INFO_LOCKDOWN) {
+			mode = ks_lockdown_mode(lock, sizeof(lock));
+			return ks_fail(EXIT_RUNTIME, "lockdown comes with Secure Boot; "
+				       "tracing needs a kernel that is not locked down "
+				       "(lockdown=none)", "tracing %s: the kernel is "
+				       "locked down (%s)", func, mode ? mode : "lockdown");
+		}
+		return ks_dev_error(err, func);
+	case ENOENT:
+		return ks_fail(EXIT_RUNTIME, "the function must be in /proc/kallsyms; "
+			       "a module's as MODULE:SYMBOL", "no such function: %s", func);
+	case EINVAL:
+	case EBUSY:
+	case EADDRNOTAVAIL:
+	case EILSEQ:
+		return ks_fail(EXIT_RUNTIME, "functions that are inlined, marked "
+			       "notrace or on the kprobe blacklist "
+			       "(/sys/kernel/debug/kprobes/blacklist) cannot be probed",
+			       "%s cannot be traced: %s", func, strerror(err));
+	case EEXIST:
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl untrace NAME' first, or "
+			       "--name another", "%s: already traced (or the name is "
+			       "taken)", func);
+	default:
+		return ks_dev_error(err, func);
+	}
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO };
+	uint8_t cpus[CPU_BITS / 8] = { 0 };
+	struct kstats_trace t;
+	const char *func;
+	int rc, done, fd = -1;
+
+	rc = ks_parse(&trace_argp, argc, argv, &a, &done);
+	if (rc || done)
+		goto out;
+	rc = EXIT_USAGE;
+	if (a.nr != 1) {
+		ks_usage("trace takes one FUNC");
+		goto out;
+	}
+	func = a.args[0];
+	if (a.pid && a.tid) {
+		ks_usage("--pid and --tid do not go together");
+		goto out;
+	}
+	if (!a.end != !a.start && a.end) {
+		ks_usage("--end goes with --start");
+		goto out;
+	}
+	if (a.cpus && ks_parse_cpulist(a.cpus, cpus, CPU_BITS)) {
+		ks_usage("--cpu: '%s' is not a CPU list like 0-3,8", a.cpus);
+		goto out;
+	}
+	if (ks_name_valid(a.name ? a.name : func))
+		goto out;
+	memset(&t, 0, sizeof(t));
+	snprintf((char *)t.name, sizeof(t.name), "%s", a.name ? a.name : func);
+	if (a.end) {
+		t.start = (uint64_t)(uintptr_t)a.start;
+		t.end = (uint64_t)(uintptr_t)a.end;
+	} else {
+		t.func = (uint64_t)(uintptr_t)(a.start ? a.start : func);
+	}
+	t.frac_bits = a.bits;
+	t.mechanism = a.mech;
+	t.maxactive = a.maxactive;
+	if (a.pid) {
+		t.flags |= KSTATS_TRACE_TGID;
+		t.tgid = a.pid;
+	}
+	if (a.tid) {
+		t.flags |= KSTATS_TRACE_PID;
+		t.pid = a.tid;
+	}
+	if (a.cpus) {
+		t.flags |= KSTATS_TRACE_CPUS;
+		t.cpus = (uint64_t)(uintptr_t)cpus;
+		t.cpus_len = sizeof(cpus);
+	}
+	if (a.autoremove)
+		t.flags |= KSTATS_TRACE_AUTOREMOVE;
+	rc = EXIT_RUNTIME;
+	fd = ks_dev_open();
+	if (fd < 0)
+		goto out;
+	if (a.cpus) {
+		struct kstats_info info;
+		uint32_t c;
+
+		if (ks_dev_info(fd, &info) || !info.nr_cpus)
+			info.nr_cpus = CPU_BITS;
+		for (c = info.nr_cpus; c < CPU_BITS; c++)
+			if (cpus[c / 8] & (1u << (c % 8))) {
+				rc = ks_fail(EXIT_RUNTIME, NULL, "--cpu: no CPU %u here "
+					     "(CPUs 0-%u)", c, info.nr_cpus - 1);
+				goto out;
+			}
+	}
+	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
+		rc = trace_error(errno, fd, func, &a);
+		goto out;
+	}
+	if (opts.json) {
+		struct json *j = json_doc("trace");
+
+		json_kstr(j, "name", (const char *)t.name);
+		json_kstr(j, "function", func);
+		json_obj_end(j);
+		json_end(j);
+	}
+	if (a.autoremove) {
+		if (!opts.json)
+			fprintf(stderr, "kstatsctl: tracing %s until this command ends "
+				"(Ctrl-C)\n", func);
+		ks_hold_until_signal();
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(a.args);
+	return rc;
+}
+
+int cmd_untrace(int argc, char **argv)
+{
+	struct trace_args a = { 0 };
+	struct kstats_untrace u;
+	int rc, done, fd = -1;
+	size_t i;
+
+	rc = ks_parse(&untrace_argp, argc, argv, &a, &done);
+	if (rc || done)
+		goto out;
+	rc = EXIT_USAGE;
+	if (!a.nr) {
+		ks_usage("untrace needs a NAME");
+		goto out;
+	}
+	for (i = 0; i < a.nr; i++)
+		if (ks_name_valid(a.args[i]))
+			goto out;
+	rc = EXIT_RUNTIME;
+	fd = ks_dev_open();
+	if (fd < 0)
+		goto out;
+	for (i = 0; i < a.nr; i++) {
+		memset(&u, 0, sizeof(u));
+		snprintf((char *)u.name, sizeof(u.name), "%s", a.args[i]);
+		if (!ioctl(fd, KSTATS_IOC_UNTRACE, &u))
+			continue;
+		if (errno == EOPNOTSUPP)
+			unsupported();
+		else if (errno == ENOENT)
+			ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
+				"trace)", "%s: no such trace", a.args[i]);
+		else
+			ks_dev_error(errno, a.args[i]);
+		goto out;
+	}
+	if (opts.json) {
+		struct json *j = json_doc("untrace");
+
+		json_key(j, "names");
+		json_arr(j);
+		for (i = 0; i < a.nr; i++)
+			json_str(j, a.args[i]);
+		json_arr_end(j);
+		json_obj_end(j);
+		json_end(j);
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(a.args);
+	return rc;
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages people can act on, and small parsers.
+ *
+ *   kstatsctl: error: <what>: <reason>
+ *   hint: <what to do about it>
+ *
+ * on stderr, or {"error": "<what>: <reason>", "hint": "..."} on stdout
+ * with --json. Only the first error of a run is printed: the rest follow
+ * from it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+struct ks_opts opts = { .units = UNIT_AUTO };
+
+static bool failed;
+static char pending_hint[512];
+
+bool ks_failed(void)
+{
+	return failed;
+}
+
+const char *ks_color(bool on, const char *code)
+{
+	return on ? code : "";
+}
+
+void ks_set_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(pending_hint, sizeof(pending_hint), fmt, ap);
+	va_end(ap);
+}
+
+static void report(const char *hint, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!hint && pending_hint[0])
+		hint = pending_hint;
+	if (opts.json) {
+		struct json *j = json_new(stdout, opts.pretty);
+
+		json_obj(j);
+		json_kstr(j, "error", msg);
+		if (hint)
+			json_kstr(j, "hint", hint);
+		json_obj_end(j);
+		json_end(j);
+		fflush(stdout);
+		return;
+	}
+	fflush(stdout);
+	fprintf(stderr, "kstatsctl: %serror:%s %s\n",
+		ks_color(opts.color_err, C_RED C_BOLD),
+		ks_color(opts.color_err, C_RESET), msg);
+	if (hint)
+		fprintf(stderr, "%shint:%s %s\n",
+			ks_color(opts.color_err, C_CYAN),
+			ks_color(opts.color_err, C_RESET), hint);
+}
+
+int ks_fail(int code, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (failed)
+		return code;
+	failed = true;
+	va_start(ap, fmt);
+	report(hint, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int ks_usage(const char *fmt, ...)
+{
+	char hint[128];
+	va_list ap;
+
+	if (failed)
+		return EXIT_USAGE;
+	failed = true;
+	if (opts.cmd)
+		snprintf(hint, sizeof(hint), "see 'kstatsctl %s --help'", opts.cmd);
+	else
+		snprintf(hint, sizeof(hint), "see 'kstatsctl --help'");
+	va_start(ap, fmt);
+	report(pending_hint[0] ? pending_hint : hint, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+void ks_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "kstatsctl: %swarning:%s ",
+		ks_color(opts.color_err, C_YELLOW), ks_color(opts.color_err, C_RESET));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void oom(void)
+{
+	fprintf(stderr, "kstatsctl: error: out of memory\n");
+	exit(EXIT_RUNTIME);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n, size_t size)
+{
+	p = reallocarray(p, n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+/* Names as the kernel takes them: 1..63 bytes of [A-Za-z0-9_.:-]. */
+int ks_name_valid(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len >= KSTATS_NAME_LEN)
+		return ks_usage("'%s': a metric name is 1 to %d characters", name,
+				KSTATS_NAME_LEN - 1);
+	if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			 "0123456789_.:-") != len)
+		return ks_usage("'%s': a metric name has only letters, digits "
+				"and _ . : -", name);
+	return 0;
+}
+
+int ks_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+int ks_parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (ks_parse_u64(s, &v) || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits)
+{
+	char *copy = xstrdup(s), *save = NULL, *tok;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		uint32_t lo, hi, c;
+
+		if (dash)
+			*dash = '\0';
+		if (ks_parse_u32(tok, (uint32_t)nbits - 1, &lo) ||
+		    ks_parse_u32(dash ? dash + 1 : tok, (uint32_t)nbits - 1, &hi) ||
+		    hi < lo) {
+			ret = -1;
+			break;
+		}
+		for (c = lo; c <= hi; c++)
+			mask[c / 8] |= 1u << (c % 8);
+	}
+	for (tok = (char *)mask; !ret && tok < (char *)mask + (nbits + 7) / 8; tok++)
+		if (*tok)
+			break;
+	if (tok == (char *)mask + (nbits + 7) / 8)
+		ret = -1;	/* no CPU at all */
+	free(copy);
+	return ret;
+}
+
+const char *ks_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case KSTATS_KIND_MODULE:
+		return "module";
+	case KSTATS_KIND_USER:
+		return "user";
+	case KSTATS_KIND_TRACE:
+		return "trace";
+	case KSTATS_KIND_GAP:
+		return "gap";
+	default:
+		return "unknown";
+	}
+}
+
+/* Blocks until SIGINT, SIGTERM or SIGHUP (for --autoremove). */
+#include <signal.h>
+void ks_hold_until_signal(void)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	fflush(stdout);
+	sigwait(&set, &sig);
+}

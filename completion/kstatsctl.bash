@@ -1,0 +1,90 @@
+# bash completion for kstatsctl(8): commands, options, option values, and
+# the names of live metrics (from 'kstatsctl list', never loading the module).
+# Install as /usr/share/bash-completion/completions/kstatsctl.
+
+_kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff info help"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --help --version"
+declare -gA _kstatsctl_opts=(
+	[list]=""
+	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots"
+	[create]="--bits --autoremove"
+	[delete]=""
+	[record]=""
+	[start]="--all"
+	[stop]="--all"
+	[reset]="--all"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --autoremove"
+	[untrace]=""
+	[snapshot]="--output --all"
+	[diff]="--metric"
+	[info]=""
+	[help]=""
+)
+
+_kstatsctl_metrics()	# $1: the kstatsctl being completed
+{
+	"$1" --no-autoload list 2>/dev/null | awk 'NR > 1 && NF >= 6 { print $1 }'
+}
+
+_kstatsctl()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local prog=${COMP_WORDS[0]} cmd="" i w
+	COMPREPLY=()
+
+	# The command: the first word that is neither an option nor its value.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case $w in
+		-d | --device | --units) ((i++)) ;;
+		-*) ;;
+		*) cmd=$w; break ;;
+		esac
+	done
+
+	case $prev in
+	--units)
+		COMPREPLY=($(compgen -W "auto ns us ms s" -- "$cur")); return ;;
+	-f | --format)
+		COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
+		return ;;
+	-d | --device | -i | --input | -o | --output)
+		COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--mechanism)
+		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint" -- "$cur"))
+		return ;;
+	-b | --bits)
+		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
+	-m | --metric)
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")); return ;;
+	--cpu | --watch | --count | --pid | --tid | --name | --maxactive | --start | --end)
+		return ;;
+	esac
+
+	if [[ -z $cmd ]]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$_kstatsctl_global" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$_kstatsctl_commands" -- "$cur"))
+		fi
+		return
+	fi
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "${_kstatsctl_opts[$cmd]} $_kstatsctl_global" -- "$cur"))
+		return
+	fi
+	case $cmd in
+	show | delete | record | start | stop | reset | snapshot | untrace)
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")) ;;
+	diff)
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	help)
+		COMPREPLY=($(compgen -W "$_kstatsctl_commands" -- "$cur")) ;;
+	trace)
+		local f=/sys/kernel/tracing/available_filter_functions
+		[[ -r $f && -n $cur ]] &&
+			COMPREPLY=($(grep -m 200 "^$cur" "$f" 2>/dev/null | cut -d' ' -f1)) ;;
+	esac
+}
+
+complete -F _kstatsctl kstatsctl

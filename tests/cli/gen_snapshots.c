@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes the snapshot files the CLI tests read, deterministically (a fixed
+ * pseudo-random sequence, fixed times and host names), through the same
+ * writer kstatsctl uses:
+ *
+ *   gen_snapshots DIR      DIR/basic.ksnap (little-endian), DIR/basic-be.ksnap
+ *                          (the same, big-endian), DIR/later.ksnap (more
+ *                          samples, for diff), DIR/basic.truth.json (exact
+ *                          statistics of every sample, to check estimates)
+ *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
+ *
+ * Samples are placed with kstats_hist_locate(), the kernel's own math.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+#define MAX_CPUS 64
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t next(void)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return rng >> 11;
+}
+
+static double uniform(void)
+{
+	return (double)next() / 0x1p53;
+}
+
+struct gen {
+	struct ks_metric *m;
+	uint64_t *count[MAX_CPUS], *part[MAX_CPUS];
+	uint64_t *samples;	/* every value, for the truth file */
+	size_t nr_samples, cap;
+};
+
+static void gen_init(struct gen *g, struct ks_metric *m, const char *name,
+		     const char *owner, uint32_t kind, uint32_t fb, uint32_t nr_cpus)
+{
+	uint32_t c, n = kstats_hist_nslots(fb);
+
+	memset(g, 0, sizeof(*g));
+	memset(m, 0, sizeof(*m));
+	g->m = m;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->owner, sizeof(m->owner), "%s", owner);
+	m->kind = kind;
+	m->frac_bits = fb;
+	m->flags = KSTATS_METRIC_ACTIVE;
+	m->nr_cpus = nr_cpus;
+	m->owner_pid = kind == KSTATS_KIND_MODULE ? -1 : 4242;
+	m->owner_uid = 0;
+	m->time_ns = 123456789000ull;
+	m->realtime_ns = 1795300000123456789ull;
+	for (c = 0; c < nr_cpus; c++) {
+		g->count[c] = xcalloc(n, sizeof(uint64_t));
+		g->part[c] = xcalloc(n, sizeof(uint64_t));
+	}
+}
+
+static void rec(struct gen *g, uint32_t cpu, uint64_t v)
+{
+	uint64_t part;
+	uint32_t s = kstats_hist_locate(v, g->m->frac_bits, &part);
+
+	g->count[cpu][s]++;
+	g->part[cpu][s] += part;
+	if (g->nr_samples == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 1024;
+		g->samples = xrealloc(g->samples, g->cap, sizeof(uint64_t));
+	}
+	g->samples[g->nr_samples++] = v;
+}
+
+/* Turns the dense per-CPU arrays into the snapshot's sparse layout. */
+static void gen_finish(struct gen *g)
+{
+	struct ks_metric *m = g->m;
+	uint32_t n = kstats_hist_nslots(m->frac_bits), c, s;
+
+	free(m->cpus);
+	free(m->slots);
+	m->cpus = xcalloc(m->nr_cpus, sizeof(*m->cpus));
+	m->slots = NULL;
+	m->nr_slots = 0;
+	for (c = 0; c < m->nr_cpus; c++) {
+		m->cpus[c].cpu = c;
+		for (s = 0; s < n; s++) {
+			if (!g->count[c][s])
+				continue;
+			m->slots = xrealloc(m->slots, m->nr_slots + 1, sizeof(*m->slots));
+			m->slots[m->nr_slots++] = (struct kstats_snap_slot){
+				.cpu = c, .slot = s, .count = g->count[c][s],
+				.part_sum = g->part[c][s] };
+			m->cpus[c].nr_slots++;
+			m->cpus[c].count += g->count[c][s];
+		}
+	}
+}
+
+static void gen_free(struct gen *g)
+{
+	for (uint32_t c = 0; c < MAX_CPUS; c++) {
+		free(g->count[c]);
+		free(g->part[c]);
+	}
+	free(g->samples);
+}
+
+/* A latency-like distribution: log-uniform body, a slow tail. */
+static uint64_t latency(double base, double spread)
+{
+	double v = base * exp2(uniform() * spread);
+
+	if (next() % 100 == 0)
+		v *= 20 + uniform() * 80;
+	return (uint64_t)v;
+}
+
+enum { M_NET, M_SMALL, M_TRACE, M_EMPTY, M_EDGE, M_ONLY, NR_GEN };
+
+/* The samples of basic; with @extra, what later adds on top of them. */
+static void fill(struct gen *g, bool extra)
+{
+	const uint64_t edge[] = { 0, 1, 1ull << 63, ~0ull, ~0ull - (1ull << 62),
+				  3ull << 62 };
+	uint32_t c, i;
+
+	for (c = 0; c < 3; c++)	/* CPU 3 records nothing */
+		for (i = 0; i < (extra ? 400 : 700u + 300 * c); i++)
+			rec(&g[M_NET], c, latency(extra ? 900 : 500, 4 + c));
+	for (c = 0; c < 2; c++)
+		for (i = 0; i < (extra ? 20u : 50u); i++)
+			rec(&g[M_SMALL], c, next() % 21);
+	for (c = 0; c < 4; c++)
+		for (i = 0; i < (extra ? 100u : 400u); i++)
+			rec(&g[M_TRACE], c, latency(2000, 3));
+	g[M_TRACE].m->hits = extra ? 2000 : 1600;
+	g[M_TRACE].m->misses = extra ? 4 : 3;
+	g[M_TRACE].m->floor_ns = 85;
+	g[M_EMPTY].m->flags = 0;	/* stopped */
+	if (!extra)
+		for (i = 0; i < ARRAY_SIZE(edge); i++)
+			rec(&g[M_EDGE], 0, edge[i]);
+	else
+		for (i = 0; i < 10; i++)
+			rec(&g[M_ONLY], 1, 1000 + 10 * i);
+}
+
+static int u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void truth(FILE *f, struct gen *g, size_t nr)
+{
+	const double q[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
+	size_t i, k;
+
+	fputs("{\n", f);
+	for (i = 0; i < nr; i++) {
+		uint64_t *s = g[i].samples, n = g[i].nr_samples;
+		long double sum = 0;
+
+		fprintf(f, "  \"%s\": {\"count\": %llu", g[i].m->name,
+			(unsigned long long)n);
+		if (n) {
+			qsort(s, n, sizeof(*s), u64cmp);
+			for (k = 0; k < n; k++)
+				sum += s[k];
+			fprintf(f, ", \"min\": %llu, \"max\": %llu, \"mean\": %.17Lg",
+				(unsigned long long)s[0], (unsigned long long)s[n - 1],
+				sum / n);
+			fputs(", \"quantiles\": {", f);
+			for (k = 0; k < ARRAY_SIZE(q); k++)
+				fprintf(f, "%s\"%g\": %llu", k ? ", " : "", q[k] * 100,
+					(unsigned long long)s[kstats_quantile_rank(q[k], n) - 1]);
+			fputc('}', f);
+		}
+		fprintf(f, "}%s\n", i + 1 < nr ? "," : "");
+	}
+	fputs("}\n", f);
+}
+
+static void source(struct ks_source *src)
+{
+	memset(src, 0, sizeof(*src));
+	snprintf(src->host, sizeof(src->host), "golden-host");
+	snprintf(src->kernel, sizeof(src->kernel), "6.12.0-golden");
+	snprintf(src->kernel_version, sizeof(src->kernel_version), "#1 SMP golden");
+	snprintf(src->machine, sizeof(src->machine), "x86_64");
+	snprintf(src->module_version, sizeof(src->module_version), "0.0.0-golden");
+	snprintf(src->tool_version, sizeof(src->tool_version), "0.0.0-golden");
+	src->abi_version = 1;
+	src->created_ns = 1795300000123456789ull;
+}
+
+static int write_set(const char *dir, const char *file, struct ks_set *set, bool big)
+{
+	char path[4096];
+	bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "wb");
+	if (!f || ks_snapfile_write(f, set, big != host_big) || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
+static int golden(const char *dir)
+{
+	static const struct {
+		const char *name, *owner;
+		uint32_t kind, fb, cpus;
+	} def[NR_GEN] = {
+		[M_NET] = { "net.tx_latency", "kstats_demo", KSTATS_KIND_MODULE, 3, 4 },
+		[M_SMALL] = { "user.small", "kstatsctl", KSTATS_KIND_USER, 0, 2 },
+		[M_TRACE] = { "tcp_sendmsg", "tcp_sendmsg", KSTATS_KIND_TRACE, 5, 4 },
+		[M_EMPTY] = { "empty.one", "kstatsctl", KSTATS_KIND_USER, 2, 4 },
+		[M_EDGE] = { "edge.extremes", "kstats_selftest", KSTATS_KIND_MODULE, 1, 1 },
+		[M_ONLY] = { "only.later", "kstatsctl", KSTATS_KIND_USER, 4, 2 },
+	};
+	struct ks_metric m[2][NR_GEN];
+	struct gen g[2][NR_GEN];
+	struct ks_set set;
+	char path[4096];
+	int pass, i, rc = 0;
+	FILE *f;
+
+	for (pass = 0; pass < 2; pass++) {
+		rng = 0x2545f4914f6cdd1dull;	/* "later" repeats, then adds */
+		for (i = 0; i < NR_GEN; i++)
+			gen_init(&g[pass][i], &m[pass][i], def[i].name, def[i].owner,
+				 def[i].kind, def[i].fb, def[i].cpus);
+		fill(g[pass], false);
+		if (pass)
+			fill(g[pass], true);
+		for (i = 0; i < NR_GEN; i++) {
+			gen_finish(&g[pass][i]);
+			if (pass)
+				m[pass][i].time_ns += 5000000000ull;
+			if (pass)
+				m[pass][i].realtime_ns += 5000000000ull;
+		}
+	}
+	source(&set.src);
+	set.m = m[0];
+	set.nr = M_EDGE + 1;	/* only.later is not in basic */
+	rc |= write_set(dir, "basic.ksnap", &set, false);
+	rc |= write_set(dir, "basic-be.ksnap", &set, true);
+	set.m = m[1];
+	set.nr = NR_GEN;
+	set.src.created_ns += 5000000000ull;
+	/* later: no edge.extremes (only in A), only.later (only in B) */
+	m[1][M_EDGE] = m[1][M_ONLY];
+	set.nr = NR_GEN - 1;
+	rc |= write_set(dir, "later.ksnap", &set, false);
+	snprintf(path, sizeof(path), "%s/basic.truth.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return 1;
+	truth(f, g[0], M_EDGE + 1);
+	rc |= fclose(f) != 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < NR_GEN; i++)
+			gen_free(&g[pass][i]);
+	return rc;
+}
+
+static int bench(const char *path)
+{
+	struct ks_metric m;
+	struct ks_set set;
+	uint32_t n = kstats_hist_nslots(5), c, s;
+	FILE *f;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "bench.wide");
+	snprintf(m.owner, sizeof(m.owner), "kstats_bench");
+	m.kind = KSTATS_KIND_MODULE;
+	m.flags = KSTATS_METRIC_ACTIVE;
+	m.frac_bits = 5;
+	m.nr_cpus = 64;
+	m.owner_pid = -1;
+	m.nr_slots = 64 * n;
+	m.cpus = xcalloc(64, sizeof(*m.cpus));
+	m.slots = xcalloc(m.nr_slots, sizeof(*m.slots));
+	for (c = 0; c < 64; c++) {
+		m.cpus[c].cpu = c;
+		m.cpus[c].nr_slots = n;
+		for (s = 0; s < n; s++) {
+			struct kstats_snap_slot *sl = &m.slots[c * n + s];
+
+			sl->cpu = c;
+			sl->slot = s;
+			sl->count = 1 + next() % 1000;
+			sl->part_sum = sl->count * (next() % 4096);
+			m.cpus[c].count += sl->count;
+		}
+	}
+	source(&set.src);
+	set.m = &m;
+	set.nr = 1;
+	f = fopen(path, "wb");
+	if (!f || ks_snapfile_write(f, &set, false) || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	ks_metric_free(&m);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--bench"))
+		return bench(argv[2]);
+	if (argc == 2)
+		return golden(argv[1]);
+	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
+	return 2;
+}

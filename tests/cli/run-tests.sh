@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# kstatsctl's host tests ('make -C cli check'). Prints one line per test and
+# ends with "N passed, M failed". With --update, regenerates tests/cli/data
+# (snapshot files, through gen_snapshots) and tests/cli/golden instead of
+# comparing ('make -C cli golden-update').
+#   1. the committed snapshot files are what the generator writes
+#   2. golden outputs: every formatter and option, errors and usage errors
+#   3. the big-endian file gives the same output as the little-endian one
+#   4. JSON: a real parser and the schema (cli/kstatsctl.schema.json)
+#   5. Prometheus text: prometheus_client's Prometheus and OpenMetrics parsers
+#   6. estimates within their stated error of the exact sample statistics
+#   7. malformed snapshot files: an error and exit 1, never a crash
+#   8. no module here: the errors and hints for "not loaded"/"not installed"
+#   9. --help, kstatsctl(8) and the bash completion agree; the man page lints
+#  10. the fuzzer, for FUZZ_SECONDS (default 60)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cli=$top/cli
+bin=$cli/kstatsctl
+update=0
+[[ ${1:-} == --update ]] && update=1
+export TZ=UTC KSTATS_COLOR=never LC_ALL=C.UTF-8
+unset NO_COLOR
+passed=0 failed=0
+# The Debian python3 (python3-jsonschema, python3-prometheus-client).
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() {
+	failed=$((failed + 1))
+	echo "not ok - $1"
+	[[ -n ${2:-} ]] && printf '%s\n' "$2" | head -n 40 | sed 's/^/#   /'
+}
+check() {	# check NAME CMD...: passes when CMD succeeds
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then ok "$name"; else not_ok "$name" "$out"; fi
+}
+
+cd "$here" || exit 1
+
+# 1. data files
+"$cli/build/gen_snapshots" "$tmp" || { echo "gen_snapshots failed"; exit 1; }
+for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json; do
+	if ((update)); then
+		cp "$tmp/$f" "data/$f"
+	else
+		check "data/$f is what gen_snapshots writes" cmp "$tmp/$f" "data/$f"
+	fi
+done
+
+# 2. golden cases
+run_case() {	# run_case ARGS...: stdout, stderr and exit status, as in golden/
+	local rc
+	(cd "$here" && eval "\"$bin\" $*") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	echo "== stdout"
+	cat "$tmp/out"
+	echo "== stderr"
+	cat "$tmp/err"
+	echo "== exit $rc"
+}
+((update)) && rm -f golden/*.out
+while read -r name args; do
+	[[ -z $name || $name == \#* ]] && continue
+	run_case "$args" >"$tmp/$name.out"
+	if ((update)); then
+		cp "$tmp/$name.out" "golden/$name.out"
+		continue
+	fi
+	if diff -u "golden/$name.out" "$tmp/$name.out" >"$tmp/diff"; then
+		ok "golden $name"
+	else
+		not_ok "golden $name: kstatsctl $args" "$(cat "$tmp/diff")"
+	fi
+done <cases.txt
+if ((update)); then
+	echo "updated tests/cli/data and tests/cli/golden ($(ls golden | wc -l) cases)"
+	exit 0
+fi
+
+# 3. byte order
+for f in hist percentiles cdf raw json csv prometheus; do
+	"$bin" show -i data/basic.ksnap -f "$f" >"$tmp/le.$f" 2>&1
+	"$bin" show -i data/basic-be.ksnap -f "$f" >"$tmp/be.$f" 2>&1
+	if [[ $f == json ]]; then
+		check "big-endian file: same $f output" "$py" validate.py same "$tmp/le.json" "$tmp/be.json"
+	else
+		check "big-endian file: same $f output" cmp "$tmp/le.$f" "$tmp/be.$f"
+	fi
+done
+
+# 4. JSON schema: every JSON golden output, and the error documents
+jsons=()
+for g in golden/*.out; do
+	sed -n '/^== stdout$/,/^== stderr$/p' "$g" | sed '1d;$d' >"$tmp/j.$(basename "$g")"
+	if head -c1 "$tmp/j.$(basename "$g")" | grep -q '{'; then
+		jsons+=("$tmp/j.$(basename "$g")")
+	fi
+done
+check "JSON schema: ${#jsons[@]} documents validate" \
+	"$py" validate.py schema "$cli/kstatsctl.schema.json" "${jsons[@]}"
+check "JSON: show -j on every snapshot validates" \
+	"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/le.json" "$tmp/be.json"
+
+# 5. Prometheus
+check "Prometheus/OpenMetrics parsers agree with JSON" \
+	"$py" validate.py prom "$tmp/le.prometheus" "$tmp/le.json"
+"$bin" show -i data/basic.ksnap -f prometheus --all-slots >"$tmp/all.prom"
+check "Prometheus --all-slots parses" "$py" validate.py prom "$tmp/all.prom" "$tmp/le.json"
+"$bin" show -i data/basic.ksnap -f prometheus --per-cpu >"$tmp/cpu.prom"
+check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp/le.json"
+
+# 6. accuracy against the exact samples
+check "percentiles, mean, min, max within their error bound" \
+	"$py" validate.py truth "$tmp/le.json" data/basic.truth.json
+
+# 7. malformed files
+malformed() {
+	local f=$1 out rc
+	out=$("$bin" show -i "$f" -f raw 2>&1 >/dev/null)
+	rc=$?
+	if ((rc != 1)) || [[ $out != "kstatsctl: error: "* ]]; then
+		echo "$f: exit $rc: $out"
+		return 1
+	fi
+}
+truncations() {
+	local size n
+	size=$(stat -c %s data/basic.ksnap)
+	for ((n = 0; n < size; n += 37)); do
+		head -c "$n" data/basic.ksnap >"$tmp/trunc"
+		malformed "$tmp/trunc" || return 1
+	done
+}
+check "every truncation of a snapshot is an error (exit 1)" truncations
+flips() {	# flip one byte at many offsets: error or a valid file, never a crash
+	local size n rc
+	size=$(stat -c %s data/basic.ksnap)
+	for ((n = 0; n < size; n += 13)); do
+		cp data/basic.ksnap "$tmp/flip"
+		printf '\xa5' | dd of="$tmp/flip" bs=1 seek="$n" conv=notrunc status=none
+		"$bin" show -i "$tmp/flip" -f raw >/dev/null 2>&1
+		rc=$?
+		((rc == 0 || rc == 1)) || { echo "offset $n: exit $rc"; return 1; }
+	done
+}
+check "byte flips give an error or a valid file, never a crash" flips
+{ cat data/basic.ksnap; printf 'x'; } >"$tmp/trailing"
+check "trailing bytes are an error" malformed "$tmp/trailing"
+{ printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
+check "a bad magic is an error" malformed "$tmp/magic"
+{ head -c 10 data/basic.ksnap; printf '\x02\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v2"
+check "a newer format version is an error" sh -c \
+	"\"$bin\" show -i $tmp/v2 2>&1 | grep -q 'unsupported format version'"
+check "an empty file is an error" malformed /dev/null
+
+# 8. without the module (skipped where kstats is loaded)
+if [[ -e /sys/module/kstats || -e /dev/kstats ]]; then
+	ok "no-module errors # skip: kstats is loaded here"
+else
+	expect() {	# expect RC PATTERN CMD...
+		local want=$1 pat=$2 out rc
+		shift 2
+		out=$("$@" 2>&1)
+		rc=$?
+		((rc == want)) && grep -qE "$pat" <<<"$out" || { echo "exit $rc: $out"; return 1; }
+	}
+	check "--no-autoload: 'not loaded' with a hint, exit 1" expect 1 \
+		'error: the kstats module is not loaded.*' "$bin" --no-autoload list
+	check "--no-autoload: hint names modprobe" expect 1 'hint: .*modprobe kstats' \
+		"$bin" --no-autoload list
+	check "not installed: says how to install, exit 1" expect 1 \
+		'not installed for kernel.*|libkmod cannot read' "$bin" list
+	check "not installed, JSON: {\"error\"} on stdout" sh -c \
+		"\"$bin\" -j list 2>/dev/null | $py -c 'import json,sys; d=json.load(sys.stdin); assert \"error\" in d and \"hint\" in d'"
+fi
+
+# 9. documentation
+check "--help, kstatsctl(8) and the completion agree" "$here/check-docs.sh" "$bin"
+check "kstatsctl(8) has no groff warnings" sh -c \
+	"out=\$(groff -man -ww -z -t '$top/man/kstatsctl.8' 2>&1); [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+check "bash completion completes" "$here/test-completion.sh" "$top/completion/kstatsctl.bash"
+
+# 10. fuzzing
+fuzz() {
+	mkdir -p "$tmp/corpus"
+	cp data/*.ksnap "$tmp/corpus/"
+	"$cli/build/fuzz_snapfile" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 \
+		-print_final_stats=1 "$tmp/corpus" >"$tmp/fuzz.log" 2>&1 ||
+		{ tail -n 40 "$tmp/fuzz.log"; return 1; }
+	grep -E 'stat::number_of_executed_units' "$tmp/fuzz.log" | sed 's/^/# /' >&2
+}
+check "fuzz the snapshot reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

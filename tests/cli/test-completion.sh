@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Drives the bash completion as bash would: COMP_WORDS/COMP_CWORD set, the
+# function called, COMPREPLY checked. Live metric names come from a stub
+# kstatsctl that prints a 'list' table.
+# Usage: test-completion.sh COMPLETION_FILE
+set -uo pipefail
+# shellcheck disable=SC1090
+. "${1:?usage: test-completion.sh FILE}"
+stub=$(mktemp)
+trap 'rm -f "$stub"' EXIT
+cat >"$stub" <<'STUB'
+#!/bin/sh
+[ "$1 $2" = "--no-autoload list" ] || exit 1
+echo "NAME                             KIND    OWNER                STATE    BITS        COUNT"
+echo "net.tx_latency                   module  kstats_demo          active      3         3000"
+echo "selftest.b0                      module  kstats_selftest      active      0         4000"
+echo "selftest.b1                      module  kstats_selftest      stopped     1            0"
+STUB
+chmod +x "$stub"
+bad=0
+
+expect() {	# expect "WORDS" "WANTED REPLIES": last word is the one completed
+	local line=$1 want=$2 got
+	read -ra COMP_WORDS <<<"$line"
+	[[ $line == *" " ]] && COMP_WORDS+=("")
+	COMP_WORDS[0]=$stub
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	_kstatsctl
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | xargs)
+	if [[ $got != "$want" ]]; then
+		echo "'$line': got '$got', want '$want'"
+		bad=1
+	fi
+}
+
+expect "kstatsctl sh" "show"
+expect "kstatsctl s" "show snapshot start stop"
+expect "kstatsctl --no" "--no-autoload"
+expect "kstatsctl -j sh" "show"
+expect "kstatsctl --units us sh" "show"
+expect "kstatsctl --units " "auto ms ns s us"
+expect "kstatsctl show --for" "--format"
+expect "kstatsctl show --format p" "percentiles prometheus"
+expect "kstatsctl show -f c" "cdf csv"
+expect "kstatsctl show sel" "selftest.b0 selftest.b1"
+expect "kstatsctl show net.tx_latency --per" "--per-cpu"
+expect "kstatsctl reset " "net.tx_latency selftest.b0 selftest.b1"
+expect "kstatsctl create x --b" "--bits"
+expect "kstatsctl create x --bits " "0 1 2 3 4 5"
+expect "kstatsctl trace f --mech" "--mechanism"
+expect "kstatsctl trace f --mechanism k" "kprobe kretprobe"
+expect "kstatsctl diff a.ksnap b.ksnap --m" "--metric"
+expect "kstatsctl help un" "untrace"
+expect "kstatsctl info --j" "--json"
+exit $bad

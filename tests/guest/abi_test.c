@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/kstats ioctl ABI test: every rule of include/uapi/linux/kstats.h,
+ * one failing check per case. Runs as root in the guest with kstats.ko and
+ * tests/kmod/kstats_selftest.ko loaded (the latter owns selftest.b0..b5 and
+ * selftest.race). Built twice from the same files: abi_test (native) and
+ * abi_test32 (-m32, through the kernel's compat ioctl path).
+ *
+ * This file: main, the fixtures, how to build a valid argument for each
+ * command, struct layout and INFO. Most argument checks are tables of
+ * cases (abi_args.c, abi_trace.c); behaviour that needs several calls has
+ * its own tests (see abi_test.h for which file holds what).
+ *
+ * Environment: KSTATS_EXPECT_FPROBE=0|1 says whether INFO must list the
+ * FPROBE mechanism (tests/guest/abi-tests.sh sets it from the kernel).
+ *
+ * Output is TAP, then "P passed, F failed"; exit status 0 only if none
+ * failed.
+ */
+#include "abi_test.h"
+
+#include <sys/prctl.h>
+
+/* ---- struct layout: the same numbers must hold for -m64 and -m32 ---- */
+
+#define KSTATS_LAYOUT(X) \
+	X(kstats_info, abi_version, 0, 4) \
+	X(kstats_info, max_frac_bits, 4, 4) \
+	X(kstats_info, features, 8, 8) \
+	X(kstats_info, mechanisms, 16, 8) \
+	X(kstats_info, nr_metrics, 24, 4) \
+	X(kstats_info, nr_cpus, 28, 4) \
+	X(kstats_info, record_max, 32, 4) \
+	X(kstats_info, flags, 36, 4) \
+	X(kstats_info, version, 40, 32) \
+	X(kstats_info, reserved, 72, 32) \
+	X(kstats_create, name, 0, 64) \
+	X(kstats_create, frac_bits, 64, 4) \
+	X(kstats_create, flags, 68, 4) \
+	X(kstats_create, reserved, 72, 16) \
+	X(kstats_delete, name, 0, 64) \
+	X(kstats_delete, flags, 64, 4) \
+	X(kstats_delete, pad, 68, 4) \
+	X(kstats_delete, reserved, 72, 16) \
+	X(kstats_metric_info, name, 0, 64) \
+	X(kstats_metric_info, owner, 64, 64) \
+	X(kstats_metric_info, kind, 128, 4) \
+	X(kstats_metric_info, frac_bits, 132, 4) \
+	X(kstats_metric_info, flags, 136, 4) \
+	X(kstats_metric_info, owner_uid, 140, 4) \
+	X(kstats_metric_info, owner_pid, 144, 8) \
+	X(kstats_metric_info, count, 152, 8) \
+	X(kstats_metric_info, reserved, 160, 16) \
+	X(kstats_list, entries, 0, 8) \
+	X(kstats_list, entry_size, 8, 4) \
+	X(kstats_list, nr_entries, 12, 4) \
+	X(kstats_list, flags, 16, 4) \
+	X(kstats_list, pad, 20, 4) \
+	X(kstats_list, reserved, 24, 16) \
+	X(kstats_control, name, 0, 64) \
+	X(kstats_control, op, 64, 4) \
+	X(kstats_control, flags, 68, 4) \
+	X(kstats_control, reserved, 72, 16) \
+	X(kstats_snap_cpu, cpu, 0, 4) \
+	X(kstats_snap_cpu, nr_slots, 4, 4) \
+	X(kstats_snap_cpu, count, 8, 8) \
+	X(kstats_snap_slot, cpu, 0, 4) \
+	X(kstats_snap_slot, slot, 4, 4) \
+	X(kstats_snap_slot, count, 8, 8) \
+	X(kstats_snap_slot, part_sum, 16, 8) \
+	X(kstats_snapshot, name, 0, 64) \
+	X(kstats_snapshot, buf, 64, 8) \
+	X(kstats_snapshot, buf_len, 72, 8) \
+	X(kstats_snapshot, flags, 80, 4) \
+	X(kstats_snapshot, frac_bits, 84, 4) \
+	X(kstats_snapshot, nr_cpus, 88, 4) \
+	X(kstats_snapshot, nr_slots, 92, 4) \
+	X(kstats_snapshot, time_ns, 96, 8) \
+	X(kstats_snapshot, realtime_ns, 104, 8) \
+	X(kstats_snapshot, kind, 112, 4) \
+	X(kstats_snapshot, metric_flags, 116, 4) \
+	X(kstats_snapshot, hits, 120, 8) \
+	X(kstats_snapshot, misses, 128, 8) \
+	X(kstats_snapshot, floor_ns, 136, 8) \
+	X(kstats_snapshot, reserved, 144, 32) \
+	X(kstats_record, name, 0, 64) \
+	X(kstats_record, values, 64, 8) \
+	X(kstats_record, count, 72, 4) \
+	X(kstats_record, flags, 76, 4) \
+	X(kstats_record, reserved, 80, 16) \
+	X(kstats_trace, name, 0, 64) \
+	X(kstats_trace, func, 64, 8) \
+	X(kstats_trace, start, 72, 8) \
+	X(kstats_trace, end, 80, 8) \
+	X(kstats_trace, frac_bits, 88, 4) \
+	X(kstats_trace, mechanism, 92, 4) \
+	X(kstats_trace, flags, 96, 4) \
+	X(kstats_trace, maxactive, 100, 4) \
+	X(kstats_trace, pid, 104, 8) \
+	X(kstats_trace, tgid, 112, 8) \
+	X(kstats_trace, cpus, 120, 8) \
+	X(kstats_trace, cpus_len, 128, 4) \
+	X(kstats_trace, pad, 132, 4) \
+	X(kstats_trace, reserved, 136, 32) \
+	X(kstats_untrace, name, 0, 64) \
+	X(kstats_untrace, flags, 64, 4) \
+	X(kstats_untrace, pad, 68, 4) \
+	X(kstats_untrace, reserved, 72, 16)
+
+/* struct, its size, its VER0 size (0: not a command argument), ioctl number. */
+#define KSTATS_SIZES(X) \
+	X(kstats_info, 104, KSTATS_INFO_SIZE_VER0, 72, KSTATS_IOC_INFO, 0x8068BC00u) \
+	X(kstats_create, 88, KSTATS_CREATE_SIZE_VER0, 72, KSTATS_IOC_CREATE, 0x4058BC01u) \
+	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
+	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
+	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
+	X(kstats_snapshot, 176, KSTATS_SNAPSHOT_SIZE_VER0, 144, KSTATS_IOC_SNAPSHOT, 0xC0B0BC05u) \
+	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
+	X(kstats_trace, 168, KSTATS_TRACE_SIZE_VER0, 136, KSTATS_IOC_TRACE, 0x40A8BC07u) \
+	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u)
+
+#define ASSERT_MEMBER(t, m, off, size) \
+	_Static_assert(offsetof(struct t, m) == (off) && MEMBER_SIZE(t, m) == (size), \
+		       "layout of " #t "." #m);
+KSTATS_LAYOUT(ASSERT_MEMBER)
+
+#define ASSERT_SIZE(t, size, ver0, ver0_lit, ioc, ioc_lit) \
+	_Static_assert(sizeof(struct t) == (size), "sizeof " #t); \
+	_Static_assert((ver0) == (ver0_lit) && offsetof(struct t, reserved) == (ver0), \
+		       "VER0 of " #t " is up to its reserved[]"); \
+	_Static_assert((ioc) == (ioc_lit) && _IOC_SIZE(ioc) == (size), "number of " #ioc);
+KSTATS_SIZES(ASSERT_SIZE)
+
+_Static_assert(sizeof(struct kstats_metric_info) == 176 &&
+	       KSTATS_METRIC_INFO_SIZE_VER0 == 160, "sizeof kstats_metric_info");
+_Static_assert(sizeof(struct kstats_snap_cpu) == 16, "sizeof kstats_snap_cpu");
+_Static_assert(sizeof(struct kstats_snap_slot) == 24, "sizeof kstats_snap_slot");
+
+struct layout {
+	const char *strct, *member;
+	size_t off, size, want_off, want_size;
+};
+
+#define LAYOUT_ROW(t, m, o, s) { #t, #m, offsetof(struct t, m), MEMBER_SIZE(t, m), o, s },
+static const struct layout layout[] = { KSTATS_LAYOUT(LAYOUT_ROW) };
+
+void test_layout(void)
+{
+	size_t i, end = 0;
+	const char *cur = "";
+
+	/* Also at run time, and no holes: each member starts where the last ended. */
+	for (i = 0; i < ARRAY_SIZE(layout); i++) {
+		const struct layout *l = &layout[i];
+
+		if (strcmp(cur, l->strct))
+			end = 0;
+		cur = l->strct;
+		if (l->off != l->want_off || l->size != l->want_size)
+			tap_fail("%s.%s at %zu size %zu, want %zu size %zu", l->strct,
+				 l->member, l->off, l->size, l->want_off, l->want_size);
+		if (l->off != end)
+			tap_fail("hole before %s.%s", l->strct, l->member);
+		end = l->off + l->size;
+	}
+	tap_end("layout: %zu members of 12 structs at the documented offsets, no holes (%zu-bit)",
+		ARRAY_SIZE(layout), sizeof(void *) * 8);
+}
+
+/* ---- fixtures ---- */
+
+int g_fd = -1;
+struct kstats_info g_info;
+uint8_t g_arg[ARGBUF] __attribute__((aligned(64)));
+uint8_t g_before[ARGBUF];
+uint64_t g_values[KSTATS_RECORD_MAX + 1];
+uint8_t *g_list, *g_snapbuf, *g_none_page, *g_edge;
+unsigned int g_cpus[4096], g_nr_cpus;
+char g_comm[16];
+
+/* TRACE's CPU bitmaps and strings, for resolve(). */
+static uint8_t cpus_all[CPUBUF_LEN], cpus_one[CPUBUF_LEN], cpus_past[CPUBUF_LEN];
+static uint8_t cpus_empty[CPUBUF_LEN], cpus_far[CPUBUF_LEN];
+static size_t cpus_len;
+static char long511[512], long512[513];
+static const char *trace_strs[NR_STRS] = {
+	[STR_VFS_READ] = TRACE_FUNC,
+	[STR_VFS_WRITE] = TRACE_FUNC2,
+	[STR_EMPTY] = "",
+	[STR_NOSUCH] = "no_such_function_kstats_abi",
+	[STR_KSTATS_RESET] = "kstats_reset",
+	[STR_KSTATS_FLOOR] = "kstats:kstats_floor_func",
+	[STR_KSTATS_RECORD] = "kstats_record",
+	[STR_BLACKLISTED] = "notify_die",
+	[STR_LONG511] = long511,
+	[STR_LONG512] = long512,
+	[STR_TP_KMALLOC] = TRACE_TP_START,
+	[STR_TP_KFREE] = TRACE_TP_END,
+	[STR_TP_NOSUCH] = "tp:kmem:no_such_event_kstats",
+	/* STR_AT_EDGE, STR_INTO_EDGE: set up by setup_fixtures() */
+};
+
+uint64_t resolve(uint64_t v)
+{
+	switch (v) {
+	case PTR_NONE_PAGE: return U64PTR(g_none_page);
+	case VAL_PID: return (uint64_t)getpid();
+	case PTR_CPUS_ALL: return U64PTR(cpus_all);
+	case PTR_CPUS_ONE: return U64PTR(cpus_one);
+	case PTR_CPUS_PAST: return U64PTR(cpus_past);
+	case PTR_CPUS_EMPTY: return U64PTR(cpus_empty);
+	case PTR_CPUS_FAR: return U64PTR(cpus_far);
+	case VAL_CPUS_LEN: return cpus_len;
+	}
+	if (v >= PTR_STR(0) && v < PTR_STR(NR_STRS))
+		return U64PTR(trace_strs[v - PTR_STR(0)]);
+	return v;
+}
+
+static void read_possible_cpus(void)
+{
+	char buf[4096], *p;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	unsigned long a, b;
+
+	g_nr_cpus = 0;
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	for (p = buf; *p && *p != '\n';) {
+		a = strtoul(p, &p, 10);
+		b = a;
+		if (*p == '-')
+			b = strtoul(p + 1, &p, 10);
+		for (; a <= b && g_nr_cpus < ARRAY_SIZE(g_cpus); a++)
+			g_cpus[g_nr_cpus++] = (unsigned int)a;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static void setup_cpu_bitmaps(void)
+{
+	unsigned int i, last = g_nr_cpus ? g_cpus[g_nr_cpus - 1] : 0;
+
+	for (i = 0; i < g_nr_cpus; i++)
+		cpus_all[g_cpus[i] / 8] |= (uint8_t)(1u << (g_cpus[i] % 8));
+	cpus_one[g_cpus[0] / 8] |= (uint8_t)(1u << (g_cpus[0] % 8));
+	cpus_past[(last + 1) / 8] |= (uint8_t)(1u << ((last + 1) % 8));
+	cpus_far[0] = 1;
+	cpus_far[4095] = 1;
+	cpus_len = (last + 1) / 8 + 1;	/* holds the bit past the last CPU too */
+}
+
+/* A mapped page followed by a PROT_NONE one; returns the start of the latter. */
+static uint8_t *map_edge(void)
+{
+	uint8_t *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || mprotect(p + PAGE, PAGE, PROT_NONE)) {
+		perror("setup: edge mapping");
+		exit(2);
+	}
+	return p + PAGE;
+}
+
+static void setup_fixtures(void)
+{
+	uint8_t *e1, *e2;
+	size_t i;
+
+	g_list = malloc((size_t)LIST_CAP * PAGE);
+	g_snapbuf = malloc(SNAPBUF_LEN);
+	g_none_page = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!g_list || !g_snapbuf || g_none_page == MAP_FAILED) {
+		perror("setup");
+		exit(2);
+	}
+	g_edge = map_edge();
+	for (i = 0; i < ARRAY_SIZE(g_values); i++)
+		g_values[i] = i * 977;
+	read_possible_cpus();
+	setup_cpu_bitmaps();
+	memset(long511, 'a', 511);
+	memset(long512, 'a', 512);
+	/* "vfs_read" with its NUL the last byte before a PROT_NONE page; and without. */
+	e1 = map_edge();
+	e2 = map_edge();
+	memcpy(e1 - sizeof(TRACE_FUNC), TRACE_FUNC, sizeof(TRACE_FUNC));
+	memcpy(e2 - (sizeof(TRACE_FUNC) - 1), TRACE_FUNC, sizeof(TRACE_FUNC) - 1);
+	trace_strs[STR_AT_EDGE] = (const char *)e1 - sizeof(TRACE_FUNC);
+	trace_strs[STR_INTO_EDGE] = (const char *)e2 - (sizeof(TRACE_FUNC) - 1);
+	prctl(PR_GET_NAME, g_comm);
+}
+
+/* ---- the commands: how to build a valid argument for each ---- */
+
+static void build_info(uint8_t *arg, const char *name)
+{
+	(void)arg;
+	(void)name;
+}
+
+static void build_create(uint8_t *arg, const char *name)
+{
+	struct kstats_create *c = (void *)arg;
+
+	set_name(c->name, name);
+	c->frac_bits = 3;
+}
+
+static void build_name_only(uint8_t *arg, const char *name)
+{
+	set_name(arg, name);	/* DELETE, UNTRACE */
+}
+
+static void build_list(uint8_t *arg, const char *name)
+{
+	struct kstats_list *l = (void *)arg;
+
+	(void)name;
+	l->entries = U64PTR(g_list);
+	l->entry_size = sizeof(struct kstats_metric_info);
+	l->nr_entries = LIST_CAP;
+}
+
+static void build_control(uint8_t *arg, const char *name)
+{
+	struct kstats_control *c = (void *)arg;
+
+	set_name(c->name, name);
+	c->op = KSTATS_OP_START;
+}
+
+static void build_snapshot(uint8_t *arg, const char *name)
+{
+	struct kstats_snapshot *s = (void *)arg;
+
+	set_name(s->name, name);
+	s->buf = U64PTR(g_snapbuf);
+	s->buf_len = SNAPBUF_LEN;
+}
+
+static void build_record(uint8_t *arg, const char *name)
+{
+	struct kstats_record *r = (void *)arg;
+
+	set_name(r->name, name);
+	r->values = U64PTR(g_values);
+	r->count = 8;
+}
+
+static void build_trace(uint8_t *arg, const char *name)
+{
+	struct kstats_trace *t = (void *)arg;
+
+	set_name(t->name, name);
+	t->func = U64PTR(TRACE_FUNC);
+	t->frac_bits = 3;
+	t->mechanism = KSTATS_MECH_AUTO;
+}
+
+const struct cmd cmds[NR_CMDS] = {
+	[C_INFO] = { "INFO", KSTATS_IOC_INFO, KSTATS_INFO_SIZE_VER0, 0, 0, 0, build_info },
+	[C_CREATE] = { "CREATE", KSTATS_IOC_CREATE, KSTATS_CREATE_SIZE_VER0, 1, 0, 0, build_create },
+	[C_DELETE] = { "DELETE", KSTATS_IOC_DELETE, KSTATS_DELETE_SIZE_VER0, 1, 1, 0, build_name_only },
+	[C_LIST] = { "LIST", KSTATS_IOC_LIST, KSTATS_LIST_SIZE_VER0, 0, 0, 0, build_list },
+	[C_CONTROL] = { "CONTROL", KSTATS_IOC_CONTROL, KSTATS_CONTROL_SIZE_VER0, 1, 1, 0, build_control },
+	[C_SNAPSHOT] = { "SNAPSHOT", KSTATS_IOC_SNAPSHOT, KSTATS_SNAPSHOT_SIZE_VER0, 1, 1, 0, build_snapshot },
+	[C_RECORD] = { "RECORD", KSTATS_IOC_RECORD, KSTATS_RECORD_SIZE_VER0, 1, 1, 0, build_record },
+	[C_TRACE] = { "TRACE", KSTATS_IOC_TRACE, KSTATS_TRACE_SIZE_VER0, 1, 0, 0, build_trace },
+	[C_UNTRACE] = { "UNTRACE", KSTATS_IOC_UNTRACE, KSTATS_UNTRACE_SIZE_VER0, 1, 0, 1, build_name_only },
+};
+
+int trace_setup(int fd, const char *name)
+{
+	if (strlen(name) <= TRACE_NAME_MAX)
+		return k_trace(fd, name, TRACE_FUNC, NULL, NULL, KSTATS_MECH_AUTO, 0);
+	return k_trace(fd, name, NULL, TRACE_FUNC, TRACE_FUNC2, KSTATS_MECH_AUTO, 0);
+}
+
+/* ---- INFO ---- */
+
+#define MECH(m)		(1ULL << KSTATS_MECH_##m)
+
+void test_info(void)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
+			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
+			      KSTATS_FEAT_TRACE;
+	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
+	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
+	struct kstats_info *i = &g_info;
+	size_t len;
+	int err, fprobe;
+
+	err = k_info(g_fd, i);
+	want_errno(err, 0, "INFO");
+	tap_end("INFO works");
+
+	if (i->abi_version != KSTATS_ABI_VERSION)
+		tap_fail("abi_version %u, want %u", i->abi_version, KSTATS_ABI_VERSION);
+	if (i->max_frac_bits != KSTATS_FRAC_BITS_MAX)
+		tap_fail("max_frac_bits %u", i->max_frac_bits);
+	if (i->record_max != KSTATS_RECORD_MAX)
+		tap_fail("record_max %u", i->record_max);
+	tap_end("INFO: abi_version %u, max_frac_bits %u, record_max %u", i->abi_version,
+		i->max_frac_bits, i->record_max);
+
+	len = strnlen((const char *)i->version, sizeof(i->version));
+	if (!len || len == sizeof(i->version))
+		tap_fail("version string length %zu", len);
+	tap_end("INFO: version \"%.*s\" non-empty, NUL-terminated", (int)len, i->version);
+
+	if (i->nr_cpus != g_nr_cpus && (long)i->nr_cpus != conf)
+		tap_fail("nr_cpus %u; possible mask has %u, sysconf(_SC_NPROCESSORS_CONF) %ld",
+			 i->nr_cpus, g_nr_cpus, conf);
+	if (i->nr_cpus != g_nr_cpus)
+		tap_note("possible mask has %u CPUs; using INFO's", g_nr_cpus);
+	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
+
+	if ((i->features & need) != need)
+		tap_fail("features 0x%llx lack some of CREATE..TRACE", (unsigned long long)i->features);
+	if (i->features & ~need)
+		tap_fail("unknown feature bits 0x%llx", (unsigned long long)(i->features & ~need));
+	tap_end("INFO: features CREATE..RECORD and TRACE (0x%llx)", (unsigned long long)i->features);
+
+	fprobe = !!(i->mechanisms & MECH(FPROBE));
+	if ((i->mechanisms & mech_need) != mech_need)
+		tap_fail("mechanisms 0x%llx lack some of KRETPROBE, KPROBE, TRACEPOINT",
+			 (unsigned long long)i->mechanisms);
+	if (i->mechanisms & ~(mech_need | MECH(FPROBE)))
+		tap_fail("unknown mechanism bits 0x%llx (bit 0 is AUTO, not a mechanism)",
+			 (unsigned long long)(i->mechanisms & ~(mech_need | MECH(FPROBE))));
+	if (fp_env && *fp_env && fprobe != !!atoi(fp_env))
+		tap_fail("FPROBE %s, but KSTATS_EXPECT_FPROBE=%s", fprobe ? "listed" : "not listed",
+			 fp_env);
+	tap_end("INFO: mechanisms KRETPROBE, KPROBE, TRACEPOINT%s (0x%llx; FPROBE expected: %s)",
+		fprobe ? ", FPROBE" : "", (unsigned long long)i->mechanisms,
+		fp_env && *fp_env ? fp_env : "not said");
+
+	if (i->flags & ~KSTATS_INFO_LOCKDOWN)
+		tap_fail("unknown flags 0x%x", i->flags);
+	if (i->flags & KSTATS_INFO_LOCKDOWN)
+		tap_fail("LOCKDOWN: TRACE cannot work here; these tests need a kernel not locked down");
+	tap_end("INFO: flags 0x%x: no unknown bits, not locked down", i->flags);
+}
+
+/* ---- main ---- */
+
+int main(void)
+{
+	tap_init();
+	setup_fixtures();
+	printf("# kstats ABI test, %zu-bit\n", sizeof(void *) * 8);
+
+	g_fd = kopen();
+	if (g_fd < 0)
+		tap_fail("open %s: %s (is kstats.ko loaded?)", KSTATS_DEVICE, strerror(errno));
+	tap_end("open %s", KSTATS_DEVICE);
+	if (g_fd < 0)
+		return tap_finish();
+
+	test_layout();
+	test_info();
+	run_table(arg_cases, nr_arg_cases);
+	run_table(trace_cases, nr_trace_cases);
+	test_infoleak_info();
+	test_infoleak_list();
+	test_infoleak_snapshot();
+	test_enospc_snapshot();
+	test_enospc_list();
+	test_exact();
+	test_record_partial_fault();
+	test_control();
+	test_lifetime();
+	test_trace();
+	test_privilege();
+	close(g_fd);
+	return tap_finish();
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Every suite of one lane that runs in the main boot, in order; the CLI's
+# comes last because it locks the kernel down. Exits non-zero if any failed.
+# Usage: tests/guest/main-tests.sh BUILD_DIR
+set -uo pipefail
+build=${1:?usage: main-tests.sh BUILD_DIR}
+failed=()
+for suite in lane-tests abi-tests trace-tests churn-tests cli-tests; do
+	echo "# ==== $suite"
+	tests/guest/$suite.sh "$build" || failed+=("$suite")
+done
+echo "# ==== suites failed: ${failed[*]:-none}"
+[ ${#failed[@]} -eq 0 ]

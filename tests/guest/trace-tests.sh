@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Tracing tests of one lane, run inside the VM (kstats not loaded when it
+# starts, and not when it ends). Prints TAP; exits non-zero on a failure.
+# Usage: tests/guest/trace-tests.sh BUILD_DIR
+set -uo pipefail
+build=${1:?usage: trace-tests.sh BUILD_DIR}
+kmod=$build/tests/kmod
+rc=0
+tap() { if "${@:2}"; then echo "ok - $1"; else echo "not ok - $1"; rc=1; fi; }
+
+tap "insmod kstats and the tracing target" sh -c "insmod $build/module/kstats.ko && insmod $kmod/kstats_target.ko"
+"$build/trace_test" || rc=1
+# The traced function's module goes away under a trace; then the trace.
+"$build/trace_test" leave t.left1 || rc=1
+tap "rmmod of a traced module" rmmod kstats_target
+tap "untrace after its module left" "$build/../../cli/kstatsctl" --no-autoload untrace t.left1
+# kstats goes away with a trace still attached (no consumer holds it).
+tap "insmod the target again" insmod "$kmod/kstats_target.ko"
+"$build/trace_test" leave t.left2 || rc=1
+tap "rmmod kstats with a live trace" rmmod kstats
+tap "rmmod the target" rmmod kstats_target
+exit $rc

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Build (once) the kstats debug kernel: Debian's linux-source pinned in kernels.conf, tinyconfig +
+# debug.config (KASAN, UBSAN, lockdep, kmemleak...). Prints the finished tree on stdout; that tree is
+# both the kernel (arch/x86/boot/bzImage) and the KDIR for external modules (Module.symvers).
+# The result is cached under a key that changes with the fragment, the source version and this
+# script, so editing any of them triggers a rebuild and nothing else does.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+key=$( { cat "$VM_DIR/debug.config" "${BASH_SOURCE[0]}"; echo "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION"; } |
+	sha256sum | cut -c1-16)
+top=$CACHE/debug/$key
+tree=$top/linux
+
+# Every "CONFIG_X=..." line of the fragment must be in the final .config, and every
+# "# CONFIG_X is not set" must not be =y: merge_config/olddefconfig silently drop options whose
+# dependencies are missing, and a debug kernel quietly without KASAN would prove nothing.
+check_config() {
+	local line sym val got bad=()
+	while IFS= read -r line; do
+		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+			sym=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+			got=$(grep -m1 "^$sym=" .config | cut -d= -f2- || true)
+			[[ $got == "$val" ]] || bad+=("$sym: wanted $val, got ${got:-unset}")
+		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set ]]; then
+			sym=${BASH_REMATCH[1]}
+			! grep -q "^$sym=y" .config || bad+=("$sym: wanted unset, got y")
+		fi
+	done <"$VM_DIR/debug.config"
+	if ((${#bad[@]})); then
+		printf 'kstats-vm: debug.config option did not stick: %s\n' "${bad[@]}" >&2
+		die "fix debug.config (a dependency is probably missing); see $tree/.config"
+	fi
+}
+
+build() {
+	[[ -e $top/.done ]] && return 0
+	need_pkgs "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION" gcc make libc6-dev flex bison bc perl \
+		libelf-dev libssl-dev xz-utils
+	# No stamp: whatever is there is a partial build from an interrupted run. Start over.
+	rm -rf "$top"
+	mkdir -p "$top"
+	say "building the debug kernel ($DEBUG_SRC_PKG $DEBUG_SRC_VERSION) in $tree; ~10 min on 2 cores"
+	tar -C "$top" -xf "/usr/src/$DEBUG_SRC_PKG.tar.xz"
+	mv "$top/$DEBUG_SRC_PKG" "$tree"
+	cd "$tree"
+	local log=$top/build.log start=$SECONDS
+	{
+		make tinyconfig
+		scripts/kconfig/merge_config.sh -m .config "$VM_DIR/debug.config"
+		make olddefconfig
+	} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed, log: $log"; }
+	check_config
+	# bzImage for the guest; modules so modpost writes Module.symvers, which external module
+	# builds (make -C $KDIR M=...) need along with the prepared tree.
+	make -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
+		{ tail -n 40 "$log" >&2; die "debug kernel build failed, log: $log"; }
+	[[ -s Module.symvers && -s arch/x86/boot/bzImage ]] || die "build left no bzImage/Module.symvers"
+	say "debug kernel built in $((SECONDS - start)) s"
+	# The stamp goes last: only a complete build is ever reused.
+	touch "$top/.done"
+}
+
+with_lock "$CACHE/debug/$key.lock" build
+echo "$tree"

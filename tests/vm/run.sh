@@ -1,0 +1,141 @@
+#!/bin/bash
+# run.sh LANE SCRIPT [ARGS...]   (LANE = 6.1 | 6.12 | debug)
+# Boot the lane's kernel in QEMU and run SCRIPT inside it, chrooted into the host's root filesystem
+# (shared read-only over virtio-9p, so every host path, program and the repo look the same), with
+# cwd = repo root and KSTATS_LANE, KSTATS_KVER, KSTATS_IN_VM=1, KSTATS_VM_OUT in the environment.
+# SCRIPT is a file (run directly if executable, else with bash) or a command name.
+# Exit 0 only on a clean pass: SCRIPT exited 0, no kernel warning/bug/sanitizer/leak report, no
+# unexpected taint. stdout = the job's console section; progress and verdicts go to stderr.
+# Environment:
+#   KSTATS_VM_TIMEOUT  seconds before the VM is killed (default 900)
+#   KSTATS_VM_APPEND   extra kernel command line (e.g. lockdown=integrity)
+#   KSTATS_VM_OUT      host dir shared read-write at the same path in the guest (default: new
+#                      mktemp dir); the console log is saved there as console-LANE.log
+#   KSTATS_VM_VERBOSE  1 = stream the console to stderr while it runs
+#   KSTATS_VM_ACCEL    QEMU -accel value (default tcg,thread=single, see below)
+# Note: the guest has fresh tmpfs on /tmp, /run and /var/tmp, so host files there are invisible
+# to SCRIPT, except under KSTATS_VM_OUT.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+(($# >= 2)) || die "usage: run.sh 6.1|6.12|debug SCRIPT [ARGS...]"
+lane=$1 script=$2
+shift 2
+need_pkgs qemu-system-x86 busybox-static cpio kmod xz-utils
+eval "$("$VM_DIR/kernel.sh" "$lane")"
+
+out=${KSTATS_VM_OUT:-$(mktemp -d /tmp/kstats-vm.XXXXXX)}
+mkdir -p "$out"
+out=$(realpath "$out")
+timeout=${KSTATS_VM_TIMEOUT:-900}
+log=$out/console-$lane.log
+
+if [[ -e $script ]]; then
+	script=$(realpath "$script")
+	case $script/ in
+	"$out"/*) ;;
+	/tmp/* | /run/* | /var/tmp/* | /proc/* | /sys/* | /dev/*)
+		die "$script is hidden in the guest (fresh tmpfs there); put it under KSTATS_VM_OUT" ;;
+	esac
+fi
+# The init is busybox sh: keep the values it reads free of anything needing quotes.
+for v in "$lane" "$KVER" "$out" "$MODDIR"; do
+	[[ $v =~ ^[A-Za-z0-9_./+~:-]*$ ]] || die "unsupported characters in '$v'"
+done
+
+# Base initramfs, cached per lane: busybox, /init and the stock kernels' 9p stack (decompressed,
+# busybox insmod does not read .ko.xz), in load order as modprobe would resolve it.
+base_initramfs() {
+	[[ -s $base ]] && return 0
+	local tmp m name
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp"/{bin,dev,proc,sys,newroot,modules,kstats}
+	cp /bin/busybox "$tmp/bin/busybox"
+	install -m 755 "$VM_DIR/init.sh" "$tmp/init"
+	: >"$tmp/modules.list"
+	if [[ -n $MODDIR ]]; then
+		for m in virtio_pci 9pnet_virtio 9p; do
+			modprobe -d "${MODDIR%/lib/modules/*}" -S "$KVER" --show-depends "$m" ||
+				die "$m is missing from $MODDIR"
+		done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r m; do
+			name=$(basename "${m%.xz}")
+			if [[ $m == *.xz ]]; then xz -dc "$m" >"$tmp/modules/$name"; else cp "$m" "$tmp/modules/"; fi
+			echo "$name" >>"$tmp/modules.list"
+		done
+	fi
+	(cd "$tmp" && find . | cpio -o -H newc -R 0:0 --quiet) >"$base.part"
+	rm -rf "$tmp"
+	mv "$base.part" "$base"
+}
+mkdir -p "$CACHE/initramfs"
+base=$CACHE/initramfs/$lane-$({ cat "$VM_DIR/init.sh" /bin/busybox; echo "$KVER $MODDIR"; } |
+	sha256sum | cut -c1-16).cpio
+with_lock "$CACHE/initramfs/$lane.lock" base_initramfs
+
+# Per-run part, appended as a second cpio archive (the kernel unpacks both). It lives under /tmp,
+# which the guest covers with its own tmpfs, so the job cannot read the nonce from the host side.
+run=$(mktemp -d /tmp/kstats-run.XXXXXX)
+trap 'rm -rf "$run"' EXIT
+nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+cmd=("$script" "$@")
+[[ -f $script && ! -x $script ]] && cmd=(/bin/bash "$script" "$@")
+mkdir -p "$run/root/kstats"
+echo "$nonce" >"$run/root/kstats/nonce"
+printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\n' "$lane" "$KVER" "$out" "$MODDIR" >"$run/root/kstats/run.conf"
+{
+	echo '#!/bin/bash'
+	printf 'export KSTATS_LANE=%q KSTATS_KVER=%q KSTATS_IN_VM=1 KSTATS_VM_OUT=%q\n' "$lane" "$KVER" "$out"
+	echo 'export HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+	printf 'cd %q || exit 1\n' "$REPO_ROOT"
+	printf 'exec'
+	printf ' %q' "${cmd[@]}"
+	echo
+} >"$run/root/kstats/job.sh"
+(cd "$run/root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$run/run.cpio"
+cat "$base" "$run/run.cpio" >"$run/initrd"
+
+append="console=ttyS0 panic_on_warn=1 panic=-1 oops=panic tsc=reliable printk.time=1"
+append+=" ${KSTATS_VM_APPEND:-}"
+# thread=single: one host thread runs all 4 vCPUs in turn. Multi-threaded TCG is slower here
+# (2 host cores) and occasionally runs stale translated code after the kernel patches text from
+# another CPU ("Oops: int3" in a just-patched static branch), which would make kprobe tests flaky.
+# q35: its ACPI PCI routing table is static; the default pc machine's _PRT is an AML loop that the
+# debug kernel interprets so slowly that it hits ACPICA's 30 s loop timeout.
+qemu=(qemu-system-x86_64 -accel "${KSTATS_VM_ACCEL:-tcg,thread=single}" -M q35 -cpu max -smp 4 -m 2G
+	-nographic -no-reboot -nic none
+	-kernel "$VMLINUZ" -initrd "$run/initrd" -append "$append"
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=kstatsout,path=$out,security_model=none,multidevs=remap"
+	-device virtio-9p-pci,fsdev=kstatsout,mount_tag=kstatsout)
+sink=/dev/null
+[[ ${KSTATS_VM_VERBOSE:-0} == 1 ]] && sink=/dev/stderr
+say "lane $lane ($KVER): booting; console log: $log"
+start=$SECONDS
+qrc=0
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log" >"$sink" || qrc=${PIPESTATUS[0]}
+elapsed=$((SECONDS - start))
+
+# Verdict. Kernel reports are matched only on printk lines ("[ seconds.micro]"), so words in the
+# job's own output cannot fail a lane; the init's own complaints start with "kstats-vm: FAIL".
+console=$(tr -d '\r' <"$log")
+awk '/^kstats-vm: BEGIN job/ { on = 1; next } /^kstats-vm: END job/ { on = 0 } on' <<<"$console"
+kernel_re='\[ *[0-9]+\.[0-9]+\].*(BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic'
+kernel_re+='|KASAN|UBSAN|circular locking|unreferenced object|suspected memory leak'
+kernel_re+='|sleeping function called from invalid context|detected stalls|blocked for more than)'
+bad=$(grep -E "$kernel_re|^kstats-vm: (FAIL|kmemleak)" <<<"$console" | grep -vE '(Kernel )?[Cc]ommand line:' || true)
+passed=0
+grep -qxF "KSTATS-VM-RESULT: PASS lane=$lane nonce=$nonce" <<<"$console" && passed=1
+if ((passed)) && [[ -z $bad ]]; then
+	say "PASS lane $lane in ${elapsed} s (boot to power-off)"
+	exit 0
+fi
+{
+	echo "==== lane $lane FAILED after ${elapsed} s; console log: $log"
+	((qrc == 124)) && echo "==== timed out after $timeout s (KSTATS_VM_TIMEOUT)"
+	((passed)) || echo "==== no PASS token from the guest's init"
+	[[ -n $bad ]] && { echo "==== offending lines:"; head -n 60 <<<"$bad"; }
+	echo "==== last console lines:"
+	tail -n 25 <<<"$console"
+} >&2
+exit 1
