@@ -99,7 +99,7 @@ static void line(struct outbuf *ob, uint32_t slot, bool all, uint32_t cpu,
 	p = put_left(p, slot, 3);
 	p = put_str(p, all ? " CPUS" : " CPU");
 	p = put_u64(p, cpu, 3);
-	p = put_str(p, all ? "    count " : "     count ");
+	p = put_str(p, all ? "   count " : "    count ");
 	p = put_u64(p, count, 8);
 	p = put_str(p, " avg ");
 	p = put_u64(p, kstats_slot_mean(slot, frac_bits, count, part_sum), 8);

@@ -5,7 +5,7 @@
  * per CPU with samples in it, then a CPUS line for all CPUs:
  *
  *   slot 55  CPU  0    count      589 avg      480 p 0.027613
- *   slot 55  CPUS  4   count      814 avg      480 p 0.002474
+ *   slot 55  CPUS 28   count      814 avg      480 p 0.002474
  *
  * p is the cumulative fraction of samples up to and including the slot, for
  * that CPU or for all. Writing start, stop or reset (any case) does that.
@@ -34,7 +34,7 @@ static void kstats_seq_slot_line(struct seq_file *sf, u32 slot, const char *who,
 				 u32 cpu, u32 frac_bits, u64 count, u64 part_sum)
 {
 	seq_printf(sf, "slot %-3u %s%3u %*scount %8llu avg %8llu", slot, who, cpu,
-		   who[3] ? 3 : 4, "", count,
+		   who[3] ? 2 : 3, "", count,
 		   kstats_slot_mean(slot, frac_bits, count, part_sum));
 }
 

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# `make bench`: the record-path benchmark, in one VM boot of Debian's 6.12
-# kernel (override with KSTATS_BENCH_LANE). Figures are ratios within the
-# boot; absolute numbers under software emulation say little.
+# `make bench`: the record path and the tracing overhead against bpftrace
+# and funclatency, in one VM boot of Debian's 6.12 kernel (override with
+# KSTATS_BENCH_LANE), then kstatsctl's formatters on the host. Figures are
+# ratios within one run; absolute numbers under software emulation say
+# little about real hardware.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 lane=${KSTATS_BENCH_LANE:-6.12}
 cd "$top"
 tests/deps.sh
+. tests/vm/lib.sh
+need_pkgs bpftrace libbpf-tools
 tests/build-lane.sh "$lane"
-tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane"
+make -s -C cli
+KSTATS_VM_VERBOSE=0 tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane"
+make -s -C cli bench

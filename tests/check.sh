@@ -2,7 +2,9 @@
 # `make check`: every test of the project, on a fresh machine too.
 #   1. unit tests of the shared histogram math (cmocka, plain and ASan/UBSan)
 #   2. kernel style: checkpatch and kernel-doc on the module and its headers
-#   3. VM lanes: Debian 6.1, Debian 6.12 and the debug kernel, in QEMU
+#   3. kstatsctl on the host: golden outputs, JSON schema, Prometheus, fuzzing
+#   4. VM lanes: Debian 6.1, Debian 6.12 and the debug kernel, in QEMU: the
+#      module core, the ioctl ABI (also -m32), tracing, and kstatsctl end to end
 # Every step runs; a step that cannot run fails (nothing is skipped quietly).
 # KSTATS_LANES="6.1 6.12 debug" picks lanes (a lane left out is reported).
 set -uo pipefail
@@ -28,9 +30,10 @@ step() {	# step NAME CMD...
 	return 0
 }
 
-step "dependencies" tests/deps.sh || exit 1
+tests/deps.sh || { echo "error: could not install the dependencies" >&2; exit 1; }
 step "unit tests (shared histogram math)" make -s -C tests/unit
 step "kernel style (checkpatch, kernel-doc)" tests/style.sh
+step "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" make -s -C cli check
 for lane in $lanes; do
 	step "VM lane $lane" tests/lane.sh "$lane"
 done

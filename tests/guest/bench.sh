@@ -10,3 +10,5 @@ rmmod kstats_bench kstats
 echo "# kstats record path, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 dmesg | sed -n 's/.*kstats_bench: //p' | grep -v '^done$'
 dmesg | grep -q 'kstats_bench: done'
+echo
+tests/guest/trace-bench.sh "$build"

@@ -5,7 +5,9 @@
  * to completion before the write returns (except spin); "calls" then reads
  * how many calls of the traced function they made, "hz" the tick rate.
  *
- *   empty N			ktarget_empty() N times, here
+ *   empty N			ktarget_empty() N times, here; "elapsed" reads the ns
+ *   empty_cold N		the same, with 256 KiB of other memory written
+ *				between calls so the probe's data is not cached
  *   hammer N			ktarget_empty() N times on every CPU at once
  *   spin / stop		ktarget_empty() on every CPU until stop
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
@@ -28,10 +30,11 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
-static u64 calls, hz = HZ, kmalloc_pid;
+static u64 calls, hz = HZ, kmalloc_pid, elapsed;
 static atomic64_t spun;
 
 /* Sleeps exactly @us (no timer slack), as far as the hrtimer can. */
@@ -219,9 +222,32 @@ static int run(const char *what, unsigned int us, unsigned int n, bool migrate,
 	return err;
 }
 
+#define COLD_BYTES (256 << 10)
+
+/* Calls ktarget_empty() back to back, or with the caches disturbed. */
+static int run_empty(unsigned int n, bool cold)
+{
+	u8 *junk = cold ? vmalloc(COLD_BYTES) : NULL;
+	unsigned int i, j;
+	u64 t0;
+
+	if (cold && !junk)
+		return -ENOMEM;
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		for (j = 0; cold && j < COLD_BYTES; j += L1_CACHE_BYTES)
+			WRITE_ONCE(junk[j], i);
+		ktarget_empty();
+	}
+	elapsed = ktime_get_ns() - t0;
+	calls = n;
+	vfree(junk);
+	return 0;
+}
+
 static int ctl_cmd(char *buf)
 {
-	unsigned int a = 0, b = 0, c = 0, i;
+	unsigned int a = 0, b = 0, c = 0;
 	char cmd[24], opt[16] = "";
 	int n = sscanf(buf, "%23s %u %u %u", cmd, &a, &b, &c);
 
@@ -237,12 +263,8 @@ static int ctl_cmd(char *buf)
 	if (jobs)
 		return -EBUSY;	/* spin or kmalloc_prepare pending */
 	calls = 0;
-	if (!strcmp(cmd, "empty") && n == 2) {
-		for (i = 0; i < a; i++)
-			ktarget_empty();
-		calls = a;
-		return 0;
-	}
+	if ((!strcmp(cmd, "empty") || !strcmp(cmd, "empty_cold")) && n == 2)
+		return run_empty(a, !strcmp(cmd, "empty_cold"));
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "spin") && n == 1) {
@@ -317,6 +339,7 @@ static int __init target_init(void)
 	debugfs_create_u64("calls", 0400, dir, &calls);
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
+	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
 	return 0;
 }
 

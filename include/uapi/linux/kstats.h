@@ -221,8 +221,9 @@ struct kstats_record {
  * a section, timed per task: NAME only. Strings are at most 511 bytes.
  * -EINVAL: func together with start/end, only one of start/end, a section
  * from a tracepoint to a function, a mechanism that does not fit, a filter
- * value without its flag, an empty CPU mask or one past the last CPU,
- * maxactive above 65536, a symbol on the kprobe blacklist.
+ * value without its flag, a pid/tgid <= 0 with its flag, an empty CPU mask
+ * or one past the last CPU, maxactive above 65536, a symbol on the kprobe
+ * blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit).
  * -ENOENT: no such symbol or tracepoint (kstats_record is an inline
  * function: there is nothing to trace). -ELOOP: a function of kstats
  * itself. -EEXIST: NAME or GAP-NAME is taken. -ESRCH: no such pid/tgid.
