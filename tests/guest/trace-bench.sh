@@ -9,12 +9,12 @@ set -euo pipefail
 build=${1:?usage: trace-bench.sh BUILD_DIR}
 K=$PWD/cli/kstatsctl
 T=/sys/kernel/debug/kstats_target
-N_HOT=200000 N_COLD=20000
+N_HOT=${KSTATS_BENCH_CALLS:-50000} N_COLD=$((N_HOT / 10))
 insmod "$build/module/kstats.ko"
 insmod "$build/tests/kmod/kstats_target.ko"
 
 per_call() {	# per_call MODE N: ps per call of ktarget_empty
-	echo "$1 $2" >$T/ctl
+	timeout 120 sh -c "echo '$1 $2' >$T/ctl" || { echo "# $1 $2: timed out" >&2; return 1; }
 	echo $(($(cat $T/elapsed) * 1000 / $2))
 }
 measure() {	# measure LABEL: hot and cold ps per call into HOT_<label>, COLD_<label>

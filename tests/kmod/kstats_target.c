@@ -238,6 +238,8 @@ static int run_empty(unsigned int n, bool cold)
 		for (j = 0; cold && j < COLD_BYTES; j += L1_CACHE_BYTES)
 			WRITE_ONCE(junk[j], i);
 		ktarget_empty();
+		if (!(i & 1023))
+			cond_resched();
 	}
 	elapsed = ktime_get_ns() - t0;
 	calls = n;

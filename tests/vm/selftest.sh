@@ -10,7 +10,8 @@ lanes=("$@")
 ((${#lanes[@]})) || lanes=(6.1 6.12 debug)
 # Under /tmp on purpose: shared into the guest as KSTATS_VM_OUT, the only host /tmp it can see.
 work=$(mktemp -d /tmp/kstats-selftest.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# Kept when something fails: the console logs are the evidence.
+trap '((failures)) || rm -rf "$work"' EXIT
 failures=0
 
 # module NAME BODY: a throwaway module whose init runs BODY.
@@ -65,5 +66,5 @@ for lane in "${lanes[@]}"; do
 	expect "$lane" fail "out-of-bounds read" "$work/$lane/load-kasan.sh"
 	seen "$lane" 'BUG: KASAN: slab-out-of-bounds'
 done
-((failures == 0)) || die "$failures selftest check(s) failed"
+((failures == 0)) || die "$failures selftest check(s) failed; logs in $work"
 say "selftest passed: ${lanes[*]}"
