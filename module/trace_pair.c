@@ -50,10 +50,17 @@ static void kstats_section_begin(struct kstats_probe *p)
 		}
 	}
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
+		u64 t0;
+
 		s = &p->tasks[(h + i) % KSTATS_TASK_SLOTS];
 		old = READ_ONCE(s->task);
-		/* Free, or a start never ended for 10 s (its task is gone?). */
-		if (old && now - READ_ONCE(s->t0) < KSTATS_TASK_STALE_NS)
+		t0 = READ_ONCE(s->t0);
+		/*
+		 * Free, or a start never ended for 10 s (its task is gone?).
+		 * A t0 newer than now (another CPU just claimed the slot) is
+		 * not stale: now - t0 would wrap.
+		 */
+		if (old && !(now > t0 && now - t0 >= KSTATS_TASK_STALE_NS))
 			continue;
 		if (cmpxchg(&s->task, old, current) != old)
 			continue;
@@ -74,10 +81,15 @@ static void kstats_section_end(struct kstats_probe *p)
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
 		s = &p->tasks[(h + i) % KSTATS_TASK_SLOTS];
 		if (kstats_slot_mine(s, current)) {
-			u64 t0 = s->t0;
+			u64 t0 = READ_ONCE(s->t0);
 
-			/* Reading t0 happens before the slot is free again. */
-			smp_store_release(&s->task, NULL);
+			/*
+			 * Free the slot only if it is still ours, not reclaimed
+			 * as stale meanwhile; the full barrier keeps the t0 read
+			 * before it, so t0 is our own.
+			 */
+			if (cmpxchg(&s->task, current, NULL) != current)
+				return;
 			/* Stopped or filtered since the start: drop it quietly. */
 			if (kstats_probe_wants(p))
 				kstats_probe_end(p, t0);

@@ -33,16 +33,16 @@ for m in "${mechs[@]}"; do
 	"$K" untrace "bench.$m"
 done
 
-# A peer runs until killed; its first line says it is attached.
-peer() {	# peer LABEL CMD...
-	local label=$1 pid line fifo
-	shift
+# A peer runs until killed; it prints READY once attached.
+peer() {	# peer LABEL READY CMD...
+	local label=$1 ready=$2 pid line fifo
+	shift 2
 	fifo=$(mktemp -u /tmp/peer.XXXXXX)
 	mkfifo "$fifo"
 	"$@" >"$fifo" 2>&1 &
 	pid=$!
 	exec 3<"$fifo"
-	read -r -u 3 line	# "Attaching 2 probes..." / "Tracing ktarget_empty..."
+	while read -r -u 3 line && [[ $line != *"$ready"* ]]; do :; done
 	echo "# $label: $line"
 	measure "$label"
 	kill -INT "$pid"
@@ -51,9 +51,11 @@ peer() {	# peer LABEL CMD...
 	exec 3<&-
 	rm -f "$fifo"
 }
-peer bpftrace bpftrace -e 'kprobe:ktarget_empty { @s[tid] = nsecs; }
+# bpftrace runs BEGIN once every probe is attached.
+peer bpftrace ready bpftrace -e 'BEGIN { printf("ready\n"); }
+	kprobe:ktarget_empty { @s[tid] = nsecs; }
 	kretprobe:ktarget_empty /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
-peer funclatency funclatency ktarget_empty
+peer funclatency Tracing funclatency ktarget_empty
 
 echo "# tracing overhead per call of an empty function, kernel $(uname -r)"
 printf '%-12s %12s %12s %10s\n' tool hot_ns cold_ns floor_ns

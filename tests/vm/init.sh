@@ -81,9 +81,12 @@ say "END job (exit status $rc, guest uptime $(uptime_s) s)"
 ok=1
 [ $rc -eq 0 ] || { say "FAIL: job exited with status $rc"; ok=0; }
 if [ -e $KML ]; then
-	# kmemleak never reports an object younger than 5 s (its minimum age): let the job's last
-	# allocations come of age, then scan. This is kmemleak's rule, not a synchronisation.
-	sleep 6
+	# kmemleak's rules, not synchronisation: it never reports an object younger than 5 s, nor
+	# one whose contents changed since the previous scan (a new object counts as changed). So:
+	# scan once to record checksums while the job's last allocations come of age, then again.
+	sleep 6 &
+	echo scan >$KML
+	wait
 	echo scan >$KML
 	leaks=$(cat $KML)
 	if [ -n "$leaks" ]; then
