@@ -33,23 +33,25 @@ for m in "${mechs[@]}"; do
 	"$K" untrace "bench.$m"
 done
 
-# A peer runs until killed; it prints READY once attached.
+# A peer runs until killed; it prints READY once attached. (Polling its
+# output file: reading it through a pipe instead hung the guest under bpftrace.)
 peer() {	# peer LABEL READY CMD...
-	local label=$1 ready=$2 pid line fifo
+	local label=$1 ready=$2 pid out i
 	shift 2
-	fifo=$(mktemp -u /tmp/peer.XXXXXX)
-	mkfifo "$fifo"
-	"$@" >"$fifo" 2>&1 &
+	out=$(mktemp /tmp/peer.XXXXXX)
+	"$@" >"$out" 2>&1 &
 	pid=$!
-	exec 3<"$fifo"
-	while read -r -u 3 line && [[ $line != *"$ready"* ]]; do :; done
-	echo "# $label: $line"
+	for ((i = 0; i < 300; i++)); do
+		grep -q "$ready" "$out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q "$ready" "$out" || { cat "$out"; echo "# $label did not attach" >&2; return 1; }
+	echo "# $label: attached"
 	measure "$label"
 	kill -INT "$pid"
-	cat <&3 >/dev/null
 	wait "$pid" || true
-	exec 3<&-
-	rm -f "$fifo"
+	rm -f "$out"
 }
 # bpftrace runs BEGIN once every probe is attached.
 peer bpftrace ready bpftrace -e 'BEGIN { printf("ready\n"); }

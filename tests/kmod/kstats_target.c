@@ -46,6 +46,18 @@ static void precise_sleep(unsigned int us)
 	schedule_hrtimeout_range(&t, 0, HRTIMER_MODE_REL);
 }
 
+/*
+ * Busy for at least @us by the clock the probes use. udelay() is not:
+ * where it counts calibrated loops (6.1 under emulation) it can be short.
+ */
+static void spin_us(unsigned int us)
+{
+	u64 end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
+
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+}
+
 /* Traced by the tests: never inlined nor cloned, so one symbol each. */
 
 /* Each body differs, so the compiler cannot fold them into one function. */
@@ -72,7 +84,7 @@ static noinline __noclone void ktarget_recurse(unsigned int depth, unsigned int 
 {
 	if (depth > 1)
 		ktarget_recurse(depth - 1, us);
-	udelay(us);
+	spin_us(us);
 	asm volatile("");	/* keep the inner call from being a tail call */
 }
 
@@ -134,13 +146,13 @@ static int job_thread(void *data)
 			precise_sleep(j->us);
 		} else if (!strcmp(j->what, "section")) {
 			ktarget_sec_start();
-			udelay(j->us / 2);
+			spin_us(j->us / 2);
 			move_to_next_cpu();
-			udelay(j->us - j->us / 2);
+			spin_us(j->us - j->us / 2);
 			ktarget_sec_end();
 		} else if (!strcmp(j->what, "kmalloc")) {
 			p = kmalloc(64, GFP_KERNEL);
-			udelay(j->us);
+			spin_us(j->us);
 			kfree(p);
 		}
 		j->calls++;

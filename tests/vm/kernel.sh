@@ -44,6 +44,8 @@ stock_fill() {
 	touch "$top/.done"
 }
 
+# KDIR is only useful with a compiler (a CI cache may restore the debug tree on a bare machine).
+need_pkgs make gcc
 if [[ $lane == debug ]]; then
 	tree=$("$VM_DIR/debug-build.sh")
 	KVER=$(cat "$tree/include/config/kernel.release")

@@ -30,13 +30,18 @@ out=$(realpath "$out")
 timeout=${KSTATS_VM_TIMEOUT:-900}
 log=$out/console-$lane.log
 
-if [[ -e $script ]]; then
-	script=$(realpath "$script")
-	case $script/ in
+# The guest mounts fresh filesystems on these, hiding the host's files (except KSTATS_VM_OUT).
+must_be_visible() {
+	case $1/ in
 	"$out"/*) ;;
 	/tmp/* | /run/* | /var/tmp/* | /proc/* | /sys/* | /dev/*)
-		die "$script is hidden in the guest (fresh tmpfs there); put it under KSTATS_VM_OUT" ;;
+		die "$1 is hidden in the guest (fresh mounts there); put it under KSTATS_VM_OUT" ;;
 	esac
+}
+must_be_visible "$REPO_ROOT"
+if [[ -e $script ]]; then
+	script=$(realpath "$script")
+	must_be_visible "$script"
 fi
 # The init is busybox sh: keep the values it reads free of anything needing quotes.
 for v in "$lane" "$KVER" "$out" "$MODDIR"; do
