@@ -8,4 +8,5 @@ lane=${KSTATS_DEMO_LANE:-6.12}
 cd "$top"
 tests/deps.sh
 tests/build-lane.sh "$lane"
+make -s -C cli
 tests/vm/run.sh "$lane" tests/guest/demo.sh "$top/build/$lane"
