@@ -46,7 +46,12 @@ peer() {	# peer LABEL READY CMD...
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	grep -q "$ready" "$out" || { cat "$out"; echo "# $label did not attach" >&2; return 1; }
+	if ! grep -q "$ready" "$out"; then
+		echo "# $label did not attach: $(head -c 300 "$out" | tr '\n' ' ')"
+		kill -INT "$pid" 2>/dev/null
+		wait "$pid" || true
+		return 1
+	fi
 	echo "# $label: attached"
 	measure "$label"
 	kill -INT "$pid"
@@ -57,12 +62,13 @@ peer() {	# peer LABEL READY CMD...
 peer bpftrace ready bpftrace -e 'BEGIN { printf("ready\n"); }
 	kprobe:ktarget_empty { @s[tid] = nsecs; }
 	kretprobe:ktarget_empty /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
-peer funclatency Tracing funclatency ktarget_empty
+peers=(bpftrace)
+peer funclatency Tracing funclatency ktarget_empty && peers+=(funclatency)
 
 echo "# tracing overhead per call of an empty function, kernel $(uname -r)"
 printf '%-12s %12s %12s %10s\n' tool hot_ns cold_ns floor_ns
 printf '%-12s %12s %12s\n' untraced "$(ns $HOT_base)" "$(ns $COLD_base)"
-for t in "${mechs[@]}" bpftrace funclatency; do
+for t in "${mechs[@]}" "${peers[@]}"; do
 	h=HOT_$t c=COLD_$t f=FLOOR_$t
 	printf '%-12s %12s %12s %10s\n' "$t" "+$(ns $((${!h} - HOT_base)))" \
 		"+$(ns $((${!c} - COLD_base)))" "${!f:--}"
@@ -72,5 +78,6 @@ best=${mechs[0]}
 bh=HOT_$best
 [[ $best == fprobe ]] && ratio "fprobe / kretprobe overhead (hot)" "$HOT_fprobe - $HOT_base" "$HOT_kretprobe - $HOT_base" 0.5
 ratio "kstats ($best) / bpftrace overhead (hot)" "${!bh} - $HOT_base" "$HOT_bpftrace - $HOT_base" 0.5
-ratio "kstats ($best) / funclatency (hot)" "${!bh} - $HOT_base" "$HOT_funclatency - $HOT_base" -
+[[ " ${peers[*]} " == *" funclatency "* ]] &&
+	ratio "kstats ($best) / funclatency (hot)" "${!bh} - $HOT_base" "$HOT_funclatency - $HOT_base" -
 rmmod kstats_target kstats
