@@ -50,7 +50,7 @@ with_lock() {
 	shift
 	mkdir -p "$(dirname "$lock")"
 	(
-		flock 9
+		flock -n 9 || { say "waiting for $lock: another run is filling the cache"; flock 9; }
 		"$@"
 	) 9>"$lock"
 }
