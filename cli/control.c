@@ -14,8 +14,7 @@
 #include "kstatsctl.h"
 
 struct control_args {
-	char **names;
-	size_t nr;
+	struct ks_names names;
 	bool all;
 };
 
@@ -38,8 +37,7 @@ static error_t control_parse(int key, char *arg, struct argp_state *state)
 		a->all = true;
 		break;
 	case ARGP_KEY_ARG:
-		a->names = xrealloc(a->names, a->nr + 1, sizeof(*a->names));
-		a->names[a->nr++] = arg;
+		ks_names_add(&a->names, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -54,57 +52,33 @@ const struct argp control_argp = {
 	children, NULL, NULL
 };
 
+static int control_one(int fd, const char *name, void *op)
+{
+	struct kstats_control c = { .op = *(uint32_t *)op };
+
+	if (name)
+		snprintf((char *)c.name, sizeof(c.name), "%s", name);
+	else
+		c.flags = KSTATS_CONTROL_ALL;
+	if (!ioctl(fd, KSTATS_IOC_CONTROL, &c))
+		return 0;
+	return ks_dev_error(errno, name ? name : "all metrics");
+}
+
 static int control(int argc, char **argv, uint32_t op, const char *cmd)
 {
 	struct control_args a = { 0 };
-	struct kstats_control c;
-	int rc, done, fd = -1;
-	size_t i;
+	int rc, done;
 
 	rc = ks_parse(&control_argp, argc, argv, &a, &done);
 	if (rc || done)
 		goto out;
-	rc = EXIT_USAGE;
-	if (!a.all == !a.nr) {
-		ks_usage("%s takes metric names or --all", cmd);
-		goto out;
-	}
-	for (i = 0; i < a.nr; i++)
-		if (ks_name_valid(a.names[i]))
-			goto out;
-	rc = EXIT_RUNTIME;
-	fd = ks_dev_open();
-	if (fd < 0)
-		goto out;
-	for (i = 0; i < (a.all ? 1 : a.nr); i++) {
-		memset(&c, 0, sizeof(c));
-		c.op = op;
-		if (a.all)
-			c.flags = KSTATS_CONTROL_ALL;
-		else
-			snprintf((char *)c.name, sizeof(c.name), "%s", a.names[i]);
-		if (ioctl(fd, KSTATS_IOC_CONTROL, &c)) {
-			ks_dev_error(errno, a.all ? "all metrics" : a.names[i]);
-			goto out;
-		}
-	}
-	if (opts.json) {
-		struct json *j = json_doc(cmd);
-
-		json_kbool(j, "all", a.all);
-		json_key(j, "names");
-		json_arr(j);
-		for (i = 0; i < a.nr; i++)
-			json_str(j, a.names[i]);
-		json_arr_end(j);
-		json_obj_end(j);
-		json_end(j);
-	}
-	rc = 0;
+	if (!a.all == !a.names.nr)
+		rc = ks_usage("%s takes metric names or --all", cmd);
+	else
+		rc = ks_each_name(cmd, &a.names, &a.all, control_one, &op);
 out:
-	if (fd >= 0)
-		close(fd);
-	free(a.names);
+	free(a.names.v);
 	return rc;
 }
 

@@ -20,8 +20,7 @@ struct create_args {
 	const char *name;
 	uint32_t bits;
 	bool autoremove;
-	char **names;
-	size_t nr_names;
+	struct ks_names names;
 };
 
 enum { OPT_AUTOREMOVE = 0x300 };
@@ -125,8 +124,7 @@ static error_t delete_parse(int key, char *arg, struct argp_state *state)
 
 	if (key != ARGP_KEY_ARG)
 		return ARGP_ERR_UNKNOWN;
-	a->names = xrealloc(a->names, a->nr_names + 1, sizeof(*a->names));
-	a->names[a->nr_names++] = arg;
+	ks_names_add(&a->names, arg);
 	return 0;
 }
 
@@ -137,51 +135,28 @@ const struct argp delete_argp = {
 	children, NULL, NULL
 };
 
+static int delete_one(int fd, const char *name, void *ctx)
+{
+	struct kstats_delete d = { 0 };
+
+	(void)ctx;
+	snprintf((char *)d.name, sizeof(d.name), "%s", name);
+	return ioctl(fd, KSTATS_IOC_DELETE, &d) ? ks_dev_error(errno, name) : 0;
+}
+
 int cmd_delete(int argc, char **argv)
 {
 	struct create_args a = { 0 };
-	struct kstats_delete d;
-	int rc, done, fd = -1;
-	size_t i;
+	int rc, done;
 
 	rc = ks_parse(&delete_argp, argc, argv, &a, &done);
 	if (rc || done)
 		goto out;
-	rc = EXIT_USAGE;
-	if (!a.nr_names) {
-		ks_usage("delete needs a NAME");
-		goto out;
-	}
-	for (i = 0; i < a.nr_names; i++)
-		if (ks_name_valid(a.names[i]))
-			goto out;
-	rc = EXIT_RUNTIME;
-	fd = ks_dev_open();
-	if (fd < 0)
-		goto out;
-	for (i = 0; i < a.nr_names; i++) {
-		memset(&d, 0, sizeof(d));
-		snprintf((char *)d.name, sizeof(d.name), "%s", a.names[i]);
-		if (ioctl(fd, KSTATS_IOC_DELETE, &d)) {
-			ks_dev_error(errno, a.names[i]);
-			goto out;
-		}
-	}
-	if (opts.json) {
-		struct json *j = json_doc("delete");
-
-		json_key(j, "names");
-		json_arr(j);
-		for (i = 0; i < a.nr_names; i++)
-			json_str(j, a.names[i]);
-		json_arr_end(j);
-		json_obj_end(j);
-		json_end(j);
-	}
-	rc = 0;
+	if (!a.names.nr)
+		rc = ks_usage("delete needs a NAME");
+	else
+		rc = ks_each_name("delete", &a.names, NULL, delete_one, NULL);
 out:
-	if (fd >= 0)
-		close(fd);
-	free(a.names);
+	free(a.names.v);
 	return rc;
 }

@@ -86,6 +86,23 @@ void *xrealloc(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 
 int ks_name_valid(const char *name);	/* 0 or a usage error printed */
+
+/* ---- NAME... operands (names.c) ---- */
+
+struct ks_names {
+	char **v;
+	size_t nr;
+};
+void ks_names_add(struct ks_names *n, char *arg);
+int ks_names_valid(const struct ks_names *n);	/* 0 or EXIT_USAGE (printed) */
+/*
+ * Checks every name, opens the device and calls @op on each name in order,
+ * or once on NULL when *@all (NULL @all: the command has no --all); @op
+ * reports its own failure, which ends the loop. With -j, prints the names
+ * done. Returns 0 or the exit code.
+ */
+int ks_each_name(const char *cmd, const struct ks_names *n, const bool *all,
+		 int (*op)(int fd, const char *name, void *ctx), void *ctx);
 int ks_parse_u32(const char *s, uint32_t max, uint32_t *out);
 int ks_parse_u64(const char *s, uint64_t *out);
 /* "0-3,8": sets bits in @mask (@nbits); 0 or -1. */

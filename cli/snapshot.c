@@ -13,8 +13,7 @@
 #include "kstatsctl.h"
 
 struct snapshot_args {
-	char **names;
-	size_t nr;
+	struct ks_names names;
 	bool all;
 	const char *output;
 };
@@ -42,8 +41,7 @@ static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 		a->all = true;
 		break;
 	case ARGP_KEY_ARG:
-		a->names = xrealloc(a->names, a->nr + 1, sizeof(*a->names));
-		a->names[a->nr++] = arg;
+		ks_names_add(&a->names, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -75,13 +73,12 @@ int cmd_snapshot(int argc, char **argv)
 		ks_usage("snapshot needs -o FILE");
 		goto out;
 	}
-	if (!a.all == !a.nr) {
+	if (!a.all == !a.names.nr) {
 		ks_usage("snapshot takes metric names or --all");
 		goto out;
 	}
-	for (i = 0; i < a.nr; i++)
-		if (ks_name_valid(a.names[i]))
-			goto out;
+	if (ks_names_valid(&a.names))
+		goto out;
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
@@ -93,12 +90,12 @@ int cmd_snapshot(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		nr = (uint32_t)a.nr;
+		nr = (uint32_t)a.names.nr;
 	}
 	ks_source_live(&set.src, fd);
 	set.m = xcalloc(nr, sizeof(*set.m));
 	for (i = 0; i < nr; i++) {
-		const char *name = li ? (const char *)li[i].name : a.names[i];
+		const char *name = li ? (const char *)li[i].name : a.names.v[i];
 
 		rc = ks_snapshot_live(fd, name, &set.m[set.nr], li != NULL);
 		if (rc < 0)
@@ -138,6 +135,6 @@ out:
 		close(fd);
 	ks_set_free(&set);
 	free(li);
-	free(a.names);
+	free(a.names.v);
 	return rc;
 }

@@ -20,8 +20,7 @@
 #define CPU_BITS 8192
 
 struct trace_args {
-	char **args;
-	size_t nr;
+	struct ks_names args;
 	uint32_t bits, mech, maxactive;
 	const char *start, *end, *name, *cpus;
 	int64_t pid, tid;
@@ -120,8 +119,7 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		a->autoremove = true;
 		break;
 	case ARGP_KEY_ARG:
-		a->args = xrealloc(a->args, a->nr + 1, sizeof(*a->args));
-		a->args[a->nr++] = arg;
+		ks_names_add(&a->args, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -143,8 +141,7 @@ static error_t untrace_parse(int key, char *arg, struct argp_state *state)
 
 	if (key != ARGP_KEY_ARG)
 		return ARGP_ERR_UNKNOWN;
-	a->args = xrealloc(a->args, a->nr + 1, sizeof(*a->args));
-	a->args[a->nr++] = arg;
+	ks_names_add(&a->args, arg);
 	return 0;
 }
 
@@ -222,11 +219,11 @@ int cmd_trace(int argc, char **argv)
 	if (rc || done)
 		goto out;
 	rc = EXIT_USAGE;
-	if (a.nr != 1) {
+	if (a.args.nr != 1) {
 		ks_usage("trace takes one FUNC");
 		goto out;
 	}
-	func = a.args[0];
+	func = a.args.v[0];
 	if (a.pid && a.tid) {
 		ks_usage("--pid and --tid do not go together");
 		goto out;
@@ -306,61 +303,39 @@ int cmd_trace(int argc, char **argv)
 out:
 	if (fd >= 0)
 		close(fd);
-	free(a.args);
+	free(a.args.v);
 	return rc;
+}
+
+static int untrace_one(int fd, const char *name, void *ctx)
+{
+	struct kstats_untrace u = { 0 };
+
+	(void)ctx;
+	snprintf((char *)u.name, sizeof(u.name), "%s", name);
+	if (!ioctl(fd, KSTATS_IOC_UNTRACE, &u))
+		return 0;
+	if (errno == EOPNOTSUPP)
+		return unsupported();
+	if (errno == ENOENT)
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
+			       "trace)", "%s: no such trace", name);
+	return ks_dev_error(errno, name);
 }
 
 int cmd_untrace(int argc, char **argv)
 {
 	struct trace_args a = { 0 };
-	struct kstats_untrace u;
-	int rc, done, fd = -1;
-	size_t i;
+	int rc, done;
 
 	rc = ks_parse(&untrace_argp, argc, argv, &a, &done);
 	if (rc || done)
 		goto out;
-	rc = EXIT_USAGE;
-	if (!a.nr) {
-		ks_usage("untrace needs a NAME");
-		goto out;
-	}
-	for (i = 0; i < a.nr; i++)
-		if (ks_name_valid(a.args[i]))
-			goto out;
-	rc = EXIT_RUNTIME;
-	fd = ks_dev_open();
-	if (fd < 0)
-		goto out;
-	for (i = 0; i < a.nr; i++) {
-		memset(&u, 0, sizeof(u));
-		snprintf((char *)u.name, sizeof(u.name), "%s", a.args[i]);
-		if (!ioctl(fd, KSTATS_IOC_UNTRACE, &u))
-			continue;
-		if (errno == EOPNOTSUPP)
-			unsupported();
-		else if (errno == ENOENT)
-			ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
-				"trace)", "%s: no such trace", a.args[i]);
-		else
-			ks_dev_error(errno, a.args[i]);
-		goto out;
-	}
-	if (opts.json) {
-		struct json *j = json_doc("untrace");
-
-		json_key(j, "names");
-		json_arr(j);
-		for (i = 0; i < a.nr; i++)
-			json_str(j, a.args[i]);
-		json_arr_end(j);
-		json_obj_end(j);
-		json_end(j);
-	}
-	rc = 0;
+	if (!a.args.nr)
+		rc = ks_usage("untrace needs a NAME");
+	else
+		rc = ks_each_name("untrace", &a.args, NULL, untrace_one, NULL);
 out:
-	if (fd >= 0)
-		close(fd);
-	free(a.args);
+	free(a.args.v);
 	return rc;
 }

@@ -7,43 +7,100 @@
 #      module core, the ioctl ABI (also -m32), tracing, and kstatsctl end to end
 # Every step runs; a step that cannot run fails (nothing is skipped quietly).
 # KSTATS_LANES="6.1 6.12 debug" picks lanes (a lane left out is reported).
+#
+# The debug kernel's build (when not cached) and then the debug lane are the
+# long pole, so they run alongside the rest: the build with the host steps
+# (niced), the debug lane with the stock lanes. Each step's output goes to
+# build/check/ and is printed when its phase ends.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 all_lanes="6.1 6.12 debug"
 lanes=${KSTATS_LANES:-$all_lanes}
-passed=0 failed=0 results=()
+logs=$top/build/check
+steps=()
 
-step() {	# step NAME CMD...
-	local name=$1 t0=$SECONDS rc
-	shift
-	echo "=== $name"
-	"$@"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		passed=$((passed + 1))
-		results+=("PASS  $name ($((SECONDS - t0)) s)")
-	else
-		failed=$((failed + 1))
-		results+=("FAIL  $name ($((SECONDS - t0)) s)")
-	fi
-	return 0
+# step ID NAME CMD...: runs one step, its output to $logs/ID.log, its exit
+# status and seconds to $logs/ID.rc.
+step() {
+	local id=$1 name=$2 t0=$SECONDS
+	shift 2
+	echo "$name" >"$logs/$id.name"
+	"$@" >"$logs/$id.log" 2>&1
+	echo "$? $((SECONDS - t0))" >"$logs/$id.rc"
+}
+# report ID...: prints each step's output, in order, and notes its result.
+report() {
+	local id
+	for id in "$@"; do
+		echo "=== $(cat "$logs/$id.name")"
+		cat "$logs/$id.log"
+		steps+=("$id")
+	done
 }
 
 tests/deps.sh || { echo "error: could not install the dependencies" >&2; exit 1; }
-step "unit tests (shared histogram math)" make -s -C tests/unit
-step "kernel style (checkpatch, kernel-doc)" tests/style.sh
-step "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" make -s -C cli check
+rm -rf "$logs"
+mkdir -p "$logs"
+echo "=== running; each step's output is in $logs and shown when its phase ends"
+
+# Phase 1: the host steps (niced), and the debug kernel (built once, then
+# cached) on every core.
+(
+	renice -n 10 -p $BASHPID >/dev/null
+	step 1 "unit tests (shared histogram math)" make -s -C tests/unit
+	step 2 "kernel style (checkpatch, kernel-doc)" tests/style.sh
+	step 3 "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" make -s -C cli check
+) &
+host=$!
+phase1=(1 2 3)
+if [[ " $lanes " == *" debug "* ]]; then
+	step 4 "debug kernel (KASAN, UBSAN, lockdep, kmemleak): build or reuse the cache" \
+		tests/vm/kernel.sh debug
+	phase1+=(4)
+fi
+wait $host
+report "${phase1[@]}"
+
+# Phase 2: the lanes, the debug lane alongside the stock ones (one by one).
+make -s -C cli >/dev/null 2>&1	# once, so that no two lanes build it at once
+pids=() phase2=() stock=() id=5
 for lane in $lanes; do
-	step "VM lane $lane" tests/lane.sh "$lane"
+	phase2+=("$id")
+	if [[ $lane == debug ]]; then
+		step $id "VM lane debug" tests/lane.sh debug &
+		pids+=($!)
+	else
+		stock+=("$id:$lane")
+	fi
+	id=$((id + 1))
 done
+(
+	for s in "${stock[@]}"; do
+		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
+	done
+) &
+pids+=($!)
+wait "${pids[@]}"
+report "${phase2[@]}"
 
 echo
 echo "=== summary"
-printf '%s\n' "${results[@]}"
+passed=0 failed=0
+for id in "${steps[@]}"; do
+	read -r rc secs <"$logs/$id.rc" 2>/dev/null || rc=255 secs=0
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "PASS  $(cat "$logs/$id.name") ($secs s)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL  $(cat "$logs/$id.name") ($secs s)"
+	fi
+done
 for lane in $all_lanes; do
 	[[ " $lanes " == *" $lane "* ]] ||
 		echo "SKIPPED  VM lane $lane: not in KSTATS_LANES=\"$lanes\" (make check runs all by default)"
 done
+echo "total: $SECONDS s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

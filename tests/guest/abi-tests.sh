@@ -12,21 +12,7 @@ build=${1:?usage: abi-tests.sh BUILD_DIR}
 kmod=$build/tests/kmod
 view=/sys/kernel/debug/kstats
 ctl=/sys/kernel/debug/kstats_selftest/ctl
-nr_tests=0 nr_failed=0
-
-# ok NAME CMD...: runs CMD, prints a TAP line, shows its output on failure.
-ok() {
-	local name=$1 out
-	shift
-	nr_tests=$((nr_tests + 1))
-	if out=$("$@" 2>&1); then
-		echo "ok $nr_tests - $name"
-	else
-		nr_failed=$((nr_failed + 1))
-		echo "not ok $nr_tests - $name"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-	fi
-}
+. tests/guest/tap.sh
 
 # prog NAME CMD...: runs a TAP program, its output indented; one TAP line for it.
 prog() {
@@ -118,6 +104,4 @@ ok "rmmod kstats_selftest" rmmod kstats_selftest
 ok "rmmod kstats" rmmod kstats
 ok "debugfs kstats/ removed" test ! -e "$view"
 
-echo "1..$nr_tests"
-echo "$((nr_tests - nr_failed)) passed, $nr_failed failed"
-[ "$nr_failed" -eq 0 ]
+tap_end

@@ -29,22 +29,19 @@ ncpu=$(nproc)
 version=$(sed -n 's/^#define KSTATS_VERSION "\(.*\)"/\1/p' module/version.h)
 tmp=$(mktemp -d)
 export KSTATS_COLOR=never
-nr_tests=0 nr_failed=0
+. tests/guest/tap.sh
 
-# ok NAME CMD...: runs CMD, prints a TAP line, shows its output on failure.
-ok() {
-	local name=$1 out
-	shift
-	nr_tests=$((nr_tests + 1))
-	if out=$("$@" 2>&1); then
-		echo "ok $nr_tests - $name"
-	else
-		nr_failed=$((nr_failed + 1))
-		echo "not ok $nr_tests - $name"
-		printf '%s\n' "$out" | head -n 40 | sed 's/^/#   /'
-	fi
+# wait_for CMD...: polls CMD, a state (never a guess at timing), for up to 60 s.
+wait_for() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
 }
-skip() { nr_tests=$((nr_tests + 1)); echo "ok $nr_tests - $1 # skip $2"; }
+# Whether process $1 is blocked in clock_nanosleep(2) (x86-64 syscall 230).
+in_clock_nanosleep() { [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 230 ]; }
 
 # expect RC PATTERN CMD...: CMD exits RC and its output (both streams)
 # matches the extended regexp PATTERN (every line of it: use | for either).
@@ -238,7 +235,8 @@ watch_reset() {	# an interval with a reset in it shows what came after
 	"$K" reset selftest.b1 && echo 'record 5' >"$ctl" || return 1
 	"$K" show selftest.b1 -j --watch 8 --count 1 >"$tmp/wr.json" &
 	pid=$!
-	sleep 2.5
+	# Reset once it has its baseline, i.e. is asleep in its interval.
+	wait_for in_clock_nanosleep "$pid" || { echo "show --watch never slept"; return 1; }
 	"$K" reset selftest.b1 && echo 'record 1' >"$ctl" || return 1
 	wait "$pid" || return 1
 	"$py" - "$tmp/wr.json" "$ncpu" <<'PY'
@@ -260,9 +258,15 @@ ok "delete a module's metric: refused, exit 1" errors 1 \
 	"hint: modules delete their own metrics; 'kstatsctl untrace NAME' removes a trace's" "$K" delete selftest.b0
 ok "a bad name is a usage error, exit 2" expect 2 "^kstatsctl: error: 'a/b': a metric name" "$K" show a/b
 ok "an unknown command: exit 2" expect 2 "^kstatsctl: error: unknown command 'frob'" "$K" frob
-ok "--autoremove: the metric lives while the command does" sh -c \
-	"\"$K\" create cli.auto --autoremove 2>/dev/null & p=\$!; sleep 1; \"$K\" list | grep -q '^cli.auto ' || exit 1;
-	 kill -INT \$p; wait \$p; ! \"$K\" list | grep -q '^cli.auto '"
+autoremove() {	# the metric lives while the command does
+	local pid
+	"$K" create cli.auto --autoremove 2>"$tmp/auto.err" &
+	pid=$!
+	wait_for grep -q "cli.auto exists until this command ends" "$tmp/auto.err" &&
+		"$K" list | grep -q '^cli.auto ' || { kill -INT "$pid"; return 1; }
+	kill -INT "$pid" && wait "$pid" && ! "$K" list | grep -q '^cli.auto '
+}
+ok "--autoremove: the metric lives while the command does" autoremove
 
 # ---- unprivileged ----
 chmod 0666 /dev/kstats
@@ -362,6 +366,4 @@ else
 fi
 
 rm -rf "$tmp"
-echo "1..$nr_tests"
-echo "$((nr_tests - nr_failed)) passed, $nr_failed failed"
-[ "$nr_failed" -eq 0 ]
+tap_end

@@ -8,21 +8,7 @@ kmod=$build/tests/kmod
 check=$build/kstats_check
 view=/sys/kernel/debug/kstats
 ctl=/sys/kernel/debug/kstats_selftest/ctl
-nr_tests=0 nr_failed=0
-
-# ok NAME CMD...: runs CMD, prints a TAP line, shows its output on failure.
-ok() {
-	local name=$1 out
-	shift
-	nr_tests=$((nr_tests + 1))
-	if out=$("$@" 2>&1); then
-		echo "ok $nr_tests - $name"
-	else
-		nr_failed=$((nr_failed + 1))
-		echo "not ok $nr_tests - $name"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-	fi
-}
+. tests/guest/tap.sh
 
 put() { echo "$2" >"$1"; }	# put FILE TEXT
 
@@ -117,6 +103,4 @@ load_cycle() {
 }
 ok "load, record, unload x20" load_cycle
 
-echo "1..$nr_tests"
-echo "$((nr_tests - nr_failed)) passed, $nr_failed failed"
-[ "$nr_failed" -eq 0 ]
+tap_end

@@ -7,7 +7,9 @@ build=${1:?usage: main-tests.sh BUILD_DIR}
 failed=()
 for suite in lane-tests abi-tests trace-tests churn-tests cli-tests; do
 	echo "# ==== $suite"
+	t0=$SECONDS
 	tests/guest/$suite.sh "$build" || failed+=("$suite")
+	echo "# ==== $suite: $((SECONDS - t0)) s"
 done
 echo "# ==== suites failed: ${failed[*]:-none}"
 [ ${#failed[@]} -eq 0 ]

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAME... operands: argp collects them; delete, untrace and start/stop/reset
+ * then share one shape, checking every name before touching the device and
+ * stopping at the first failure.
+ */
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+void ks_names_add(struct ks_names *n, char *arg)
+{
+	n->v = xrealloc(n->v, n->nr + 1, sizeof(*n->v));
+	n->v[n->nr++] = arg;
+}
+
+int ks_names_valid(const struct ks_names *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (ks_name_valid(n->v[i]))
+			return EXIT_USAGE;
+	return 0;
+}
+
+int ks_each_name(const char *cmd, const struct ks_names *n, const bool *all,
+		 int (*op)(int fd, const char *name, void *ctx), void *ctx)
+{
+	bool every = all && *all;
+	int rc, fd;
+	size_t i;
+
+	rc = ks_names_valid(n);
+	if (rc)
+		return rc;
+	fd = ks_dev_open();
+	if (fd < 0)
+		return EXIT_RUNTIME;
+	for (i = 0; i < (every ? 1 : n->nr); i++) {
+		if (op(fd, every ? NULL : n->v[i], ctx)) {
+			close(fd);
+			return EXIT_RUNTIME;
+		}
+	}
+	close(fd);
+	if (opts.json) {
+		struct json *j = json_doc(cmd);
+
+		if (all)
+			json_kbool(j, "all", *all);
+		json_key(j, "names");
+		json_arr(j);
+		for (i = 0; i < n->nr; i++)
+			json_str(j, n->v[i]);
+		json_arr_end(j);
+		json_obj_end(j);
+		json_end(j);
+	}
+	return 0;
+}

@@ -1,0 +1,33 @@
+# shellcheck shell=bash
+# TAP for the guest suites: source this, call `ok NAME CMD...` per test and
+# end with `tap_end`, which prints the plan and the tally and fails if any
+# test did.
+nr_tests=0 nr_failed=0
+
+# ok NAME CMD...: runs CMD, prints a TAP line (with the time taken if that
+# is 5 s or more), shows its output on failure.
+ok() {
+	local name=$1 out t0=$SECONDS
+	shift
+	nr_tests=$((nr_tests + 1))
+	if out=$("$@" 2>&1); then
+		(( SECONDS - t0 >= 5 )) && name+=" ($((SECONDS - t0)) s)"
+		echo "ok $nr_tests - $name"
+	else
+		nr_failed=$((nr_failed + 1))
+		echo "not ok $nr_tests - $name"
+		printf '%s\n' "$out" | head -n 40 | sed 's/^/#   /'
+	fi
+}
+
+# skip NAME WHY: a test this kernel or build cannot run, said so.
+skip() {
+	nr_tests=$((nr_tests + 1))
+	echo "ok $nr_tests - $1 # skip $2"
+}
+
+tap_end() {
+	echo "1..$nr_tests"
+	echo "$((nr_tests - nr_failed)) passed, $nr_failed failed"
+	[ "$nr_failed" -eq 0 ]
+}
