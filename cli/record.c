@@ -68,12 +68,15 @@ static int flush(struct batch *b)
 	return 0;
 }
 
-static int add(struct batch *b, const char *s)
+static int parse(const char *s, uint64_t *v)
 {
-	uint64_t v;
-
-	if (ks_parse_value(s, &v))
+	if (ks_parse_value(s, v))
 		return ks_usage("'%s' is not a value (ns, or with a unit: 1.5us, 2ms)", s);
+	return 0;
+}
+
+static int add(struct batch *b, uint64_t v)
+{
 	b->v[b->n++] = v;
 	return b->n == b->max ? flush(b) : 0;
 }
@@ -83,6 +86,7 @@ int cmd_record(int argc, char **argv)
 	struct record_args a = { 0 };
 	struct kstats_info info;
 	struct batch b = { .fd = -1 };
+	uint64_t *vals = NULL, v;
 	char word[128];
 	int rc, done;
 	size_t i;
@@ -98,6 +102,11 @@ int cmd_record(int argc, char **argv)
 	if (ks_name_valid(a.args[0]))
 		goto out;
 	b.name = a.args[0];
+	/* Every value given is checked before anything is recorded. */
+	vals = xcalloc(a.nr, sizeof(*vals));
+	for (i = 1; i < a.nr; i++)
+		if (parse(a.args[i], &vals[i]))
+			goto out;
 	rc = EXIT_RUNTIME;
 	b.fd = ks_dev_open();
 	if (b.fd < 0)
@@ -107,10 +116,10 @@ int cmd_record(int argc, char **argv)
 	b.v = xcalloc(b.max, sizeof(*b.v));
 	rc = 0;
 	for (i = 1; !rc && i < a.nr; i++)
-		rc = add(&b, a.args[i]);
+		rc = add(&b, vals[i]);
 	if (a.nr == 1) {
 		while (!rc && scanf("%127s", word) == 1)
-			rc = add(&b, word);
+			rc = parse(word, &v) ?: add(&b, v);
 	}
 	if (!rc)
 		rc = flush(&b);
@@ -126,6 +135,7 @@ out:
 	if (b.fd >= 0)
 		close(b.fd);
 	free(b.v);
+	free(vals);
 	free(a.args);
 	return rc;
 }

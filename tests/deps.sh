@@ -19,7 +19,7 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+cmd="apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "error: missing packages: ${missing[*]}" >&2
 	echo "hint: as root run: apt-get update && $cmd" >&2
@@ -27,5 +27,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
 $cmd >/dev/null

@@ -180,6 +180,10 @@ ok "create it again: already exists, exit 1" errors 1 \
 	"kstatsctl: error: cli.t: already exists" \
 	"hint: pick another name, or delete it first ('kstatsctl delete NAME')" "$K" create cli.t
 ok "record values with units" "$K" record cli.t 100 200 300 1us 2ms
+ok "record with a bad value among good ones: usage error, exit 2" expect 2 \
+	"'12parsecs' is not a value" "$K" record cli.t 7 8 12parsecs
+ok "... and none of its values was recorded" sh -c \
+	"\"$K\" show cli.t -j | grep -q '\"count\": 5,'"
 ok "record 1..10000 from stdin (3 batches of at most 4096)" sh -c "seq 1 10000 | \"$K\" record cli.t"
 ok "show -j: 10005 samples" sh -c "\"$K\" show cli.t -j >$tmp/t.json && [ \$(\$0 -c 'import json; print(json.load(open(\"$tmp/t.json\"))[\"metrics\"][0][\"count\"])') = 10005 ]" "$py"
 truth() {	# percentiles of 1..10000 plus the five values, within bounds

@@ -36,12 +36,16 @@ need_pkgs() {
 	((${#missing[@]})) || return 0
 	[[ $(id -u) == 0 ]] || die "missing packages (need root to install): ${missing[*]}"
 	say "installing ${missing[*]}"
+	# Steps of `make check` run side by side and may install at once: one
+	# apt-get at a time here, and apt waits for any other holder of its lock.
+	with_lock "$CACHE/apt.lock" apt_install "${missing[@]}" || die "could not install: ${missing[*]}"
+}
+apt_install() {
 	export DEBIAN_FRONTEND=noninteractive
-	local install=(apt-get install -y -q --no-install-recommends "${missing[@]}")
+	local apt=(apt-get -q -o DPkg::Lock::Timeout=600)
+	local install=("${apt[@]}" install -y --no-install-recommends "$@")
 	# A fresh machine may have empty package lists: update only when the first try fails.
-	if ! "${install[@]}" >/dev/null 2>&1; then
-		quiet apt-get update -q && quiet "${install[@]}" || die "could not install: ${missing[*]}"
-	fi
+	"${install[@]}" >/dev/null 2>&1 || { quiet "${apt[@]}" update && quiet "${install[@]}"; }
 }
 
 # with_lock FILE CMD...: serialise cache fills, so parallel lanes never build the same thing twice.
