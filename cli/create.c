@@ -20,7 +20,6 @@ struct create_args {
 	const char *name;
 	uint32_t bits;
 	bool autoremove;
-	struct ks_names names;
 };
 
 enum { OPT_AUTOREMOVE = 0x300 };
@@ -118,18 +117,8 @@ int cmd_create(int argc, char **argv)
 	return 0;
 }
 
-static error_t delete_parse(int key, char *arg, struct argp_state *state)
-{
-	struct create_args *a = state->input;
-
-	if (key != ARGP_KEY_ARG)
-		return ARGP_ERR_UNKNOWN;
-	ks_names_add(&a->names, arg);
-	return 0;
-}
-
 const struct argp delete_argp = {
-	NULL, delete_parse, "NAME...",
+	NULL, ks_names_parse, "NAME...",
 	"Deletes metrics created from user space. A module's metrics go with the "
 	"module; a trace's with 'kstatsctl untrace'.",
 	children, NULL, NULL
@@ -146,17 +135,5 @@ static int delete_one(int fd, const char *name, void *ctx)
 
 int cmd_delete(int argc, char **argv)
 {
-	struct create_args a = { 0 };
-	int rc, done;
-
-	rc = ks_parse(&delete_argp, argc, argv, &a, &done);
-	if (rc || done)
-		goto out;
-	if (!a.names.nr)
-		rc = ks_usage("delete needs a NAME");
-	else
-		rc = ks_each_name("delete", &a.names, NULL, delete_one, NULL);
-out:
-	free(a.names.v);
-	return rc;
+	return ks_names_cmd(&delete_argp, "delete", argc, argv, delete_one);
 }

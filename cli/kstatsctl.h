@@ -103,6 +103,11 @@ int ks_names_valid(const struct ks_names *n);	/* 0 or EXIT_USAGE (printed) */
  */
 int ks_each_name(const char *cmd, const struct ks_names *n, const bool *all,
 		 int (*op)(int fd, const char *name, void *ctx), void *ctx);
+/* An argp parser whose input is a struct ks_names. */
+error_t ks_names_parse(int key, char *arg, struct argp_state *state);
+/* A whole "CMD NAME..." command: @op on each name, as ks_each_name. */
+int ks_names_cmd(const struct argp *argp, const char *cmd, int argc, char **argv,
+		 int (*op)(int fd, const char *name, void *ctx));
 int ks_parse_u32(const char *s, uint32_t max, uint32_t *out);
 int ks_parse_u64(const char *s, uint64_t *out);
 /* "0-3,8": sets bits in @mask (@nbits); 0 or -1. */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NAME... operands: argp collects them; delete, untrace and start/stop/reset
- * then share one shape, checking every name before touching the device and
+ * then share one shape (delete and untrace all of it, ks_names_cmd), checking every name before touching the device and
  * stopping at the first failure.
  */
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "kstatsctl.h"
@@ -22,6 +23,28 @@ int ks_names_valid(const struct ks_names *n)
 		if (ks_name_valid(n->v[i]))
 			return EXIT_USAGE;
 	return 0;
+}
+
+error_t ks_names_parse(int key, char *arg, struct argp_state *state)
+{
+	if (key != ARGP_KEY_ARG)
+		return ARGP_ERR_UNKNOWN;
+	ks_names_add(state->input, arg);
+	return 0;
+}
+
+int ks_names_cmd(const struct argp *argp, const char *cmd, int argc, char **argv,
+		 int (*op)(int fd, const char *name, void *ctx))
+{
+	struct ks_names n = { 0 };
+	int rc, done;
+
+	rc = ks_parse(argp, argc, argv, &n, &done);
+	if (!rc && !done)
+		rc = n.nr ? ks_each_name(cmd, &n, NULL, op, NULL) :
+			    ks_usage("%s needs a NAME", cmd);
+	free(n.v);
+	return rc;
 }
 
 int ks_each_name(const char *cmd, const struct ks_names *n, const bool *all,

@@ -135,18 +135,8 @@ const struct argp trace_argp = {
 	children, NULL, NULL
 };
 
-static error_t untrace_parse(int key, char *arg, struct argp_state *state)
-{
-	struct trace_args *a = state->input;
-
-	if (key != ARGP_KEY_ARG)
-		return ARGP_ERR_UNKNOWN;
-	ks_names_add(&a->args, arg);
-	return 0;
-}
-
 const struct argp untrace_argp = {
-	NULL, untrace_parse, "NAME...",
+	NULL, ks_names_parse, "NAME...",
 	"Removes traces and their metrics.", children, NULL, NULL
 };
 
@@ -325,17 +315,5 @@ static int untrace_one(int fd, const char *name, void *ctx)
 
 int cmd_untrace(int argc, char **argv)
 {
-	struct trace_args a = { 0 };
-	int rc, done;
-
-	rc = ks_parse(&untrace_argp, argc, argv, &a, &done);
-	if (rc || done)
-		goto out;
-	if (!a.args.nr)
-		rc = ks_usage("untrace needs a NAME");
-	else
-		rc = ks_each_name("untrace", &a.args, NULL, untrace_one, NULL);
-out:
-	free(a.args.v);
-	return rc;
+	return ks_names_cmd(&untrace_argp, "untrace", argc, argv, untrace_one);
 }
