@@ -82,8 +82,9 @@ static uint64_t target(const char *cmd)
 
 struct req {
 	const char *name, *func, *start, *end;
-	uint32_t mech, flags, bits;
+	uint32_t mech, flags, bits, maxactive;
 	int64_t pid, tgid;
+	uint64_t cpus;		/* with KSTATS_TRACE_CPUS: bit n = CPU n */
 };
 
 static int trace(int dev, const struct req *r)
@@ -92,8 +93,13 @@ static int trace(int dev, const struct req *r)
 		.func = (uintptr_t)r->func, .start = (uintptr_t)r->start,
 		.end = (uintptr_t)r->end, .frac_bits = r->bits ? r->bits : 3,
 		.mechanism = r->mech, .flags = r->flags, .pid = r->pid,
-		.tgid = r->tgid,
+		.tgid = r->tgid, .maxactive = r->maxactive,
 	};
+
+	if (r->flags & KSTATS_TRACE_CPUS) {
+		t.cpus = (uintptr_t)&r->cpus;
+		t.cpus_len = sizeof(r->cpus);
+	}
 
 	strncpy((char *)t.name, r->name, sizeof(t.name) - 1);
 	return ioctl(dev, KSTATS_IOC_TRACE, &t) ? errno : 0;
@@ -111,6 +117,7 @@ static int untrace(const char *name)
 struct hist {
 	struct kstats_snapshot sn;
 	uint64_t counts[KSTATS_SLOTS_MAX], parts[KSTATS_SLOTS_MAX], total;
+	uint64_t cpu_mask;	/* CPUs (below 64) with samples */
 };
 
 static int snap(const char *name, struct hist *h)
@@ -130,6 +137,8 @@ static int snap(const char *name, struct hist *h)
 		h->counts[sl[i].slot] += sl[i].count;
 		h->parts[sl[i].slot] += sl[i].part_sum;
 		h->total += sl[i].count;
+		if (sl[i].count)
+			h->cpu_mask |= sl[i].cpu < 64 ? 1ULL << sl[i].cpu : ~0ULL;
 	}
 	return 0;
 }
@@ -168,12 +177,36 @@ static int within(const struct hist *h, uint64_t lo, uint64_t hi, unsigned int p
 	return over * 100 <= (100 - pct) * h->total;
 }
 
+/* Samples that are at most @v, as far as slots can tell (a lower bound). */
+static uint64_t at_most(const struct hist *h, uint64_t v)
+{
+	uint32_t b = h->sn.frac_bits, s;
+	uint64_t n = 0;
+
+	for (s = 0; s < kstats_hist_nslots(b); s++)
+		if (kstats_slot_last(s, b) <= v)
+			n += h->counts[s];
+	return n;
+}
+
 static int accounted(const char *what, const struct hist *h, uint64_t calls)
 {
 	return ok(h->total + h->sn.misses == calls && h->sn.hits == h->total,
 		  "%s: samples %llu + misses %llu == calls %llu (hits %llu)", what,
 		  (unsigned long long)h->total, (unsigned long long)h->sn.misses,
 		  (unsigned long long)calls, (unsigned long long)h->sn.hits);
+}
+
+static void dump(const struct hist *h)
+{
+	uint32_t b = h->sn.frac_bits, s;
+
+	for (s = 0; s < kstats_hist_nslots(b); s++)
+		if (h->counts[s])
+			diag("slot [%llu, %llu]: %llu",
+			     (unsigned long long)kstats_slot_low(s, b),
+			     (unsigned long long)kstats_slot_last(s, b),
+			     (unsigned long long)h->counts[s]);
 }
 
 static const char *mech_name(uint32_t m)
@@ -247,12 +280,20 @@ static void test_function(uint32_t mech, int ncpus)
 				good = 0;
 		}
 		if (!ok(good && per_level, "%s: every level at least its own duration", m))
-			for (s = 0; s < kstats_hist_nslots(b); s++)
-				if (h.counts[s])
-					diag("slot [%llu, %llu]: %llu",
-					     (unsigned long long)kstats_slot_low(s, b),
-					     (unsigned long long)kstats_slot_last(s, b),
-					     (unsigned long long)h.counts[s]);
+			dump(&h);
+		/*
+		 * And no longer: levels 0..L-1 hold L x N samples of at most
+		 * L x 500 us plus half a level. A tool that timed inner calls
+		 * from an outer entry would put them all near the outermost's
+		 * 2 ms. A stall of the emulator only lengthens a call, so a
+		 * tenth of a level may run over.
+		 */
+		for (good = 1, s = 1; s <= 4; s++)
+			if (at_most(&h, s * 500 * NS_PER_US + 250 * NS_PER_US) + per_level / 10 <
+			    s * per_level)
+				good = 0;
+		if (!ok(good && per_level, "%s: and no level longer than its own duration", m))
+			dump(&h);
 	}
 	untrace("t.recurse");
 
@@ -274,6 +315,44 @@ static void test_function(uint32_t mech, int ncpus)
 		   (unsigned long long)mean);
 	}
 	untrace("t.gap");
+
+	/* maxactive 1: only the outermost call of each recursion has an instance. */
+	r = (struct req){ .name = "t.max", .func = "ktarget_recurse", .mech = mech,
+			  .maxactive = 1 };
+	if (ok(trace(fd, &r) == 0, "%s: trace with maxactive 1", m)) {
+		calls = target("recurse 4 200 10");
+		snap("t.max", &h);
+		ok(calls == 10 && h.total == 10 && h.sn.misses == 30 &&
+		   within(&h, 800 * NS_PER_US, UINT64_MAX, 100),
+		   "%s: maxactive 1, depth 4: the 10 outermost calls (>= 800 us) "
+		   "recorded, the 30 inner missed: %llu + %llu", m,
+		   (unsigned long long)h.total, (unsigned long long)h.sn.misses);
+		untrace("t.max");
+	}
+
+	/* A CPU list: only calls made on those CPUs. */
+	r = (struct req){ .name = "t.cpu", .func = "ktarget_empty", .mech = mech,
+			  .flags = KSTATS_TRACE_CPUS, .cpus = 1ULL << (ncpus - 1) };
+	if (ok(trace(fd, &r) == 0, "%s: trace on CPU %d only", m, ncpus - 1)) {
+		calls = target("hammer 1000");
+		snap("t.cpu", &h);
+		ok(calls == 1000ULL * ncpus && h.total + h.sn.misses == 1000 &&
+		   h.cpu_mask == r.cpus,
+		   "%s: of %llu calls on %d CPUs, the 1000 on CPU %d: %llu + %llu, "
+		   "CPUs 0x%llx", m, (unsigned long long)calls, ncpus, ncpus - 1,
+		   (unsigned long long)h.total, (unsigned long long)h.sn.misses,
+		   (unsigned long long)h.cpu_mask);
+		untrace("t.cpu");
+	}
+
+	/* module:function */
+	r = (struct req){ .name = "t.mod", .func = "kstats_target:ktarget_empty", .mech = mech };
+	if (ok(trace(fd, &r) == 0, "%s: trace kstats_target:ktarget_empty", m)) {
+		calls = target("empty 100");
+		snap("t.mod", &h);
+		accounted("module:function", &h, calls);
+		untrace("t.mod");
+	}
 }
 
 static void test_sections(int ncpus)
@@ -354,6 +433,7 @@ static void test_refusals(int have_fprobe)
 		{ "kstats:kstats_floor_func", ELOOP, "kstats' own code, module-qualified" },
 		{ "notify_die", EINVAL, "on the kprobe blacklist" },
 		{ "no_such_function_kstats", ENOENT, "unknown symbol" },
+		{ "kstats:ktarget_empty", ENOENT, "not in that module" },
 	};
 	unsigned int i;
 	int err;
