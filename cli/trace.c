@@ -47,7 +47,7 @@ static const struct argp_option trace_options[] = {
 	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe "
 	  "or tracepoint", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
-	{ "maxactive", OPT_MAXACTIVE, "N", 0, "kretprobe: calls in flight at once", 0 },
+	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ 0 }

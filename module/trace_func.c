@@ -41,8 +41,7 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
 	p->fp.entry_data_size = sizeof(u64);
-	if (maxactive)
-		p->fp.nr_maxactive = maxactive;
+	p->fp.nr_maxactive = maxactive;
 	return register_fprobe_ips(&p->fp, &addr, 1);
 }
 #else
@@ -72,6 +71,8 @@ static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *
 int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long addr,
 		       u32 maxactive)
 {
+	/* The kretprobe default, but never fewer than the CPUs can use. */
+	maxactive = maxactive ?: max_t(u32, 10, 2 * num_possible_cpus());
 #ifdef KSTATS_HAVE_FPROBE
 	if (p->mech == KSTATS_MECH_FPROBE)
 		return kstats_fprobe_attach(p, addr, maxactive);
@@ -79,8 +80,7 @@ int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long ad
 	p->rp.entry_handler = kstats_kretprobe_entry;
 	p->rp.handler = kstats_kretprobe_exit;
 	p->rp.data_size = sizeof(u64);
-	/* The kernel's default, but never fewer than the CPUs can use. */
-	p->rp.maxactive = maxactive ?: max_t(int, 10, 2 * num_possible_cpus());
+	p->rp.maxactive = maxactive;
 	if (sym)
 		p->rp.kp.symbol_name = sym;
 	else

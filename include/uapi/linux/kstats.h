@@ -242,7 +242,7 @@ struct kstats_trace {
 	__u32 frac_bits;
 	__u32 mechanism;	/* KSTATS_MECH_* */
 	__u32 flags;		/* KSTATS_TRACE_* */
-	__u32 maxactive;	/* kretprobe instances; 0: default */
+	__u32 maxactive;	/* calls in flight at once; 0: default */
 	__s64 pid;		/* with KSTATS_TRACE_PID */
 	__s64 tgid;		/* with KSTATS_TRACE_TGID */
 	__u64 cpus;		/* user pointer to a CPU bitmap (bit n = CPU n) */
