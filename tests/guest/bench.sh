@@ -10,5 +10,9 @@ rmmod kstats_bench kstats
 echo "# kstats record path, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 dmesg | sed -n 's/.*kstats_bench: //p' | grep -v '^done$'
 dmesg | grep 'kstats_bench: done' >/dev/null	# not -q: dmesg would get SIGPIPE
+if dmesg | grep 'unloaded without kstats_delete' >/dev/null; then
+	echo "error: kstats_bench left metrics behind" >&2
+	exit 1
+fi
 echo
 tests/guest/trace-bench.sh "$build"

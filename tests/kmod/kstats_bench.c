@@ -76,7 +76,7 @@ static int __init bench_init(void)
 	u64 empty, ktime, hot_ps, stopped, cold_ps, *vals;
 	struct kstats *hot;
 	char name[32];
-	int i, err = 0;
+	int i, b, err = 0;
 
 	vals = kmalloc_array(1024, sizeof(*vals), GFP_KERNEL);
 	hot = kstats_new("bench.hot", 3);
@@ -115,10 +115,10 @@ static int __init bench_init(void)
 			  max(ktime - empty, 1ULL)));
 	pr_info("kstats_bench: ratio_cold_over_ktime %llu/1000\n",
 		div64_u64(cold_ps * 1000, ktime));
-	for (i = 0; i <= KSTATS_FRAC_BITS_MAX; i++)
+	for (b = 0; b <= KSTATS_FRAC_BITS_MAX; b++)
 		pr_info("kstats_bench: memory frac_bits=%d slots=%u bytes_per_cpu=%zu\n",
-			i, kstats_hist_nslots(i),
-			kstats_hist_nslots(i) * sizeof(struct kstats_slot));
+			b, kstats_hist_nslots(b),
+			kstats_hist_nslots(b) * sizeof(struct kstats_slot));
 	pr_info("kstats_bench: done\n");
 out:
 	while (i-- > 0)
