@@ -12,7 +12,7 @@ mount -t devtmpfs devtmpfs /dev
 exec </dev/null >/dev/console 2>&1
 
 R=/newroot
-. /kstats/run.conf # LANE KVER OUT MODDIR (plain values checked by run.sh)
+. /kstats/run.conf # LANE KVER OUT MODDIR REPO_BIND (plain values checked by run.sh)
 nonce=$(cat /kstats/nonce)
 rm -f /kstats/nonce
 
@@ -39,6 +39,11 @@ done </modules.list
 mkdir -p $R
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroot $R ||
 	fail "cannot mount the host root over 9p"
+# A repo in /tmp, /run or /var/tmp: kept aside now, bound back once those are fresh tmpfs.
+if [ -n "$REPO_BIND" ]; then
+	mkdir -p /repo
+	mount --bind $R$REPO_BIND /repo || fail "cannot see the repo at $REPO_BIND"
+fi
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev
@@ -51,6 +56,10 @@ mount -t tracefs tracefs $R/sys/kernel/tracing
 mount -t tmpfs -o mode=755 tmpfs $R/run
 mount -t tmpfs -o mode=1777 tmpfs $R/tmp
 mount -t tmpfs -o mode=1777 tmpfs $R/var/tmp
+if [ -n "$REPO_BIND" ]; then
+	mkdir -p $R$REPO_BIND
+	mount --bind /repo $R$REPO_BIND || fail "cannot bind the repo at $REPO_BIND"
+fi
 # The job's way to leave files for the host: a read-write share at the same path as on the host.
 mkdir -p $R$OUT
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 kstatsout $R$OUT ||

@@ -14,7 +14,7 @@
 #   KSTATS_VM_VERBOSE  1 = stream the console to stderr while it runs
 #   KSTATS_VM_ACCEL    QEMU -accel value (default tcg,thread=single, see below)
 # Note: the guest has fresh tmpfs on /tmp, /run and /var/tmp, so host files there are invisible
-# to SCRIPT, except under KSTATS_VM_OUT.
+# to SCRIPT, except the repo itself (a clone in /tmp works) and KSTATS_VM_OUT.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -30,21 +30,28 @@ out=$(realpath "$out")
 timeout=${KSTATS_VM_TIMEOUT:-900}
 log=$out/console-$lane.log
 
-# The guest mounts fresh filesystems on these, hiding the host's files (except KSTATS_VM_OUT).
+# The guest mounts fresh filesystems on these, hiding the host's files (except KSTATS_VM_OUT,
+# and the repo, which the guest's init binds back when it lives in a tmpfs one).
+repo_bind=
+case $REPO_ROOT/ in
+/tmp/* | /run/* | /var/tmp/*) repo_bind=$REPO_ROOT ;;
+esac
 must_be_visible() {
 	case $1/ in
-	"$out"/*) ;;
+	"$out"/* | "$REPO_ROOT"/*) ;;
 	/tmp/* | /run/* | /var/tmp/* | /proc/* | /sys/* | /dev/*)
 		die "$1 is hidden in the guest (fresh mounts there); put it under KSTATS_VM_OUT" ;;
 	esac
 }
-must_be_visible "$REPO_ROOT"
+case $REPO_ROOT/ in
+/proc/* | /sys/* | /dev/*) die "the repo cannot be under /proc, /sys or /dev" ;;
+esac
 if [[ -e $script ]]; then
 	script=$(realpath "$script")
 	must_be_visible "$script"
 fi
 # The init is busybox sh: keep the values it reads free of anything needing quotes.
-for v in "$lane" "$KVER" "$out" "$MODDIR"; do
+for v in "$lane" "$KVER" "$out" "$MODDIR" "$repo_bind"; do
 	[[ $v =~ ^[A-Za-z0-9_./+~:-]*$ ]] || die "unsupported characters in '$v'"
 done
 
@@ -86,7 +93,8 @@ cmd=("$script" "$@")
 [[ -f $script && ! -x $script ]] && cmd=(/bin/bash "$script" "$@")
 mkdir -p "$run/root/kstats"
 echo "$nonce" >"$run/root/kstats/nonce"
-printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\n' "$lane" "$KVER" "$out" "$MODDIR" >"$run/root/kstats/run.conf"
+printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\n' "$lane" "$KVER" "$out" "$MODDIR" \
+	"$repo_bind" >"$run/root/kstats/run.conf"
 {
 	echo '#!/bin/bash'
 	printf 'export KSTATS_LANE=%q KSTATS_KVER=%q KSTATS_IN_VM=1 KSTATS_VM_OUT=%q\n' "$lane" "$KVER" "$out"
