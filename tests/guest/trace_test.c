@@ -177,16 +177,47 @@ static int within(const struct hist *h, uint64_t lo, uint64_t hi, unsigned int p
 	return over * 100 <= (100 - pct) * h->total;
 }
 
-/* Samples that are at most @v, as far as slots can tell (a lower bound). */
-static uint64_t at_most(const struct hist *h, uint64_t v)
+#define MAX_CALLS 1024
+
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t b = h->sn.frac_bits, s;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* What the target's last recursion took, call by call, ascending. */
+static uint64_t read_durations(uint64_t *v, uint64_t max)
+{
+	FILE *f = fopen(TARGET "durations", "r");
+	unsigned long long x;
 	uint64_t n = 0;
 
-	for (s = 0; s < kstats_hist_nslots(b); s++)
-		if (kstats_slot_last(s, b) <= v)
-			n += h->counts[s];
+	while (f && n < max && fscanf(f, "%llu", &x) == 1)
+		v[n++] = x;
+	if (f)
+		fclose(f);
+	qsort(v, n, sizeof(*v), cmp_u64);
 	return n;
+}
+
+/*
+ * Ranks whose slot lies wholly below the sorted truth @t, and in @over
+ * those wholly above it plus @slack.
+ */
+static uint64_t against_truth(const struct hist *h, const uint64_t *t, uint64_t n,
+			      uint64_t slack, uint64_t *over)
+{
+	uint32_t b = h->sn.frac_bits, s;
+	uint64_t r = 0, c, under = 0;
+
+	*over = 0;
+	for (s = 0; s < kstats_hist_nslots(b); s++)
+		for (c = 0; c < h->counts[s] && r < n; c++, r++) {
+			under += kstats_slot_last(s, b) < t[r];
+			*over += kstats_slot_low(s, b) > t[r] + slack;
+		}
+	return under;
 }
 
 static int accounted(const char *what, const struct hist *h, uint64_t calls)
@@ -262,7 +293,7 @@ static void test_function(uint32_t mech, int ncpus)
 	snap("t.recurse", &h);
 	accounted("recursive calls, depth 4", &h, calls);
 	{
-		uint64_t cum = 0, per_level = calls / 4;
+		uint64_t cum = 0, per_level = calls / 4, truth[MAX_CALLS], n, under, over;
 		uint32_t b = h.sn.frac_bits, good = 1;
 
 		/*
@@ -282,20 +313,21 @@ static void test_function(uint32_t mech, int ncpus)
 		if (!ok(good && per_level, "%s: every level at least its own duration", m))
 			dump(&h);
 		/*
-		 * And no longer: the median call of level L (1-based) takes at
-		 * most L x 500 us plus half a level, so at least (L - 1/2) x N
-		 * samples are that short. A tool that timed inner calls from an
-		 * outer entry would put them all near the outermost's 2 ms. An
-		 * interrupt landing at the end of a spin lengthens that call by
-		 * its own length (often, on the debug kernel), so the median,
-		 * not every call.
+		 * And each sample is its own call's: at least what the call took
+		 * from its first line to its last (the target measures that with
+		 * the probes' clock), at most that plus the probe's own work
+		 * around it. Sorting keeps this true rank by rank. A tool that
+		 * timed inner calls from an outer entry would be 500 us or more
+		 * over. An interrupt in the probe's few microseconds before or
+		 * after the body may add more: two such calls are let pass.
 		 */
-		for (good = 1, s = 1; s <= 4; s++)
-			if (at_most(&h, s * 500 * NS_PER_US + 250 * NS_PER_US) <
-			    (s - 1) * per_level + per_level / 2)
-				good = 0;
-		if (!ok(good && per_level, "%s: and each level's median no longer than its own duration",
-			m))
+		n = read_durations(truth, MAX_CALLS);
+		under = against_truth(&h, truth, n, 100 * NS_PER_US, &over);
+		if (!ok(n == h.total && !under && over <= 2,
+			"%s: each sample within [own duration, +100 us] of its call, as the target "
+			"measured it: %llu of %llu below, %llu above", m,
+			(unsigned long long)under, (unsigned long long)n,
+			(unsigned long long)over))
 			dump(&h);
 	}
 	untrace("t.recurse");

@@ -13,7 +13,8 @@
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
  *				with "migrate" moves to another CPU half way
  *   recurse DEPTH US N		ktarget_recurse(DEPTH): each level works US
- *				after its inner call, N times
+ *				after its inner call, N times; "durations" then
+ *				reads how long each call took inside, in ns
  *   interval US N		ktarget_empty() N times, US apart, on CPU 0
  *   section US N		on every CPU: ktarget_sec_start(), US of work
  *				around a move to the next CPU, ktarget_sec_end()
@@ -36,6 +37,12 @@ static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
 static u64 calls, hz = HZ, kmalloc_pid, elapsed;
 static atomic64_t spun;
+
+/* What each recursion level took, from its first line to its last. */
+#define MAX_DURATIONS 1024
+static u32 durations[MAX_DURATIONS];
+static atomic_t nr_durations;
+static struct debugfs_u32_array durations_array = { .array = durations };
 
 /* Sleeps exactly @us (no timer slack), as far as the hrtimer can. */
 static void precise_sleep(unsigned int us)
@@ -82,10 +89,15 @@ static noinline __noclone void ktarget_sleep(unsigned int us, bool migrate)
 
 static noinline __noclone void ktarget_recurse(unsigned int depth, unsigned int us)
 {
+	u64 t0 = ktime_get_mono_fast_ns();
+	int i;
+
 	if (depth > 1)
 		ktarget_recurse(depth - 1, us);
 	spin_us(us);
-	asm volatile("");	/* keep the inner call from being a tail call */
+	i = atomic_inc_return(&nr_durations) - 1;
+	if (i < MAX_DURATIONS)
+		durations[i] = ktime_get_mono_fast_ns() - t0;
 }
 
 static noinline __noclone void ktarget_sec_start(void)
@@ -304,8 +316,12 @@ static int ctl_cmd(char *buf)
 			opt[0] = '\0';
 		return run("sleep", a, b, !strcmp(opt, "migrate"), false, 0);
 	}
-	if (!strcmp(cmd, "recurse") && n == 4 && a > 0 && a <= 16)
-		return run("recurse", b, c, false, false, a);
+	if (!strcmp(cmd, "recurse") && n == 4 && a > 0 && a <= 16) {
+		atomic_set(&nr_durations, 0);
+		n = run("recurse", b, c, false, false, a);
+		durations_array.n_elements = min(atomic_read(&nr_durations), MAX_DURATIONS);
+		return n;
+	}
 	if (!strcmp(cmd, "interval") && n == 3)
 		return run("interval", a, b, false, false, 0);
 	if (!strcmp(cmd, "section") && n == 3)
@@ -363,6 +379,7 @@ static int __init target_init(void)
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
 	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
+	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	return 0;
 }
 
