@@ -3,7 +3,8 @@
 #   1. unit tests of the shared histogram math (cmocka, plain and ASan/UBSan)
 #   2. kernel style: checkpatch and kernel-doc on the module and its headers
 #   3. kstatsctl on the host: golden outputs, JSON schema, Prometheus, fuzzing
-#   4. VM lanes: Debian 6.1, Debian 6.12 and the debug kernel, in QEMU: the
+#   4. the DKMS source tree builds kstats.ko for each stock kernel
+#   5. VM lanes: Debian 6.1, Debian 6.12 and the debug kernel, in QEMU: the
 #      module core, the ioctl ABI (also -m32), tracing, and kstatsctl end to end
 # Every step runs; a step that cannot run fails (nothing is skipped quietly).
 # KSTATS_LANES="6.1 6.12 debug" picks lanes (a lane left out is reported).
@@ -51,20 +52,21 @@ echo "=== running; each step's output is in $logs and shown when its phase ends"
 	step 1 "unit tests (shared histogram math)" make -s -C tests/unit
 	step 2 "kernel style (checkpatch, kernel-doc)" tests/style.sh
 	step 3 "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" make -s -C cli check
+	step 4 "DKMS source tree (make dkms-source) builds for 6.1 and 6.12" tests/dkms-tree.sh
 ) &
 host=$!
-phase1=(1 2 3)
+phase1=(1 2 3 4)
 if [[ " $lanes " == *" debug "* ]]; then
-	step 4 "debug kernel (KASAN, UBSAN, lockdep, kmemleak): build or reuse the cache" \
+	step 5 "debug kernel (KASAN, UBSAN, lockdep, kmemleak): build or reuse the cache" \
 		tests/vm/kernel.sh debug
-	phase1+=(4)
+	phase1+=(5)
 fi
 wait $host
 report "${phase1[@]}"
 
 # Phase 2: the lanes, the debug lane alongside the stock ones (one by one).
 make -s -C cli >/dev/null 2>&1	# once, so that no two lanes build it at once
-pids=() phase2=() stock=() id=5
+pids=() phase2=() stock=() id=6
 for lane in $lanes; do
 	phase2+=("$id")
 	if [[ $lane == debug ]]; then
