@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NAME... operands: argp collects them; delete, untrace and start/stop/reset
- * then share one shape (delete and untrace all of it, ks_names_cmd), checking every name before touching the device and
- * stopping at the first failure.
+ * then share one shape (delete and untrace all of it: ks_names_cmd),
+ * checking every name before touching the device and stopping at the first
+ * failure.
  */
 #include <stdlib.h>
 #include <unistd.h>

@@ -35,6 +35,7 @@ log=$out/console-$lane.log
 repo_bind=
 case $REPO_ROOT/ in
 /tmp/* | /run/* | /var/tmp/*) repo_bind=$REPO_ROOT ;;
+/proc/* | /sys/* | /dev/*) die "the repo cannot be under /proc, /sys or /dev" ;;
 esac
 must_be_visible() {
 	case $1/ in
@@ -43,9 +44,6 @@ must_be_visible() {
 		die "$1 is hidden in the guest (fresh mounts there); put it under KSTATS_VM_OUT" ;;
 	esac
 }
-case $REPO_ROOT/ in
-/proc/* | /sys/* | /dev/*) die "the repo cannot be under /proc, /sys or /dev" ;;
-esac
 if [[ -e $script ]]; then
 	script=$(realpath "$script")
 	must_be_visible "$script"
