@@ -34,6 +34,14 @@
 /* The largest slot count, at frac_bits 5. */
 #define KSTATS_SLOTS_MAX	((65 - KSTATS_FRAC_BITS_MAX) << KSTATS_FRAC_BITS_MAX)
 
+/*
+ * The record path's helpers are always inlined: kstats_record() promises
+ * no calls, whatever the compiler would otherwise decide.
+ */
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
+
 /* 64-bit division: the kernel maps this to div64_u64 (32-bit builds). */
 #ifndef kstats_div64
 #define kstats_div64(a, b)	((a) / (b))
@@ -45,19 +53,19 @@ static inline uint32_t kstats_hist_nslots(uint32_t frac_bits)
 }
 
 /* Index of the most significant set bit; value must not be 0. */
-static inline uint32_t kstats_msb64(uint64_t value)
+static __always_inline uint32_t kstats_msb64(uint64_t value)
 {
 	return 63 - (uint32_t)__builtin_clzll(value);
 }
 
 /* log2 of the width of the slots in a bucket (bucket 0 holds exact values). */
-static inline uint32_t kstats_bucket_width_log2(uint32_t bucket)
+static __always_inline uint32_t kstats_bucket_width_log2(uint32_t bucket)
 {
 	return bucket ? bucket - 1 : 0;
 }
 
 /* How far a slot's offsets are shifted before they are summed. */
-static inline uint32_t kstats_bucket_sum_shift(uint32_t bucket)
+static __always_inline uint32_t kstats_bucket_sum_shift(uint32_t bucket)
 {
 	uint32_t w = kstats_bucket_width_log2(bucket);
 
@@ -68,8 +76,9 @@ static inline uint32_t kstats_bucket_sum_shift(uint32_t bucket)
  * The slot of @value, and in @part what it adds to the slot's part sum.
  * Branch-light: this is the record path.
  */
-static inline uint32_t kstats_hist_locate(uint64_t value, uint32_t frac_bits,
-					  uint64_t *part)
+static __always_inline uint32_t kstats_hist_locate(uint64_t value,
+						   uint32_t frac_bits,
+						   uint64_t *part)
 {
 	uint32_t e, bucket, w;
 

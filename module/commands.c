@@ -6,6 +6,7 @@
  */
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>

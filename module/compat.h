@@ -1,18 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between kernel versions, detected from the kernel's headers
- * at build time (see Kbuild), never from the version number.
+ * at build time (compat.mk) or from its configuration, by the shape of what
+ * kstats uses and never by the version number. Core files use only what
+ * this header defines.
  */
 #ifndef KSTATS_COMPAT_H
 #define KSTATS_COMPAT_H
 
 #include <linux/export.h>
+#include <linux/hrtimer.h>
+#include <linux/kconfig.h>
+#include <linux/types.h>
+
+/*
+ * kstats_record() is two per-CPU adds of u64s, which are single
+ * instructions, NMI-safe and never torn only on 64-bit kernels.
+ */
+#ifndef CONFIG_64BIT
+#error "kstats needs a 64-bit kernel: its per-CPU u64 adds are not NMI-safe and can tear on 32-bit"
+#endif
 
 /*
  * EXPORT_SYMBOL_NS_GPL() takes the namespace as an identifier up to 6.12
  * and as a string literal from 6.13 (and in stable trees that took the
- * change). Kbuild greps export.h and defines KSTATS_NS_IS_STRING for the
- * latter. Older kernels stringify the argument after expanding it, so the
+ * change). Older kernels stringify the argument after expanding it, so the
  * identifier form works through a macro too.
  */
 #ifdef KSTATS_NS_IS_STRING
@@ -23,28 +35,63 @@
 
 /*
  * fprobe: added in 5.18; per-call entry data (what makes a call that sleeps
- * or migrates measurable) in 6.4; handlers take struct ftrace_regs instead
- * of struct pt_regs from 6.14. Kbuild reads include/linux/fprobe.h and
- * defines KSTATS_FPROBE_ENTRY_DATA and KSTATS_FPROBE_FTRACE_REGS. Without
- * entry data kstats does not use fprobe at all.
+ * or migrates measurable) in 6.4 and in 6.1.y backports; ret_ip among the
+ * handlers' parameters from 6.5 (not in those backports); struct
+ * ftrace_regs instead of struct pt_regs and no instance pool (so no
+ * nr_maxactive) from 6.14, on the function graph. Without entry data kstats
+ * does not use fprobe at all.
  */
 #if IS_ENABLED(CONFIG_FPROBE) && defined(KSTATS_FPROBE_ENTRY_DATA)
 #define KSTATS_HAVE_FPROBE
 #include <linux/fprobe.h>
+
 #ifdef KSTATS_FPROBE_FTRACE_REGS
 #define kstats_fprobe_regs ftrace_regs
 #else
 #define kstats_fprobe_regs pt_regs
 #endif
+
+/* The parameters of an fprobe entry or exit handler: fp and data are used. */
+#ifdef KSTATS_FPROBE_RET_IP
+#define KSTATS_FPROBE_HANDLER_ARGS					\
+	struct fprobe *fp, unsigned long ip, unsigned long ret_ip,	\
+	struct kstats_fprobe_regs *regs, void *data
+#else
+#define KSTATS_FPROBE_HANDLER_ARGS					\
+	struct fprobe *fp, unsigned long ip,				\
+	struct kstats_fprobe_regs *regs, void *data
 #endif
+
+/* Concurrent calls followed; on the function graph there is no bound. */
+static inline void kstats_fprobe_set_maxactive(struct fprobe *fp, u32 maxactive)
+{
+#ifdef KSTATS_FPROBE_MAXACTIVE
+	fp->nr_maxactive = maxactive;
+#endif
+}
+#endif /* fprobe */
 
 /*
  * Tracepoint probes are registered with a prototype that ignores the
- * event's arguments, which is fine on the C ABI but not under clang's
- * control-flow integrity, which checks the callee's type.
+ * event's arguments: fine on the C ABI, but kernel CFI type-checks every
+ * indirect call, so on CFI kernels (CONFIG_CFI_CLANG up to 6.17,
+ * CONFIG_CFI from 6.18) tracepoint pairs are refused with -EOPNOTSUPP.
  */
-#if !IS_ENABLED(CONFIG_CFI_CLANG)
-#define KSTATS_HAVE_TRACEPOINT_PAIRS
+#if !IS_ENABLED(CONFIG_CFI_CLANG) && !IS_ENABLED(CONFIG_CFI)
+#define KSTATS_HAVE_TRACEPOINT_PAIRS	1
 #endif
+
+/* Test modules: a timer with its function, however the kernel sets one up. */
+static inline void kstats_hrtimer_setup(struct hrtimer *timer,
+					enum hrtimer_restart (*fn)(struct hrtimer *),
+					clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef KSTATS_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
 
 #endif /* KSTATS_COMPAT_H */

@@ -1,13 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 # Differences between kernel versions, read from the kernel's headers (see
-# compat.h). Included by module/Kbuild and by the test modules' Kbuild.
+# compat.h): the shape of what kstats uses, never the version number.
+# Included by module/Kbuild and by the test modules' Kbuild.
 
-# Symbol namespaces became string literals in 6.13 (and some stable trees):
-# ask the headers, not the version number.
+# Symbol namespaces became string literals in 6.13 (and some stable trees).
 ccflags-y += $(if $(shell grep -Es 'define EXPORT_SYMBOL_NS_GPL\(sym, ns\).*__stringify\(ns\)' \
 	$(srctree)/include/linux/export.h),,-DKSTATS_NS_IS_STRING)
 
-# fprobe's shape (see compat.h).
+# fprobe's entry handler, as declared: the member of struct fprobe (5.18 to
+# 6.13) or the fprobe_entry_cb typedef (6.14+), joined onto one line. Its
+# parameters tell the shape: entry_data (6.4, 6.1.y backports), ret_ip
+# (6.5+, not in those backports), ftrace_regs (6.14+).
 kstats_fprobe_h := $(srctree)/include/linux/fprobe.h
-ccflags-y += $(if $(shell grep -s entry_data_size $(kstats_fprobe_h)),-DKSTATS_FPROBE_ENTRY_DATA)
-ccflags-y += $(if $(shell grep -s 'typedef.*fprobe_entry_cb' -A2 $(kstats_fprobe_h) | grep ftrace_regs),-DKSTATS_FPROBE_FTRACE_REGS)
+kstats_fprobe_re := (typedef int \(\*fprobe_entry_cb\)|int \(\*entry_handler\))\([^;]*;
+kstats_fprobe_cb := $(shell tr '\n\t' '  ' 2>/dev/null <$(kstats_fprobe_h) | \
+	grep -Eo '$(kstats_fprobe_re)' | head -n1)
+ccflags-y += $(if $(findstring entry_data,$(kstats_fprobe_cb)),-DKSTATS_FPROBE_ENTRY_DATA)
+ccflags-y += $(if $(findstring ret_ip,$(kstats_fprobe_cb)),-DKSTATS_FPROBE_RET_IP)
+ccflags-y += $(if $(findstring ftrace_regs,$(kstats_fprobe_cb)),-DKSTATS_FPROBE_FTRACE_REGS)
+# nr_maxactive: a field from 6.4 to 6.13, gone when fprobe moved onto the
+# function graph (6.14), which needs no instance pool.
+ccflags-y += $(if $(shell grep -s 'nr_maxactive;' $(kstats_fprobe_h)),-DKSTATS_FPROBE_MAXACTIVE)
+
+# hrtimer_setup() replaced hrtimer_init() + setting .function (6.13+; the
+# old call is gone in 6.15). Only the test modules use hrtimers.
+ccflags-y += $(if $(shell grep -s 'void hrtimer_setup\>' $(srctree)/include/linux/hrtimer.h),-DKSTATS_HAVE_HRTIMER_SETUP)

@@ -8,11 +8,13 @@
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 
 #include "compat.h"
 #include "metric.h"
@@ -256,6 +258,12 @@ void kstats_delete_all(void)
 
 void kstats_start(struct kstats *ks)
 {
+	if (READ_ONCE(ks->active))
+		return;
+	/* GAP ignores exits older than this (trace.h). */
+	WRITE_ONCE(to_metric(ks)->resumed_ns, ktime_get_mono_fast_ns());
+	/* Set before recording resumes: whoever sees active sees it. */
+	smp_wmb();
 	WRITE_ONCE(ks->active, 1);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_start, KSTATS_NS);

@@ -13,9 +13,7 @@
 #ifdef KSTATS_HAVE_FPROBE
 bool kstats_have_fprobe = true;
 
-static int kstats_fprobe_entry(struct fprobe *fp, unsigned long ip,
-			       unsigned long ret_ip, struct kstats_fprobe_regs *regs,
-			       void *data)
+static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 {
 	struct kstats_probe *p = container_of(fp, struct kstats_probe, fp);
 	u64 now;
@@ -28,9 +26,7 @@ static int kstats_fprobe_entry(struct fprobe *fp, unsigned long ip,
 	return 0;
 }
 
-static void kstats_fprobe_exit(struct fprobe *fp, unsigned long ip,
-			       unsigned long ret_ip, struct kstats_fprobe_regs *regs,
-			       void *data)
+static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 {
 	kstats_probe_end(container_of(fp, struct kstats_probe, fp), *(u64 *)data);
 }
@@ -41,7 +37,7 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
 	p->fp.entry_data_size = sizeof(u64);
-	p->fp.nr_maxactive = maxactive;
+	kstats_fprobe_set_maxactive(&p->fp, maxactive);
 	return register_fprobe_ips(&p->fp, &addr, 1);
 }
 #else

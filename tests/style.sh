@@ -24,12 +24,14 @@ checkpatch() {
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CONST_STRUCT"$1" -f "${@:2}"
 }
 kernel_files=($(ls module/*.[ch] include/linux/*.h tests/kmod/*.c | grep -v '\.mod\.c$'))
-# Headers shared with user space spell their types the portable way.
+# Headers shared with user space spell their types the portable way, and
+# define __always_inline where a C library does not (musl).
 shared_files=(include/kstats_hist.h tests/kmod/selftest_seq.h)
 files=("${kernel_files[@]}" "${shared_files[@]}")
 rc=0
 checkpatch "" "${kernel_files[@]}" || rc=1
-checkpatch ",PREFER_KERNEL_TYPES" "${shared_files[@]}" || rc=1
+checkpatch ",PREFER_KERNEL_TYPES,PREFER_DEFINED_ATTRIBUTE_MACRO,COMPLEX_MACRO" \
+	"${shared_files[@]}" || rc=1
 # Every exported function documented, with every parameter.
 out=$("$tools/scripts/kernel-doc" -none -Wall include/linux/kstats.h 2>&1) || rc=1
 [ -z "$out" ] || { printf '%s\n' "$out"; rc=1; }

@@ -38,14 +38,12 @@ static struct kretprobe bare_rp = {
 };
 
 #ifdef KSTATS_HAVE_FPROBE
-static int bare_fprobe_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
-			     struct kstats_fprobe_regs *regs, void *data)
+static int bare_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 {
 	return 0;
 }
 
-static void bare_fprobe_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
-			     struct kstats_fprobe_regs *regs, void *data)
+static void bare_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 {
 }
 

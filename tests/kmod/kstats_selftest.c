@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "../../module/compat.h"
 #include "selftest_seq.h"
 
 #define NR_BITS (KSTATS_FRAC_BITS_MAX + 1)
@@ -225,8 +226,7 @@ static int cmd_irq(unsigned int n)
 		goto out;
 	job->n = n;
 	init_completion(&job->done);
-	hrtimer_init(&job->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	job->timer.function = irq_fire;
+	kstats_hrtimer_setup(&job->timer, irq_fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	hrtimer_start(&job->timer, ns_to_ktime(50 * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_HARD);
 	wait_for_completion(&job->done);
