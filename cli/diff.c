@@ -1,11 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl diff A [B] [-m NAME]...
+ * kstatsctl diff A [B] [-m NAME]... [--cumulative]
  *
  * Compares two snapshot files, or a file with the live metrics when B is
- * left out: per slot, A's count, B's count and the change; then count,
- * mean, min, max and the percentiles of both, with the shift. Metrics are
- * matched by name (every metric of A unless -m picks some).
+ * left out. Metrics are matched by name (every metric of A unless -m picks
+ * some); for each, one of three comparisons:
+ *
+ * - interval: B is a later snapshot of the very metric A holds (same host,
+ *   kernel and boot; same kind, owner and frac_bits on the same CPUs; taken
+ *   after A; no count, part sum, hit or miss lower than in A), so B holds
+ *   A's samples plus what was recorded since. Comparing B with A whole
+ *   would mostly compare A with itself and hide any change; diff compares
+ *   A with B - A, the samples recorded between the two.
+ * - whole: A and B as they are, with --cumulative, or when they come from
+ *   different hosts (today's comparison of two unrelated snapshots).
+ * - none: the same host, but B cannot have grown from A: a reset, a
+ *   reboot, the metric created again, or B taken before A. There is no
+ *   interval to show; diff says why, shows no numbers for the metric and
+ *   exits with status 3 (EXIT_NO_INTERVAL) once it has shown the others.
+ *
+ * Per slot: A's count, B's, and B - A; then count, mean, min, max and the
+ * percentiles of both sides with the change, as a range where the values
+ * are known only to their slots.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,7 +36,10 @@ struct diff_args {
 	const char *file[2];
 	char **names;
 	size_t nr;
+	bool cumulative;
 };
+
+enum { OPT_CUMULATIVE = 0x300 };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, "Global options:", 1 },
@@ -29,6 +48,8 @@ static const struct argp_child children[] = {
 
 static const struct argp_option diff_options[] = {
 	{ "metric", 'm', "NAME", 0, "Only this metric (repeatable)", 0 },
+	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Compare A and B whole, even when B "
+	  "is A later (by default: A with B - A, what was recorded in between)", 0 },
 	{ 0 }
 };
 
@@ -40,6 +61,9 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 	case 'm':
 		a->names = xrealloc(a->names, a->nr + 1, sizeof(*a->names));
 		a->names[a->nr++] = arg;
+		break;
+	case OPT_CUMULATIVE:
+		a->cumulative = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (a->file[1]) {
@@ -57,8 +81,11 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 const struct argp diff_argp = {
 	diff_options, diff_parse, "FILE_A [FILE_B]",
 	"Compares two snapshot files, or FILE_A with the live metrics when FILE_B "
-	"is left out: per-slot counts and their change, and how the mean and "
-	"percentiles shifted.",
+	"is left out. When B is A's metric later (same host, boot and metric, "
+	"not reset), compares A with B - A, the samples recorded in between; "
+	"with --cumulative, or across hosts, A and B whole. A metric reset, "
+	"rebooted or created again between A and B has no interval: diff says "
+	"so and exits with status 3.",
 	children, NULL, NULL
 };
 
@@ -72,138 +99,322 @@ static bool picked(const struct diff_args *a, const char *name)
 	return !a->nr;
 }
 
-static char *change(char *buf, size_t len, double a, double b)
+/* ---- which comparison ---- */
+
+enum cmp { CMP_INTERVAL, CMP_WHOLE, CMP_NONE };
+static const char *const cmp_names[] = { "interval", "whole", "none" };
+
+struct pair {
+	const struct ks_metric *a, *b;
+	struct ks_metric iv;	/* B - A, for CMP_INTERVAL */
+	enum cmp cmp;
+	char note[640];
+};
+
+/* Not of one boot: other kernels, or other boot IDs (when both are known). */
+static bool other_boot(const struct ks_source *a, const struct ks_source *b)
 {
-	if (isnan(a) || isnan(b))
-		snprintf(buf, len, "-");
-	else if (a == 0)
-		snprintf(buf, len, b == 0 ? "0%%" : "new");
+	return strcmp(a->kernel, b->kernel) || strcmp(a->kernel_version, b->kernel_version) ||
+	       strcmp(a->machine, b->machine) ||
+	       (a->boot_id[0] && b->boot_id[0] && strcmp(a->boot_id, b->boot_id));
+}
+
+static void classify(struct pair *p, const struct ks_source *sa,
+		     const struct ks_source *sb, bool cumulative)
+{
+	const struct ks_metric *a = p->a, *b = p->b;
+	char why[200], n[48], t[48];
+	struct ks_hist h;
+
+	p->cmp = CMP_NONE;
+	if (cumulative) {
+		p->cmp = CMP_WHOLE;
+		snprintf(p->note, sizeof(p->note), "A and B as they are (--cumulative)");
+	} else if (strcmp(sa->host, sb->host)) {
+		p->cmp = CMP_WHOLE;
+		snprintf(p->note, sizeof(p->note), "A and B as they are: they come "
+			 "from different hosts (%.200s, %.200s)", sa->host, sb->host);
+	} else if (other_boot(sa, sb)) {
+		snprintf(p->note, sizeof(p->note), "A and B are from different boots "
+			 "(kernel %.200s, then %.200s)", sa->kernel, sb->kernel);
+	} else if (a->kind != b->kind || a->frac_bits != b->frac_bits ||
+		   strcmp(a->owner, b->owner) || a->owner_pid != b->owner_pid) {
+		snprintf(p->note, sizeof(p->note), "the metric was created again "
+			 "between A and B (another kind, owner or frac_bits)");
+	} else if (b->time_ns < a->time_ns) {
+		snprintf(p->note, sizeof(p->note), "B was taken before A: swap them");
+	} else {
+		ks_metric_delta(a, b, &p->iv, why, sizeof(why));
+		if (!p->iv.reset) {
+			p->cmp = CMP_INTERVAL;
+			ks_hist_build(&h, &p->iv, -1);
+			snprintf(p->note, sizeof(p->note), "B - A, the %s samples recorded "
+				 "between A and B, %s apart (--cumulative: A and B whole)",
+				 ks_fmt_u128(n, sizeof(n), h.total),
+				 ks_fmt_int(t, sizeof(t), b->time_ns - a->time_ns, UNIT_AUTO));
+			ks_hist_free(&h);
+			return;
+		}
+		snprintf(p->note, sizeof(p->note), "reset between A and B: %s", why);
+	}
+	ks_metric_free(&p->iv);
+}
+
+/* ---- the numbers ---- */
+
+/* A side's value: [lo, hi] where only that much is known (lo == hi: exact). */
+struct range {
+	double lo, hi;
+};
+
+static struct range est_range(const struct ks_est *e)
+{
+	if (e->slot < 0)
+		return (struct range){ NAN, NAN };
+	return (struct range){ (double)e->low, (double)e->last };
+}
+
+static struct range mean_range(const struct ks_stats *st)
+{
+	double d = st->mean * st->mean_err;
+
+	return (struct range){ st->mean - d, st->mean + d };
+}
+
+/*
+ * B relative to A, in %: one figure when both are exact (or nearly), else
+ * the range from the lowest to the highest ratio their ranges allow.
+ */
+static char *change(char *buf, size_t len, struct range a, struct range b)
+{
+	double lo, hi;
+
+	if (isnan(a.lo) || isnan(b.lo) || a.lo <= 0) {
+		snprintf(buf, len, a.hi == 0 && b.hi == 0 ? "0%%" : "-");
+		return buf;
+	}
+	lo = (b.lo / a.hi - 1) * 100;
+	hi = (b.hi / a.lo - 1) * 100;
+	/* Rounded outwards; "+ 0.0" makes -0 a 0. */
+	if (hi - lo < 0.1)
+		snprintf(buf, len, "%+.1f%%", (lo + hi) / 2);
+	else if (hi - lo < 1)
+		snprintf(buf, len, "%+.1f..%+.1f%%", floor(lo * 10) / 10 + 0.0,
+			 ceil(hi * 10) / 10 + 0.0);
 	else
-		snprintf(buf, len, "%+.1f%%", (b - a) / a * 100);
+		snprintf(buf, len, "%+.0f..%+.0f%%", floor(lo) + 0.0, ceil(hi) + 0.0);
 	return buf;
 }
 
-struct stat_row {
-	const char *name;
-	double a, b;
-	bool time;	/* a value in ns (else a count) */
+static char *count_change(char *buf, size_t len, ks_u128 a, ks_u128 b)
+{
+	if (!a)
+		snprintf(buf, len, b ? "new" : "0%%");
+	else
+		snprintf(buf, len, "%+.1f%%", ((double)b - (double)a) / (double)a * 100);
+	return buf;
+}
+
+/* "+12" or "-3": b - a, exactly. */
+static char *delta(char *buf, size_t len, ks_u128 a, ks_u128 b)
+{
+	char n[44];
+
+	ks_fmt_u128(n, sizeof(n), b < a ? a - b : b - a);
+	snprintf(buf, len, "%c%s", b < a ? '-' : '+', n);
+	return buf;
+}
+
+/* A, B, and for an interval B - A: histograms and statistics. */
+struct sides {
+	struct ks_hist h[3];
+	struct ks_stats st[3];
+	int nr;
 };
 
-static size_t stat_rows(const struct ks_hist *ha, const struct ks_hist *hb,
-			struct stat_row *rows)
+static void sides_build(struct sides *sd, const struct pair *p)
 {
-	struct ks_stats sa, sb;
-	size_t n = 0;
+	const struct ks_metric *m[3] = { p->a, p->b, &p->iv };
 	int i;
 
-	ks_hist_stats(ha, &sa);
-	ks_hist_stats(hb, &sb);
-	rows[n++] = (struct stat_row){ "count", (double)sa.count, (double)sb.count, false };
-	rows[n++] = (struct stat_row){ "mean", sa.mean, sb.mean, true };
-	rows[n++] = (struct stat_row){ "min", sa.min, sb.min, true };
-	rows[n++] = (struct stat_row){ "max", sa.max, sb.max, true };
-	for (i = 0; i < KS_NR_PCT; i++)
-		rows[n++] = (struct stat_row){ ks_pct_names[i], sa.pct[i], sb.pct[i], true };
-	return n;
+	sd->nr = p->cmp == CMP_INTERVAL ? 3 : 2;
+	for (i = 0; i < sd->nr; i++) {
+		ks_hist_build(&sd->h[i], m[i], -1);
+		ks_hist_stats(&sd->h[i], &sd->st[i]);
+	}
 }
 
-static void diff_text(const struct ks_metric *ma, const struct ks_metric *mb)
+static void sides_free(struct sides *sd)
 {
-	struct ks_hist ha, hb;
-	struct stat_row rows[4 + KS_NR_PCT];
-	char lo[48], hi[48], label[112], x[48], y[48], c[32];
+	int i;
+
+	for (i = 0; i < sd->nr; i++)
+		ks_hist_free(&sd->h[i]);
+}
+
+#define NR_ROWS	(4 + KS_NR_PCT)
+static const char *const row_names[NR_ROWS] = {
+	"count", "mean", "min", "max", "p50", "p90", "p99", "p99.9", "p99.99",
+};
+
+/* Row @r (>= 2) of @st: min, max or a percentile. */
+static const struct ks_est *row_est(const struct ks_stats *st, int r)
+{
+	if (r == 2)
+		return &st->min;
+	if (r == 3)
+		return &st->max;
+	return &st->pct[r - 4];
+}
+
+/* Row @r of @st as text, and what change() compares. */
+static char *row_text(char *buf, size_t len, const struct ks_stats *st, int r,
+		      uint32_t frac_bits, struct range *v)
+{
+	if (r == 0) {
+		*v = (struct range){ (double)st->count, (double)st->count };
+		return ks_fmt_u128(buf, len, st->count);
+	}
+	if (r == 1) {
+		*v = mean_range(st);
+		return ks_fmt_mean(buf, len, st, opts.units, true);
+	}
+	*v = est_range(row_est(st, r));
+	return ks_fmt_est(buf, len, row_est(st, r), frac_bits, opts.units, r < 4, true);
+}
+
+/* ---- text ---- */
+
+static void slots_text(const struct pair *p, const struct ks_hist *ha,
+		       const struct ks_hist *hb)
+{
+	char label[112], x[48], y[48], d[48];
 	uint32_t s, from, to;
-	size_t n, i;
 
-	ks_hist_build(&ha, ma, -1);
-	ks_hist_build(&hb, mb, -1);
-	printf("%s%s%s: frac_bits %u", ks_color(opts.color_out, C_BOLD), ma->name,
-	       ks_color(opts.color_out, C_RESET), ma->frac_bits);
-	if (ma->frac_bits != mb->frac_bits)
-		printf(" in A, %u in B: no per-slot comparison", mb->frac_bits);
-	putchar('\n');
-	if (ma->frac_bits == mb->frac_bits && (ha.total || hb.total)) {
-		from = ha.total && (!hb.total || ha.first < hb.first) ? ha.first : hb.first;
-		to = ha.total && (!hb.total || ha.last > hb.last) ? ha.last : hb.last;
-		printf("%-28s %12s %12s %12s\n", "slot", "A", "B", "change");
-		for (s = from; s <= to; s++) {
-			if (!ha.count[s] && !hb.count[s])
-				continue;
-			snprintf(label, sizeof(label), "[%s, %s)",
-				 ks_fmt_int(lo, sizeof(lo), kstats_slot_low(s, ma->frac_bits),
-					    opts.units),
-				 ks_fmt_dbl(hi, sizeof(hi), kstats_slot_high(s, ma->frac_bits),
-					    opts.units));
-			printf("%-28s %12llu %12llu %+12lld\n", label,
-			       (unsigned long long)ha.count[s], (unsigned long long)hb.count[s],
-			       (long long)(hb.count[s] - ha.count[s]));
-		}
+	if (p->a->frac_bits != p->b->frac_bits || !(ha->total || hb->total))
+		return;
+	from = ha->total && (!hb->total || ha->first < hb->first) ? ha->first : hb->first;
+	to = ha->total && (!hb->total || ha->last > hb->last) ? ha->last : hb->last;
+	printf("%-28s %12s %12s %12s\n", "slot", "A", "B",
+	       p->cmp == CMP_INTERVAL ? "B-A" : "change");
+	for (s = from; s <= to; s++) {
+		if (!ha->count[s] && !hb->count[s])
+			continue;
+		printf("%-28s %12s %12s %12s\n",
+		       ks_fmt_slot(label, sizeof(label), s, p->a->frac_bits, opts.units),
+		       ks_fmt_u128(x, sizeof(x), ha->count[s]),
+		       ks_fmt_u128(y, sizeof(y), hb->count[s]),
+		       delta(d, sizeof(d), ha->count[s], hb->count[s]));
 	}
-	n = stat_rows(&ha, &hb, rows);
-	printf("%-10s %14s %14s %10s\n", "", "A", "B", "change");
-	for (i = 0; i < n; i++) {
-		if (rows[i].time) {
-			ks_fmt_dbl(x, sizeof(x), rows[i].a, opts.units);
-			ks_fmt_dbl(y, sizeof(y), rows[i].b, opts.units);
-		} else {
-			snprintf(x, sizeof(x), "%.0f", rows[i].a);
-			snprintf(y, sizeof(y), "%.0f", rows[i].b);
-		}
-		printf("%-10s %14s %14s %10s\n", rows[i].name, x, y,
-		       change(c, sizeof(c), rows[i].a, rows[i].b));
-	}
-	ks_hist_free(&ha);
-	ks_hist_free(&hb);
 }
 
-static void diff_json(struct json *j, const struct ks_metric *ma,
-		      const struct ks_metric *mb)
+static void diff_text(const struct pair *p)
 {
-	struct ks_hist ha, hb;
-	struct stat_row rows[4 + KS_NR_PCT];
-	uint32_t s;
-	size_t n, i;
+	char x[128], y[128], c[48];
+	struct range va, vb;
+	struct sides sd;
+	int r, k;
 
-	ks_hist_build(&ha, ma, -1);
-	ks_hist_build(&hb, mb, -1);
+	printf("%s%s%s: frac_bits %u", ks_color(opts.color_out, C_BOLD), p->a->name,
+	       ks_color(opts.color_out, C_RESET), p->a->frac_bits);
+	if (p->a->frac_bits != p->b->frac_bits)
+		printf(" in A, %u in B: no per-slot comparison", p->b->frac_bits);
+	putchar('\n');
+	if (p->cmp == CMP_NONE) {
+		printf("note: no interval: %s\n"
+		       "hint: 'kstatsctl diff --cumulative' compares A and B whole\n",
+		       p->note);
+		return;
+	}
+	printf("%s: %s\n", cmp_names[p->cmp], p->note);
+	sides_build(&sd, p);
+	slots_text(p, &sd.h[0], &sd.h[1]);
+	k = sd.nr - 1;	/* B, or B - A */
+	printf("%-8s %20s %20s %12s\n", "", "A", k == 2 ? "B-A" : "B", "change");
+	for (r = 0; r < NR_ROWS; r++) {
+		row_text(x, sizeof(x), &sd.st[0], r, sd.h[0].frac_bits, &va);
+		row_text(y, sizeof(y), &sd.st[k], r, sd.h[k].frac_bits, &vb);
+		if (r == 0 && k == 2)	/* counts of other durations */
+			snprintf(c, sizeof(c), "-");
+		else if (r == 0)
+			count_change(c, sizeof(c), sd.st[0].count, sd.st[1].count);
+		else
+			change(c, sizeof(c), va, vb);
+		printf("%-8s %20s %20s %12s\n", row_names[r], x, y, c);
+	}
+	sides_free(&sd);
+}
+
+/* ---- JSON ---- */
+
+static void side_json(struct json *j, const char *key, const struct ks_stats *st,
+		      int r, uint32_t frac_bits)
+{
+	if (r == 0) {
+		json_ku128(j, key, st->count);
+	} else if (r > 1) {
+		fmt_json_kest(j, key, row_est(st, r), frac_bits, r < 4);
+	} else if (!st->count) {
+		json_key(j, key);
+		json_null(j);
+	} else {
+		json_key(j, key);
+		json_obj(j);
+		json_kdbl(j, "value", st->mean);
+		json_kdbl(j, "error", st->mean_err);
+		json_obj_end(j);
+	}
+}
+
+static void diff_json(struct json *j, const struct pair *p)
+{
+	static const char *const keys[3] = { "a", "b", "interval" };
+	struct sides sd;
+	uint32_t s;
+	int r, i;
+
 	json_obj(j);
-	json_kstr(j, "name", ma->name);
-	json_ku64(j, "frac_bits_a", ma->frac_bits);
-	json_ku64(j, "frac_bits_b", mb->frac_bits);
+	json_kstr(j, "name", p->a->name);
+	json_kstr(j, "comparison", cmp_names[p->cmp]);
+	json_kstr(j, "note", p->note);
+	json_ku64(j, "frac_bits_a", p->a->frac_bits);
+	json_ku64(j, "frac_bits_b", p->b->frac_bits);
+	if (p->cmp == CMP_NONE) {
+		json_obj_end(j);
+		return;
+	}
+	if (p->cmp == CMP_INTERVAL)
+		json_ku64(j, "interval_ns", p->b->time_ns - p->a->time_ns);
+	sides_build(&sd, p);
 	json_key(j, "buckets");
 	json_arr(j);
-	for (s = 0; ma->frac_bits == mb->frac_bits && s < ha.nslots; s++) {
-		uint64_t last = kstats_slot_last(s, ma->frac_bits);
-
-		if (!ha.count[s] && !hb.count[s])
+	for (s = 0; p->a->frac_bits == p->b->frac_bits && s < sd.h[0].nslots; s++) {
+		if (!sd.h[0].count[s] && !sd.h[1].count[s])
 			continue;
 		json_obj(j);
-		json_ku64(j, "low", kstats_slot_low(s, ma->frac_bits));
-		if (last == UINT64_MAX)
-			json_kdbl(j, "high", kstats_slot_high(s, ma->frac_bits));
-		else
-			json_ku64(j, "high", last + 1);
-		json_ku64(j, "a", ha.count[s]);
-		json_ku64(j, "b", hb.count[s]);
-		json_ki64(j, "delta", (int64_t)(hb.count[s] - ha.count[s]));
+		json_ku64(j, "low", kstats_slot_low(s, p->a->frac_bits));
+		json_khigh(j, "high", s, p->a->frac_bits);
+		json_ku128(j, "a", sd.h[0].count[s]);
+		json_ku128(j, "b", sd.h[1].count[s]);
+		json_kdelta(j, "delta", sd.h[0].count[s], sd.h[1].count[s]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
 	json_key(j, "stats");
 	json_obj(j);
-	n = stat_rows(&ha, &hb, rows);
-	for (i = 0; i < n; i++) {
-		json_key(j, rows[i].name);
+	for (r = 0; r < NR_ROWS; r++) {
+		json_key(j, row_names[r]);
 		json_obj(j);
-		json_kdbl(j, "a", rows[i].a);
-		json_kdbl(j, "b", rows[i].b);
+		for (i = 0; i < sd.nr; i++)
+			side_json(j, keys[i], &sd.st[i], r, sd.h[i].frac_bits);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
 	json_obj_end(j);
-	ks_hist_free(&ha);
-	ks_hist_free(&hb);
+	sides_free(&sd);
 }
+
+/* ---- the command ---- */
 
 static void source_line(const char *tag, const struct ks_source *src)
 {
@@ -217,9 +428,91 @@ static void source_line(const char *tag, const struct ks_source *src)
 	       src->file ? src->path : "live metrics", src->host, src->kernel, when);
 }
 
+static void side_obj(struct json *j, const char *key, const struct ks_source *src)
+{
+	json_key(j, key);
+	json_obj(j);
+	json_kstr(j, "type", src->file ? "file" : "live");
+	if (src->file)
+		json_kstr(j, "path", src->path);
+	json_kstr(j, "host", src->host);
+	json_kstr(j, "boot_id", src->boot_id);
+	json_ku64(j, "created_ns", src->created_ns);
+	json_obj_end(j);
+}
+
+/* The live metrics named in @sa, into @sb; 0 or an exit code. */
+static int take_live(int fd, const struct ks_set *sa, struct ks_set *sb)
+{
+	size_t i;
+	int rc;
+
+	ks_source_live(&sb->src, fd);
+	sb->m = xcalloc(sa->nr, sizeof(*sb->m));
+	for (i = 0; i < sa->nr; i++) {
+		rc = ks_snapshot_live(fd, sa->m[i].name, &sb->m[sb->nr], true);
+		if (rc < 0)
+			continue;
+		if (rc)
+			return rc;
+		sb->nr++;
+	}
+	return 0;
+}
+
+/* Every metric in both: compared, printed; EXIT_NO_INTERVAL if one has none. */
+static int compare(const struct diff_args *a, const struct ks_set *sa,
+		   const struct ks_set *sb, struct json *j)
+{
+	struct pair p;
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; i < sa->nr; i++) {
+		memset(&p, 0, sizeof(p));
+		p.a = &sa->m[i];
+		p.b = ks_set_find(sb, sa->m[i].name);
+		if (!p.b || !picked(a, p.a->name))
+			continue;
+		classify(&p, &sa->src, &sb->src, a->cumulative);
+		if (j) {
+			diff_json(j, &p);
+		} else {
+			putchar('\n');
+			diff_text(&p);
+		}
+		if (p.cmp == CMP_NONE)
+			rc = EXIT_NO_INTERVAL;
+		ks_metric_free(&p.iv);
+	}
+	return rc;
+}
+
+/* The names picked in @x but not in @y (none unless @list). */
+static void only_in(const struct diff_args *a, const struct ks_set *x,
+		    const struct ks_set *y, const char *tag, bool list, struct json *j)
+{
+	size_t i;
+
+	if (j) {
+		json_key(j, tag[0] == 'A' ? "only_a" : "only_b");
+		json_arr(j);
+	}
+	for (i = 0; list && i < x->nr; i++) {
+		if (ks_set_find(y, x->m[i].name) || !picked(a, x->m[i].name))
+			continue;
+		if (j)
+			json_str(j, x->m[i].name);
+		else
+			printf("\nonly in %s: %s\n", tag, x->m[i].name);
+	}
+	if (j)
+		json_arr_end(j);
+}
+
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { { NULL, NULL }, NULL, 0 };
+	struct diff_args a = { { NULL, NULL }, NULL, 0, false };
 	struct ks_set sa = { 0 }, sb = { 0 };
 	struct json *j = NULL;
 	int rc, done, fd = -1;
@@ -246,87 +539,30 @@ int cmd_diff(int argc, char **argv)
 		}
 	if (a.file[1]) {
 		rc = ks_snapfile_read(a.file[1], &sb);
-		if (rc)
-			goto out;
 	} else {
 		fd = ks_dev_open();
-		if (fd < 0) {
-			rc = EXIT_RUNTIME;
-			goto out;
-		}
-		ks_source_live(&sb.src, fd);
-		sb.m = xcalloc(sa.nr, sizeof(*sb.m));
-		for (i = 0; i < sa.nr; i++) {
-			rc = ks_snapshot_live(fd, sa.m[i].name, &sb.m[sb.nr], true);
-			if (rc < 0)
-				continue;
-			if (rc)
-				goto out;
-			sb.nr++;
-		}
-		rc = 0;
+		rc = fd < 0 ? EXIT_RUNTIME : take_live(fd, &sa, &sb);
 	}
+	if (rc)
+		goto out;
 	if (opts.json) {
 		j = json_doc("diff");
-		json_key(j, "a");
-		json_obj(j);
-		json_kstr(j, "type", "file");
-		json_kstr(j, "path", a.file[0]);
-		json_kstr(j, "host", sa.src.host);
-		json_ku64(j, "created_ns", sa.src.created_ns);
-		json_obj_end(j);
-		json_key(j, "b");
-		json_obj(j);
-		json_kstr(j, "type", a.file[1] ? "file" : "live");
-		if (a.file[1])
-			json_kstr(j, "path", a.file[1]);
-		json_kstr(j, "host", sb.src.host);
-		json_ku64(j, "created_ns", sb.src.created_ns);
-		json_obj_end(j);
+		json_kbool(j, "cumulative", a.cumulative);
+		side_obj(j, "a", &sa.src);
+		side_obj(j, "b", &sb.src);
 		json_key(j, "metrics");
 		json_arr(j);
 	} else {
 		source_line("A", &sa.src);
 		source_line("B", &sb.src);
 	}
-	for (i = 0; i < sa.nr; i++) {
-		struct ks_metric *mb = ks_set_find(&sb, sa.m[i].name);
-
-		if (!mb || !picked(&a, sa.m[i].name))
-			continue;
-		if (j) {
-			diff_json(j, &sa.m[i], mb);
-		} else {
-			putchar('\n');
-			diff_text(&sa.m[i], mb);
-		}
-	}
-	if (j) {
+	rc = compare(&a, &sa, &sb, j);
+	if (j)
 		json_arr_end(j);
-		json_key(j, "only_a");
-		json_arr(j);
-	}
-	for (i = 0; i < sa.nr; i++)
-		if (!ks_set_find(&sb, sa.m[i].name) && picked(&a, sa.m[i].name)) {
-			if (j)
-				json_str(j, sa.m[i].name);
-			else
-				printf("\nonly in A: %s\n", sa.m[i].name);
-		}
+	only_in(&a, &sa, &sb, "A", true, j);
+	/* Live, B is read for A's names only; with -m, only those count. */
+	only_in(&a, &sb, &sa, "B", a.file[1] && !a.nr, j);
 	if (j) {
-		json_arr_end(j);
-		json_key(j, "only_b");
-		json_arr(j);
-	}
-	for (i = 0; a.file[1] && !a.nr && i < sb.nr; i++)
-		if (!ks_set_find(&sa, sb.m[i].name)) {
-			if (j)
-				json_str(j, sb.m[i].name);
-			else
-				printf("\nonly in B: %s\n", sb.m[i].name);
-		}
-	if (j) {
-		json_arr_end(j);
 		json_obj_end(j);
 		json_end(j);
 	}

@@ -5,9 +5,12 @@
  *   [1.024us, 1.152us)      589 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
  *
  * from the first to the last non-empty slot (every slot with --all-slots),
- * then a footer: count, mean, min, max, the percentiles with their error
- * bound, how many slots are used over which range, and for traces the
- * hits, misses and probe floor.
+ * then a footer: count, mean, min, max, the percentiles, how many slots are
+ * used over which range, and for traces the hits, misses and probe floor.
+ * What is known only to a slot says so: min and max as the slot
+ * ("max in [16ns, 32ns)"), a percentile as its middle with the half-width
+ * relative to the value printed ("p50 23.5ns (±32%)"); what is exact is a
+ * bare number ("min 0ns", "p50 5ns (exact)").
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,33 +36,10 @@ void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
 	fputc('\n', out);
 }
 
-/* The exclusive upper bound of @slot; the last one is 2^64. */
-static char *fmt_high(char *buf, size_t len, uint32_t slot, uint32_t fb,
-		      enum ks_unit u)
-{
-	uint64_t last = kstats_slot_last(slot, fb);
-
-	if (last != UINT64_MAX)
-		return ks_fmt_int(buf, len, last + 1, u);
-	if (u == UNIT_NS) {
-		snprintf(buf, len, "18446744073709551616ns");
-		return buf;
-	}
-	return ks_fmt_dbl(buf, len, kstats_slot_high(slot, fb), u);
-}
-
-static void pct_err(char *buf, size_t len, double err)
-{
-	if (err == 0)
-		snprintf(buf, len, "exact");
-	else
-		snprintf(buf, len, "±%.3g%%", err * 100);
-}
-
 static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_hist *h,
-		enum ks_unit u)
+		       enum ks_unit u)
 {
-	char a[48], b[48], c[48], e[24];
+	char a[128], b[128], c[128], n[48];
 	struct ks_stats st;
 	int i;
 
@@ -67,18 +47,18 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 	if (!st.count) {
 		fputs("count 0\n", out);
 	} else {
-		fprintf(out, "count %llu  mean %s  min %s  max %s\n",
-			(unsigned long long)st.count, ks_fmt_dbl(a, sizeof(a), st.mean, u),
-			ks_fmt_dbl(b, sizeof(b), st.min, u),
-			ks_fmt_dbl(c, sizeof(c), st.max, u));
+		fprintf(out, "count %s  mean %s  min %s  max %s\n",
+			ks_fmt_u128(n, sizeof(n), st.count),
+			ks_fmt_mean(a, sizeof(a), &st, u, false),
+			ks_fmt_est(b, sizeof(b), &st.min, h->frac_bits, u, true, false),
+			ks_fmt_est(c, sizeof(c), &st.max, h->frac_bits, u, true, false));
 		for (i = 0; i < KS_NR_PCT; i++)
 			fprintf(out, "%s%s %s", i ? "  " : "", ks_pct_names[i],
-				ks_fmt_dbl(a, sizeof(a), st.pct[i], u));
-		pct_err(e, sizeof(e), st.err_bound);
-		fprintf(out, "  (%s)\n", e);
-		fprintf(out, "slots %u of %u used, over [%s, %s)\n", h->used, h->nslots,
+				ks_fmt_est(a, sizeof(a), &st.pct[i], h->frac_bits, u,
+					   false, false));
+		fprintf(out, "\nslots %u of %u used, over [%s, %s)\n", h->used, h->nslots,
 			ks_fmt_int(a, sizeof(a), kstats_slot_low(h->first, h->frac_bits), u),
-			fmt_high(b, sizeof(b), h->last, h->frac_bits, u));
+			ks_fmt_high(b, sizeof(b), h->last, h->frac_bits, u));
 	}
 	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
 		fprintf(out, "hits %llu  misses %llu  probe floor %s\n",
@@ -104,7 +84,7 @@ static const char *lo_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_u
 static const char *hi_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_unit u)
 {
 	if (!l->hi[s][0])
-		fmt_high(l->hi[s], sizeof(l->hi[s]), s, fb, u);
+		ks_fmt_high(l->hi[s], sizeof(l->hi[s]), s, fb, u);
 	return l->hi[s];
 }
 
@@ -112,9 +92,9 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 		      struct labels *l)
 {
 	uint32_t from = h->first, to = h->last, s;
-	char label[112], bar[BAR_WIDTH + 1];
-	uint64_t max = 0;
-	size_t width = 0;
+	char label[112], bar[BAR_WIDTH + 1], num[48];
+	ks_u128 max = 0;
+	size_t width = 0, cwidth;
 	int pass;
 
 	if (sh->all_slots) {
@@ -126,6 +106,8 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 	for (s = from; s <= to; s++)
 		if (h->count[s] > max)
 			max = h->count[s];
+	cwidth = strlen(ks_fmt_u128(num, sizeof(num), max));
+	cwidth = cwidth > 10 ? cwidth : 10;
 	/* Pass 0 measures the labels, pass 1 prints. */
 	for (pass = 0; pass < 2; pass++) {
 		for (s = from; s <= to; s++) {
@@ -150,8 +132,8 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 			memset(bar, '@', n);
 			memset(bar + n, ' ', BAR_WIDTH - n);
 			bar[BAR_WIDTH] = '\0';
-			fprintf(out, "%-*s %10llu |%s%s%s|\n", (int)width, label,
-				(unsigned long long)h->count[s],
+			fprintf(out, "%-*s %*s |%s%s%s|\n", (int)width, label, (int)cwidth,
+				ks_fmt_u128(num, sizeof(num), h->count[s]),
 				ks_color(opts.color_out, C_GREEN), bar,
 				ks_color(opts.color_out, C_RESET));
 		}
@@ -185,7 +167,7 @@ void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 		one(out, m, -1, sh, &l);
 	} else {
 		for (r = 0; r < m->nr_cpus; r++) {
-			if (!m->cpus[r].count)
+			if (!ks_metric_row_used(m, r))
 				continue;
 			if (!first)
 				fputc('\n', out);

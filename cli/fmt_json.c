@@ -3,19 +3,27 @@
  * --format json (and show -j): the show document. The schema is in
  * cli/kstatsctl.schema.json and kstatsctl(8); its version is the
  * top-level "schema" member. Values are always integers or numbers in
- * nanoseconds ("unit": "ns"), whatever --units says.
+ * nanoseconds ("unit": "ns"), whatever --units says; counts are exact
+ * integers, beyond 2^64 if need be.
  *
- *   {"schema": 1, "command": "show", "source": {...},
+ *   {"schema": 2, "command": "show", "source": {...},
  *    "metrics": [{"name": ..., "kind": ..., "owner": ..., "state": ...,
  *      "frac_bits": 3, "error_bound": 0.125, "nr_cpus": 4,
  *      "time_ns": ..., "realtime_ns": ..., "unit": "ns",
- *      "count": 4000, "sum": ..., "mean": ..., "min": ..., "max": ...,
- *      "percentiles": [{"p": 50, "value": ..., "error": 0.0625}, ...],
+ *      "count": 4000, "sum": ..., "mean": ..., "mean_error": 0,
+ *      "min": {"low": 480, "high": 512}, "max": {"low": ..., "high": ...},
+ *      "percentiles": [{"p": 50, "low": 2048, "high": 2304,
+ *                       "value": 2175.5, "error": 0.0586}, ...],
  *      "trace": {"hits": ..., "misses": ..., "floor_ns": ...},  (traces)
  *      "buckets": [{"low": 512, "high": 576, "count": 12, "sum": 6400}],
  *      "cpus": [{"cpu": 0, "count": ..., "buckets": [...]}]  (--per-cpu,
  *                                                              --cpu)
  *    }]}
+ *
+ * min, max and percentiles are slots, [low, high): a percentile's value is
+ * the middle of the slot's values and error half their spread relative to
+ * it (0: exact); min and max are null without samples. A bucket's sum is
+ * null when unknown (2^52 samples or more in it).
  */
 #include <math.h>
 #include <string.h>
@@ -36,7 +44,32 @@ void fmt_json_source(struct json *j, const struct ks_source *src)
 	json_kstr(j, "module_version", src->module_version);
 	json_ku64(j, "abi_version", src->abi_version);
 	json_kstr(j, "kstatsctl_version", src->tool_version);
+	json_kstr(j, "boot_id", src->boot_id);
 	json_ku64(j, "created_ns", src->created_ns);
+	json_obj_end(j);
+}
+
+void fmt_json_est(struct json *j, const struct ks_est *e, uint32_t frac_bits,
+		  bool bounds)
+{
+	json_ku64(j, "low", e->low);
+	json_khigh(j, "high", (uint32_t)e->slot, frac_bits);
+	if (bounds)
+		return;
+	json_kdbl(j, "value", e->value);
+	json_kdbl(j, "error", e->err);
+}
+
+void fmt_json_kest(struct json *j, const char *key, const struct ks_est *e,
+		   uint32_t frac_bits, bool bounds)
+{
+	json_key(j, key);
+	if (e->slot < 0) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	fmt_json_est(j, e, frac_bits, bounds);
 	json_obj_end(j);
 }
 
@@ -47,17 +80,12 @@ static void buckets(struct json *j, const struct ks_hist *h, bool all)
 	json_key(j, "buckets");
 	json_arr(j);
 	for (s = from; s <= to && s < h->nslots; s++) {
-		uint64_t last = kstats_slot_last(s, h->frac_bits);
-
 		if (!h->count[s] && !all)
 			continue;
 		json_obj(j);
 		json_ku64(j, "low", kstats_slot_low(s, h->frac_bits));
-		if (last == UINT64_MAX)
-			json_kdbl(j, "high", kstats_slot_high(s, h->frac_bits));
-		else
-			json_ku64(j, "high", last + 1);
-		json_ku64(j, "count", h->count[s]);
+		json_khigh(j, "high", s, h->frac_bits);
+		json_ku128(j, "count", h->count[s]);
 		json_kdbl(j, "sum", h->count[s] ? round(ks_hist_slot_sum(h, s)) : 0);
 		json_obj_end(j);
 	}
@@ -70,18 +98,18 @@ static void stats(struct json *j, const struct ks_hist *h)
 	int i;
 
 	ks_hist_stats(h, &st);
-	json_ku64(j, "count", st.count);
+	json_ku128(j, "count", st.count);
 	json_kdbl(j, "sum", st.sum);
 	json_kdbl(j, "mean", st.mean);
-	json_kdbl(j, "min", st.min);
-	json_kdbl(j, "max", st.max);
+	json_kdbl(j, "mean_error", st.mean_err);
+	fmt_json_kest(j, "min", &st.min, h->frac_bits, true);
+	fmt_json_kest(j, "max", &st.max, h->frac_bits, true);
 	json_key(j, "percentiles");
 	json_arr(j);
 	for (i = 0; st.count && i < KS_NR_PCT; i++) {
 		json_obj(j);
 		json_kdbl(j, "p", ks_pcts[i] * 100);
-		json_kdbl(j, "value", st.pct[i]);
-		json_kdbl(j, "error", st.pct_err[i]);
+		fmt_json_est(j, &st.pct[i], h->frac_bits, false);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -138,7 +166,7 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		json_arr(j);
 		for (r = 0; r < m->nr_cpus; r++) {
 			if (sh->cpu >= 0 ? m->cpus[r].cpu != (uint32_t)sh->cpu :
-			    !m->cpus[r].count)
+			    !ks_metric_row_used(m, r))
 				continue;
 			cpu_obj(j, m, r, sh->all_slots);
 		}

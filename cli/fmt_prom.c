@@ -118,11 +118,11 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 		   const struct ks_show *sh, enum ks_unit u, char (*cache)[32])
 {
 	double scale = ks_unit_scale(u);
-	char label[32] = "", le[48];
+	char label[32] = "", le[48], n[48];
 	uint32_t from, to, s;
 	struct ks_hist h;
 	struct ks_stats st;
-	uint64_t cum = 0;
+	ks_u128 cum = 0;
 
 	ks_hist_build(&h, m, row);
 	if (row >= 0)
@@ -133,19 +133,19 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 		if (!h.count[s] && !sh->all_slots)
 			continue;
 		cum += h.count[s];
-		fprintf(out, "%s_bucket{%sle=\"%s\"} %llu\n", fam, label,
+		fprintf(out, "%s_bucket{%sle=\"%s\"} %s\n", fam, label,
 			le_of(cache, s, h.frac_bits, scale),
-			(unsigned long long)cum);
+			ks_fmt_u128(n, sizeof(n), cum));
 	}
-	fprintf(out, "%s_bucket{%sle=\"+Inf\"} %llu\n", fam, label,
-		(unsigned long long)h.total);
+	fprintf(out, "%s_bucket{%sle=\"+Inf\"} %s\n", fam, label,
+		ks_fmt_u128(n, sizeof(n), h.total));
 	ks_hist_stats(&h, &st);
 	if (row >= 0)
 		label[strlen(label) - 1] = '\0';
 	fprintf(out, "%s_sum%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
 		row >= 0 ? "}" : "", canon(le, sizeof(le), st.sum / scale));
-	fprintf(out, "%s_count%s%s%s %llu\n", fam, row >= 0 ? "{" : "", label,
-		row >= 0 ? "}" : "", (unsigned long long)h.total);
+	fprintf(out, "%s_count%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
+		row >= 0 ? "}" : "", ks_fmt_u128(n, sizeof(n), h.total));
 	ks_hist_free(&h);
 }
 

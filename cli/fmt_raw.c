@@ -12,6 +12,10 @@
  * avg is kstats_slot_mean(); p the cumulative fraction up to the slot (of
  * that CPU, or of all), floor(cum * 10^6 / total) micro-units.
  *
+ * Counts are summed in 128 bits, so they are exact where debugfs's 64-bit
+ * sums would wrap (2^64 samples and more); a CPUS line whose count or part
+ * sum is past 64 bits then has the middle of the slot for avg.
+ *
  * This is the largest output kstatsctl makes (a line per CPU and slot), so
  * it formats its lines by hand rather than through printf.
  */
@@ -47,6 +51,21 @@ static char *put_u64(char *p, uint64_t v, int width)
 	return p + sizeof(tmp) - n;
 }
 
+/* put_u64, for counts that may be past 64 bits. */
+static char *put_u128(char *p, ks_u128 v, int width)
+{
+	char tmp[48];
+	int i;
+
+	if (!(v >> 64))
+		return put_u64(p, (uint64_t)v, width);
+	ks_fmt_u128(tmp, sizeof(tmp), v);
+	for (i = (int)strlen(tmp); i < width; i++)
+		*p++ = ' ';
+	memcpy(p, tmp, strlen(tmp));
+	return p + strlen(tmp);
+}
+
 static char *put_str(char *p, const char *s)
 {
 	size_t n = strlen(s);
@@ -74,19 +93,24 @@ struct outbuf {
 };
 
 static void line(struct outbuf *ob, uint32_t slot, bool all, uint32_t cpu,
-		 uint32_t frac_bits, uint64_t count, uint64_t part_sum,
-		 uint64_t cum, uint64_t total)
+		 uint32_t frac_bits, ks_u128 count, ks_u128 part_sum,
+		 ks_u128 cum, ks_u128 total)
 {
-	uint64_t micro;
+	uint64_t micro, avg;
+	char *buf, *p;
 
 	/* floor(cum * 10^6 / total), in 64 bits when it fits. */
 	if (!total)
 		micro = 0;
-	else if (cum < (1ull << 44))
-		micro = cum * 1000000 / total;
+	else if (total < (1ull << 44))
+		micro = (uint64_t)cum * 1000000 / (uint64_t)total;
 	else
-		micro = (uint64_t)((unsigned __int128)cum * 1000000 / total);
-	char *buf, *p;
+		micro = (uint64_t)(cum * 1000000 / total);
+	if (!(count >> 64) && !(part_sum >> 64))
+		avg = kstats_slot_mean(slot, frac_bits, (uint64_t)count, (uint64_t)part_sum);
+	else
+		avg = kstats_slot_low(slot, frac_bits) +
+		      (kstats_slot_last(slot, frac_bits) - kstats_slot_low(slot, frac_bits)) / 2;
 
 	if (ob->len > sizeof(ob->buf) - 160) {
 		fwrite(ob->buf, 1, ob->len, ob->out);
@@ -100,9 +124,9 @@ static void line(struct outbuf *ob, uint32_t slot, bool all, uint32_t cpu,
 	p = put_str(p, all ? " CPUS" : " CPU");
 	p = put_u64(p, cpu, 3);
 	p = put_str(p, all ? "   count " : "    count ");
-	p = put_u64(p, count, 8);
+	p = put_u128(p, count, 8);
 	p = put_str(p, " avg ");
-	p = put_u64(p, kstats_slot_mean(slot, frac_bits, count, part_sum), 8);
+	p = put_u64(p, avg, 8);
 	p = put_str(p, " p ");
 	p = put_u64(p, micro / 1000000, 0);
 	*p++ = '.';
@@ -117,7 +141,7 @@ void fmt_raw(FILE *out, const struct ks_metric *m)
 {
 	uint32_t nslots = kstats_hist_nslots(m->frac_bits), r, s;
 	const struct kstats_snap_slot **cur, **end;
-	uint64_t *cpu_total, *cpu_cum, total = 0, cum = 0;
+	ks_u128 *cpu_total, *cpu_cum, total = 0, cum = 0;
 	struct outbuf *ob = xcalloc(1, sizeof(*ob));
 
 	ob->out = out;
@@ -136,7 +160,7 @@ void fmt_raw(FILE *out, const struct ks_metric *m)
 		total += cpu_total[r];
 	}
 	for (s = 0; s < nslots; s++) {
-		uint64_t count = 0, part_sum = 0;
+		ks_u128 count = 0, part_sum = 0;
 
 		for (r = 0; r < m->nr_cpus; r++) {
 			const struct kstats_snap_slot *sl = cur[r];

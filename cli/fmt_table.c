@@ -5,8 +5,11 @@
  *
  * percentiles: rows at HdrHistogram's percentile ticks (5 per halving of
  * the distance to 100%), columns Value, Percentile, TotalCount and
- * 1/(1-Percentile), then "#[...]" lines with mean, standard deviation (of
- * the slot means), max, count, and the error bound.
+ * 1/(1-Percentile), then "#[...]" lines with mean, standard deviation,
+ * max, count, and the error bound. A Value is the middle of the slot the
+ * percentile falls in, printed to the digits that slot allows (one below
+ * the leading digit of its half-width); the Error line gives the largest
+ * distance from a printed Value to either end of its slot, relative to it.
  *
  * cdf: "value fraction" rows, tab-separated: the fraction of samples below
  * each slot's upper bound, from the first non-empty slot to the last (all
@@ -14,12 +17,14 @@
  * With --per-cpu, CPUs are separate data sets (gnuplot's "index").
  *
  * csv: time,metric,cpu,low,high,count,sum,mean per non-empty slot; cpu is
- * "all" unless --cpu or --per-cpu.
+ * "all" unless --cpu or --per-cpu; sum and mean are empty when unknown
+ * (a slot of 2^52 samples or more, whose part sum may have wrapped).
  *
  * The tables use one unit throughout: --units, else ns for cdf and csv
  * (programs read them) and the unit of the median for percentiles.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kstatsctl.h"
@@ -41,7 +46,7 @@ static void each_row(FILE *out, const struct ks_metric *m, const struct ks_show 
 		return;
 	}
 	for (r = 0; r < m->nr_cpus; r++) {
-		if (!m->cpus[r].count)
+		if (!ks_metric_row_used(m, r))
 			continue;
 		fn(out, m, (int)r, sh, first);
 		first = false;
@@ -68,33 +73,91 @@ static void title_comment(FILE *out, const struct ks_metric *m, int row,
 
 /* ---- percentiles ---- */
 
-static void pct_row(FILE *out, const struct ks_hist *h, double p, enum ks_unit u)
+/*
+ * @v (ns) in @u, "%12.*f" with the digits that @half (ns, its uncertainty)
+ * allows: down to one below half's leading digit, but no finer than a
+ * tenth of a ns (a slot's middle may end in .5); to the ns when exact.
+ * Returns what it printed, in ns.
+ */
+static double tbl_val(char *buf, size_t len, double v, double half, enum ks_unit u)
 {
-	double err, v = ks_hist_quantile(h, p, &err);
-	uint64_t rank = kstats_quantile_rank(p, h->total);
+	double scale = ks_unit_scale(u);
+	int unit_dec = (int)lround(log10(scale)), dec = unit_dec;
 
+	if (half > 0) {
+		dec = 1 - (int)floor(log10(half / scale));
+		dec = dec < 0 ? 0 : dec > unit_dec + 1 ? unit_dec + 1 : dec;
+	} else if (v != floor(v)) {
+		dec = 3;	/* an exact mean */
+	}
+	snprintf(buf, len, "%12.*f", dec, v / scale);
+	return strtod(buf, NULL) * scale;
+}
+
+/* One row; *@err: the largest relative distance from a Value to its slot's ends. */
+static void pct_row(FILE *out, const struct ks_hist *h, double p, enum ks_unit u,
+		    double *err)
+{
+	ks_u128 rank = ks_quantile_rank(p, h->total);
+	char v[48], n[48];
+	struct ks_est e;
+	double shown;
+
+	ks_hist_quantile(h, p, &e);
+	shown = tbl_val(v, sizeof(v), e.value, e.value * e.err, u);
+	if (e.err > 0)
+		*err = fmax(*err, fmax(shown - (double)e.low, (double)e.last - shown) / shown);
+	else if (shown != e.value)
+		*err = fmax(*err, fabs(shown - e.value) / shown);
+	ks_fmt_u128(n, sizeof(n), rank);
 	if (p >= 1.0)
-		fprintf(out, "%12.3f %2.12f %10llu\n", v / ks_unit_scale(u), p,
-			(unsigned long long)rank);
+		fprintf(out, "%s %2.12f %10s\n", v, p, n);
 	else
-		fprintf(out, "%12.3f %2.12f %10llu %14.2f\n", v / ks_unit_scale(u),
-			p, (unsigned long long)rank, 1 / (1 - p));
+		fprintf(out, "%s %2.12f %10s %14.2f\n", v, p, n, 1 / (1 - p));
+}
+
+/*
+ * The standard deviation, as the middle of what the slots allow: from the
+ * spread of the slot means alone up to that plus each slot's own widest.
+ */
+static void stddev(const struct ks_hist *h, const struct ks_stats *st, double *sd,
+		   double *half)
+{
+	double between = 0, within = 0, d, mean, n;
+	struct ks_est e;
+	uint32_t s;
+
+	for (s = h->first; s <= h->last; s++) {
+		if (!h->count[s])
+			continue;
+		n = (double)h->count[s];
+		ks_est_slot(&e, (int)s, h->frac_bits);
+		mean = ks_hist_slot_mean(h, s);
+		if (isnan(mean))
+			mean = e.value;
+		d = mean - st->mean;
+		between += d * d * n;
+		within += fmax(0, ((double)e.last - mean) * (mean - (double)e.low)) * n;
+	}
+	between = sqrt(between / (double)h->total);
+	within = sqrt(between * between + within / (double)h->total);
+	*sd = (between + within) / 2;
+	*half = (within - between) / 2;
 }
 
 static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		    const struct ks_show *sh, bool first)
 {
+	char unit[64], a[48], b[48], err[24];
+	double p = 0, ticks, sd, half, max_err = 0;
 	struct ks_hist h;
 	struct ks_stats st;
 	enum ks_unit u;
-	double p = 0, var = 0, step;
-	char unit[64];
-	uint32_t s;
-	int ticks, level;
+	int level;
 
 	ks_hist_build(&h, m, row);
 	ks_hist_stats(&h, &st);
-	u = ks_table_unit(sh->units, st.pct[0]);
+	u = ks_table_unit(sh->units, st.pct[0].value);
 	snprintf(unit, sizeof(unit), "values in %s", ks_unit_name(u));
 	if (!first)
 		fputc('\n', out);
@@ -107,30 +170,26 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		return;
 	}
 	/* HdrHistogram's ticks: 5 per halving of the distance to 100%. */
-	while (p < 1.0 && kstats_quantile_rank(p, h.total) < h.total) {
-		pct_row(out, &h, p, u);
+	while (p < 1.0 && ks_quantile_rank(p, h.total) < h.total) {
+		pct_row(out, &h, p, u, &max_err);
 		level = (int)floor(log2(1 / (1 - p)));
 		if (level > 48)
 			break;
-		ticks = 5 << (level + 1);
-		step = 1.0 / ticks;
-		p = floor(p * ticks + 0.5) / ticks + step;
+		ticks = 5 * ldexp(1.0, level + 1);
+		p = floor(p * ticks + 0.5) / ticks + 1.0 / ticks;
 	}
-	pct_row(out, &h, 1.0, u);
-	for (s = h.first; s <= h.last; s++)
-		if (h.count[s]) {
-			double d = ks_hist_slot_mean(&h, s) - st.mean;
-
-			var += d * d * (double)h.count[s];
-		}
-	fprintf(out, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n",
-		st.mean / ks_unit_scale(u), sqrt(var / (double)h.total) / ks_unit_scale(u));
-	fprintf(out, "#[Max     = %12.3f, Total count    = %12llu]\n",
-		st.max / ks_unit_scale(u), (unsigned long long)h.total);
+	pct_row(out, &h, 1.0, u, &max_err);
+	stddev(&h, &st, &sd, &half);
+	tbl_val(a, sizeof(a), st.mean, st.mean * st.mean_err, u);
+	tbl_val(b, sizeof(b), sd, half, u);
+	fprintf(out, "#[Mean    = %s, StdDeviation   = %s]\n", a, b);
+	tbl_val(a, sizeof(a), st.max.value, st.max.value * st.max.err, u);
+	fprintf(out, "#[Max     = %s, Total count    = %12s]\n", a,
+		ks_fmt_u128(b, sizeof(b), h.total));
 	fprintf(out, "#[Buckets = %12u, SubBuckets     = %12u]\n",
 		65 - m->frac_bits, 1u << m->frac_bits);
-	fprintf(out, "#[Error   = %11.3g%%, at most, of each value (frac_bits %u)]\n",
-		st.err_bound * 100, m->frac_bits);
+	fprintf(out, "#[Error   = %12s, at most, of each Value: the middle of its slot "
+		"(frac_bits %u)]\n", ks_fmt_err(err, sizeof(err), max_err), m->frac_bits);
 	ks_hist_free(&h);
 }
 
@@ -141,19 +200,6 @@ void fmt_percentiles(FILE *out, const struct ks_metric *m, const struct ks_show 
 
 /* ---- cdf ---- */
 
-static char *high_num(char *buf, size_t len, uint32_t s, uint32_t fb, enum ks_unit u)
-{
-	uint64_t last = kstats_slot_last(s, fb);
-
-	if (last != UINT64_MAX)
-		return ks_fmt_intnum(buf, len, last + 1, u);
-	if (u == UNIT_NS) {
-		snprintf(buf, len, "18446744073709551616");
-		return buf;
-	}
-	return ks_fmt_num(buf, len, kstats_slot_high(s, fb), u);
-}
-
 static void cdf_one(FILE *out, const struct ks_metric *m, int row,
 		    const struct ks_show *sh, bool first)
 {
@@ -161,7 +207,7 @@ static void cdf_one(FILE *out, const struct ks_metric *m, int row,
 	uint32_t from, to, s;
 	struct ks_hist h;
 	char v[64], extra[96];
-	uint64_t cum = 0;
+	ks_u128 cum = 0;
 
 	if (sh->units_set && sh->units == UNIT_AUTO)
 		u = UNIT_NS;
@@ -178,7 +224,7 @@ static void cdf_one(FILE *out, const struct ks_metric *m, int row,
 			kstats_slot_low(from, h.frac_bits), u));
 		for (s = from; s <= to; s++) {
 			cum += h.count[s];
-			fprintf(out, "%s\t%.9g\n", high_num(v, sizeof(v), s, h.frac_bits, u),
+			fprintf(out, "%s\t%.9g\n", ks_fmt_highnum(v, sizeof(v), s, h.frac_bits, u),
 				(double)cum / (double)h.total);
 		}
 	}
@@ -202,7 +248,7 @@ static void csv_one(FILE *out, const struct ks_metric *m, int row,
 		    const struct ks_show *sh, bool first)
 {
 	enum ks_unit u = sh->units_set && sh->units != UNIT_AUTO ? sh->units : UNIT_NS;
-	char cpu[16], lo[64], hi[64], sum[64], mean[64];
+	char cpu[16], lo[64], hi[64], sum[64], mean[64], n[48];
 	uint32_t from, to, s;
 	struct ks_hist h;
 
@@ -217,18 +263,17 @@ static void csv_one(FILE *out, const struct ks_metric *m, int row,
 	for (s = from; s <= to && s < h.nslots; s++) {
 		if (!h.count[s] && !sh->all_slots)
 			continue;
-		if (h.count[s]) {
+		sum[0] = mean[0] = '\0';
+		if (!isnan(ks_hist_slot_sum(&h, s))) {
 			ks_fmt_num(sum, sizeof(sum), round(ks_hist_slot_sum(&h, s)), u);
 			ks_fmt_num(mean, sizeof(mean), ks_hist_slot_mean(&h, s), u);
-		} else {
-			sum[0] = mean[0] = '\0';
 		}
-		fprintf(out, "%llu.%09llu,%s,%s,%s,%s,%llu,%s,%s\n",
+		fprintf(out, "%llu.%09llu,%s,%s,%s,%s,%s,%s,%s\n",
 			(unsigned long long)(m->realtime_ns / 1000000000),
 			(unsigned long long)(m->realtime_ns % 1000000000), m->name, cpu,
 			ks_fmt_intnum(lo, sizeof(lo), kstats_slot_low(s, h.frac_bits), u),
-			high_num(hi, sizeof(hi), s, h.frac_bits, u),
-			(unsigned long long)h.count[s], sum, mean);
+			ks_fmt_highnum(hi, sizeof(hi), s, h.frac_bits, u),
+			ks_fmt_u128(n, sizeof(n), h.count[s]), sum, mean);
 	}
 	ks_hist_free(&h);
 }

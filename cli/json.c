@@ -243,6 +243,32 @@ void json_kbool(struct json *j, const char *k, bool v)
 	json_bool(j, v);
 }
 
+static void put_u128(FILE *out, bool neg, ks_u128 v)
+{
+	char buf[48];
+
+	fprintf(out, "%s%s", neg ? "-" : "", ks_fmt_u128(buf, sizeof(buf), v));
+}
+
+void json_ku128(struct json *j, const char *k, ks_u128 v)
+{
+	json_key(j, k);
+	sep(j);
+	put_u128(j->out, false, v);
+}
+
+void json_khigh(struct json *j, const char *k, uint32_t slot, uint32_t frac_bits)
+{
+	json_ku128(j, k, (ks_u128)kstats_slot_last(slot, frac_bits) + 1);
+}
+
+void json_kdelta(struct json *j, const char *k, ks_u128 a, ks_u128 b)
+{
+	json_key(j, k);
+	sep(j);
+	put_u128(j->out, b < a, b < a ? a - b : b - a);
+}
+
 struct json *json_doc(const char *command)
 {
 	struct json *j = json_new(stdout, opts.pretty);

@@ -25,9 +25,18 @@
 #define EXIT_OK		0
 #define EXIT_RUNTIME	1
 #define EXIT_USAGE	2
+#define EXIT_NO_INTERVAL 3	/* diff: a metric was reset between A and B */
 
 /* Version of every JSON document kstatsctl prints ("schema": N). */
-#define KS_JSON_SCHEMA	1
+#define KS_JSON_SCHEMA	2
+
+/*
+ * Sums of counts. One slot of one CPU holds at most 2^64 - 1 samples; sums
+ * over slots and CPUs are kept in 128 bits, which no snapshot can overflow
+ * (fewer than 2^32 CPUs x 2^11 slots x 2^64), so every count printed is
+ * exact.
+ */
+typedef unsigned __int128 ks_u128;
 
 /* ---- global options (main.c) ---- */
 
@@ -126,10 +135,26 @@ const char *ks_color(bool on, const char *code);	/* "" when off */
 /* Formats @ns in @u: exact for integers, 4 significant digits for "auto". */
 char *ks_fmt_int(char *buf, size_t len, uint64_t ns, enum ks_unit u);
 char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u);
+/* The exclusive upper bound of @slot (2^64 for the last), as ks_fmt_int. */
+char *ks_fmt_high(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
+		  enum ks_unit u);
+/* The same without the unit's name, as ks_fmt_intnum (tables). */
+char *ks_fmt_highnum(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
+		     enum ks_unit u);
+/* "[16ns, 32ns)": the values of @slot. */
+char *ks_fmt_slot(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
+		  enum ks_unit u);
+/* A count, exactly, in decimal. */
+char *ks_fmt_u128(char *buf, size_t len, ks_u128 v);
 /* Exactly, without the unit's name (tables). */
 char *ks_fmt_intnum(char *buf, size_t len, uint64_t ns, enum ks_unit u);
 /* A plain number in @u (no suffix), for tables. */
 char *ks_fmt_num(char *buf, size_t len, double ns, enum ks_unit u);
+/*
+ * A relative error bound as "±5.9%": rounded up to two significant
+ * digits, so that it stays a bound; "exact" for 0.
+ */
+char *ks_fmt_err(char *buf, size_t len, double err);
 const char *ks_unit_name(enum ks_unit u);
 double ks_unit_scale(enum ks_unit u);	/* ns per unit */
 int ks_unit_parse(const char *s, enum ks_unit *u);
@@ -188,6 +213,7 @@ struct ks_source {
 	char machine[256];
 	char module_version[256];
 	char tool_version[256];
+	char boot_id[256];	/* /proc/sys/kernel/random/boot_id; "" unknown */
 	uint32_t abi_version;
 	uint64_t created_ns;	/* CLOCK_REALTIME */
 };
@@ -209,15 +235,23 @@ void ks_source_live(struct ks_source *src, int fd);
  */
 int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 		     bool missing_ok);
-/* @cur minus @prev, slot by slot, into @out (a reset: @cur whole). */
-int ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
-		    struct ks_metric *out);
+/*
+ * @cur minus @prev, slot by slot, into @out. When @cur cannot have grown
+ * from @prev (a count, part sum, hit or miss went down, a slot emptied, the
+ * CPUs or frac_bits differ), that is a reset: @out is @cur whole,
+ * out->reset is set and @why (unless NULL) says what showed it.
+ */
+void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
+		     struct ks_metric *out, char *why, size_t why_len);
 /* The row of CPU @cpu, or -1. */
 int ks_metric_row(const struct ks_metric *m, uint32_t cpu);
+/* Does CPU row @r have samples? (Its u64 count may have wrapped to 0.) */
+bool ks_metric_row_used(const struct ks_metric *m, uint32_t r);
 
 /*
  * A dense histogram of one CPU or of all of them, for the formatters:
- * count and part sum per slot, plus what every footer needs.
+ * count and part sum per slot (summed over CPUs in 128 bits), plus what
+ * every footer needs.
  */
 #define KS_NR_PCT	5
 extern const double ks_pcts[KS_NR_PCT];		/* 50, 90, 99, 99.9, 99.99 */
@@ -225,28 +259,52 @@ extern const char *const ks_pct_names[KS_NR_PCT];
 
 struct ks_hist {
 	uint32_t frac_bits, nslots;
-	uint64_t *count, *part_sum;
-	uint64_t total;
+	ks_u128 *count, *part_sum;
+	ks_u128 total;
 	uint32_t first, last;	/* non-empty slots; first > last when empty */
 	uint32_t used;		/* non-empty slots */
 };
 
+/*
+ * A value known only to lie in one slot: some integer in [low, last]. The
+ * estimate is the middle, and err half the width relative to it, the
+ * tightest bound the slot allows (0: a slot of one value, exact).
+ */
+struct ks_est {
+	int slot;		/* -1: no samples */
+	uint64_t low, last;
+	double value, err;
+};
+
 struct ks_stats {
-	uint64_t count;
-	double sum, mean, min, max;
-	double pct[KS_NR_PCT];
-	double pct_err[KS_NR_PCT];	/* relative error bound of each */
-	double err_bound;		/* the largest of pct_err */
+	ks_u128 count;
+	double sum, mean;
+	double mean_err;	/* relative bound of sum and mean */
+	struct ks_est min, max;
+	struct ks_est pct[KS_NR_PCT];
 };
 
 /* @row: a CPU row, or -1 for every CPU. */
 void ks_hist_build(struct ks_hist *h, const struct ks_metric *m, int row);
 void ks_hist_free(struct ks_hist *h);
 void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st);
+/* Mean and sum of slot @s's samples; NAN when its sum may have wrapped. */
 double ks_hist_slot_mean(const struct ks_hist *h, uint32_t s);
 double ks_hist_slot_sum(const struct ks_hist *h, uint32_t s);
-/* The q-quantile (0..1), interpolated using the slot's mean; *err: bound. */
-double ks_hist_quantile(const struct ks_hist *h, double q, double *err);
+/* @slot as an estimate; the rank and slot of the q-quantile (0..1). */
+void ks_est_slot(struct ks_est *e, int slot, uint32_t frac_bits);
+ks_u128 ks_quantile_rank(double q, ks_u128 total);
+void ks_hist_quantile(const struct ks_hist *h, double q, struct ks_est *e);
+/*
+ * Formats @e as text: "23.5ns (±32%)", "5ns (exact)"; with @bounds the
+ * slot instead, "in [16ns, 32ns)" or "20ns". Tables use the bare forms:
+ * "23.5ns ±32%" and "[16ns, 32ns)".
+ */
+char *ks_fmt_est(char *buf, size_t len, const struct ks_est *e, uint32_t frac_bits,
+		 enum ks_unit u, bool bounds, bool table);
+/* "7.469us", or "7.5us (±0.2%)" when the last digits are not all known. */
+char *ks_fmt_mean(char *buf, size_t len, const struct ks_stats *st, enum ks_unit u,
+		  bool table);
 
 /* ---- snapshot files (snapfile.c) ---- */
 
@@ -294,6 +352,15 @@ struct json;
 void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		     const struct ks_show *sh);
 void fmt_json_source(struct json *j, const struct ks_source *src);
+/*
+ * An estimate's members: "low", "high" (exclusive), "value" and "error",
+ * or the bounds alone with @bounds (min, max). fmt_json_kest: @key, then
+ * {those} or null when there are no samples.
+ */
+void fmt_json_est(struct json *j, const struct ks_est *e, uint32_t frac_bits,
+		  bool bounds);
+void fmt_json_kest(struct json *j, const char *key, const struct ks_est *e,
+		   uint32_t frac_bits, bool bounds);
 /* "selftest.b3 (module kstats_selftest, frac_bits 3, active)" header. */
 void fmt_title(FILE *out, const struct ks_metric *m, const char *what);
 
@@ -318,6 +385,11 @@ void json_ku64(struct json *j, const char *k, uint64_t v);
 void json_ki64(struct json *j, const char *k, int64_t v);
 void json_kdbl(struct json *j, const char *k, double v);
 void json_kbool(struct json *j, const char *k, bool v);
+/* Integers beyond 64 bits: a count; an exclusive bound that may be 2^64. */
+void json_ku128(struct json *j, const char *k, ks_u128 v);
+void json_khigh(struct json *j, const char *k, uint32_t slot, uint32_t frac_bits);
+/* A difference of two counts, signed, exactly. */
+void json_kdelta(struct json *j, const char *k, ks_u128 a, ks_u128 b);
 /* A JSON document's opening: {"schema": 1, "command": "<cmd>", */
 struct json *json_doc(const char *command);
 

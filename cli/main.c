@@ -221,7 +221,7 @@ static void build_main_doc(void)
 	snprintf(main_doc + n, sizeof(main_doc) - n,
 		 "\nWithout a command: list. 'kstatsctl COMMAND --help' shows a "
 		 "command's options.\nExit status: 0 ok, 1 runtime error, "
-		 "2 usage error. See kstatsctl(8).");
+		 "2 usage error, 3 diff: a metric has no interval. See kstatsctl(8).");
 }
 
 static void ks_main_help(FILE *out)

@@ -6,12 +6,15 @@
  * reads (struct ks_hist) with its summary statistics.
  *
  * Slot bounds, means, sums, ranks and error bounds all come from
- * include/kstats_hist.h. The one thing added here is how a percentile is
- * placed inside its slot: kstats_hist_quantile() spreads a slot's samples
- * evenly over it; we also know their mean, so we spread them evenly over
- * two pieces, [low, mean] and [mean, high), weighted so that the mean
- * comes out right. Both estimates stay inside the slot, so the error bound
- * (kstats_slot_rel_error()) holds either way.
+ * include/kstats_hist.h. What is added here: counts summed over CPUs in
+ * 128 bits (no total can wrap), and estimates that say what is known. A
+ * sample is known only to its slot, so min, max and every percentile are
+ * a slot (struct ks_est): the middle of its values, plus or minus half its
+ * width, the tightest the data allows. Sums and means come from the slots'
+ * part sums: exact in slots up to 2^12 wide, within 2^-(13 + frac_bits)
+ * above, and unknown in a slot of 2^52 samples or more, whose part sum may
+ * have wrapped; such a slot counts at its middle, and mean_err says how
+ * far off the mean can then be.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +28,9 @@
 
 const double ks_pcts[KS_NR_PCT] = { 0.50, 0.90, 0.99, 0.999, 0.9999 };
 const char *const ks_pct_names[KS_NR_PCT] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+/* Past 2^52 samples a slot's part sum may have wrapped (kstats_hist.h). */
+#define SUM_KNOWN_BELOW	((ks_u128)1 << (64 - KSTATS_SUM_BITS))
 
 void ks_metric_free(struct ks_metric *m)
 {
@@ -65,6 +71,34 @@ int ks_metric_row(const struct ks_metric *m, uint32_t cpu)
 	return -1;
 }
 
+bool ks_metric_row_used(const struct ks_metric *m, uint32_t r)
+{
+	const struct kstats_snap_slot *s = m->slots;
+	uint32_t i;
+
+	if (m->cpus[r].count)
+		return true;
+	for (i = 0; i < r; i++)
+		s += m->cpus[i].nr_slots;
+	for (i = 0; i < m->cpus[r].nr_slots; i++)
+		if (s[i].count)
+			return true;
+	return false;
+}
+
+/* The boot's random ID: two snapshots with the same one are of one boot. */
+static void read_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
 void ks_source_live(struct ks_source *src, int fd)
 {
 	struct kstats_info info;
@@ -78,6 +112,7 @@ void ks_source_live(struct ks_source *src, int fd)
 	snprintf(src->kernel_version, sizeof(src->kernel_version), "%s", un.version);
 	snprintf(src->machine, sizeof(src->machine), "%s", un.machine);
 	snprintf(src->tool_version, sizeof(src->tool_version), "%s", KSTATS_VERSION);
+	read_boot_id(src->boot_id, sizeof(src->boot_id));
 	if (fd >= 0 && !ks_dev_info(fd, &info)) {
 		snprintf(src->module_version, sizeof(src->module_version), "%s",
 			 (const char *)info.version);
@@ -193,14 +228,56 @@ static void metric_copy(struct ks_metric *dst, const struct ks_metric *src)
 	memcpy(dst->slots, src->slots, (size_t)src->nr_slots * sizeof(*dst->slots));
 }
 
-int ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
-		    struct ks_metric *out)
+/* Can @c (NULL: an empty slot) not have grown from @p? */
+static bool shrank(const struct kstats_snap_slot *p, const struct kstats_snap_slot *c)
+{
+	uint64_t count = c ? c->count : 0, part_sum = c ? c->part_sum : 0;
+
+	if (count < p->count)
+		return true;
+	return !kstats_slot_sum_may_wrap(count) && part_sum < p->part_sum;
+}
+
+/* What showed a reset: slot @p of @prev, and @c (or nothing) in @cur. */
+static void say_shrank(char *why, size_t len, const struct ks_metric *m,
+		       const struct kstats_snap_slot *p, const struct kstats_snap_slot *c)
+{
+	char sl[112];
+	uint64_t count = c ? c->count : 0;
+
+	ks_fmt_slot(sl, sizeof(sl), p->slot, m->frac_bits, opts.units);
+	if (count < p->count)
+		snprintf(why, len, "slot %s of CPU %u went from %llu to %llu samples",
+			 sl, p->cpu, (unsigned long long)p->count,
+			 (unsigned long long)count);
+	else
+		snprintf(why, len, "the sum of slot %s of CPU %u went down", sl, p->cpu);
+}
+
+void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
+		     struct ks_metric *out, char *why, size_t why_len)
 {
 	const struct kstats_snap_slot *p = prev->slots, *pe, *c = cur->slots, *ce;
+	char dummy[8];
 	uint32_t r;
 
-	if (prev->frac_bits != cur->frac_bits || prev->nr_cpus != cur->nr_cpus)
+	if (!why) {
+		why = dummy;
+		why_len = sizeof(dummy);
+	}
+	if (prev->frac_bits != cur->frac_bits) {
+		snprintf(why, why_len, "frac_bits went from %u to %u", prev->frac_bits,
+			 cur->frac_bits);
 		goto reset;
+	}
+	if (prev->nr_cpus != cur->nr_cpus) {
+		snprintf(why, why_len, "the CPUs differ");
+		goto reset;
+	}
+	if (cur->hits < prev->hits || cur->misses < prev->misses) {
+		snprintf(why, why_len, "its hits or misses went down");
+		goto reset;
+	}
 	*out = *cur;
 	out->cpus = xcalloc(cur->nr_cpus, sizeof(*out->cpus));
 	out->slots = xcalloc(cur->nr_slots, sizeof(*out->slots));
@@ -208,8 +285,10 @@ int ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	out->hits = cur->hits - prev->hits;
 	out->misses = cur->misses - prev->misses;
 	for (r = 0; r < cur->nr_cpus; r++) {
-		if (prev->cpus[r].cpu != cur->cpus[r].cpu)
+		if (prev->cpus[r].cpu != cur->cpus[r].cpu) {
+			snprintf(why, why_len, "the CPUs differ");
 			goto reset_free;
+		}
 		out->cpus[r] = (struct kstats_snap_cpu){ .cpu = cur->cpus[r].cpu };
 		pe = p + prev->cpus[r].nr_slots;
 		ce = c + cur->cpus[r].nr_slots;
@@ -217,11 +296,11 @@ int ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 			struct kstats_snap_slot d = *c;
 
 			for (; p < pe && p->slot < c->slot; p++)
-				if (p->count)
-					goto reset_free;	/* a slot emptied */
+				if (shrank(p, NULL))
+					goto shrank;	/* a slot emptied */
 			if (p < pe && p->slot == c->slot) {
-				if (p->count > c->count)
-					goto reset_free;
+				if (shrank(p, c))
+					goto shrank;
 				d.count -= p->count;
 				d.part_sum -= p->part_sum;
 				p++;
@@ -233,17 +312,21 @@ int ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 			out->cpus[r].count += d.count;
 		}
 		for (; p < pe; p++)
-			if (p->count)
-				goto reset_free;
+			if (shrank(p, NULL)) {
+				c = NULL;
+				goto shrank;
+			}
 	}
 	out->reset = false;
-	return 0;
+	return;
+shrank:
+	say_shrank(why, why_len, prev, p, c && c->cpu == p->cpu && c->slot == p->slot ?
+		   c : NULL);
 reset_free:
 	ks_metric_free(out);
 reset:
 	metric_copy(out, cur);
 	out->reset = true;
-	return 0;
 }
 
 void ks_hist_build(struct ks_hist *h, const struct ks_metric *m, int row)
@@ -287,78 +370,102 @@ void ks_hist_free(struct ks_hist *h)
 	h->count = h->part_sum = NULL;
 }
 
-double ks_hist_slot_mean(const struct ks_hist *h, uint32_t s)
-{
-	if (!h->count[s])
-		return NAN;
-	if (kstats_slot_sum_may_wrap(h->count[s]))
-		return (double)kstats_slot_low(s, h->frac_bits) +
-		       (kstats_slot_high(s, h->frac_bits) -
-			(double)kstats_slot_low(s, h->frac_bits)) / 2;
-	return kstats_slot_sum(s, h->frac_bits, h->count[s], h->part_sum[s]) /
-	       (double)h->count[s];
-}
-
 double ks_hist_slot_sum(const struct ks_hist *h, uint32_t s)
 {
-	return ks_hist_slot_mean(h, s) * (double)h->count[s];
+	/* Known: below 2^52 samples, the part sum is below 2^64 too. */
+	if (!h->count[s] || h->count[s] >= SUM_KNOWN_BELOW)
+		return NAN;
+	return kstats_slot_sum(s, h->frac_bits, (uint64_t)h->count[s],
+			       (uint64_t)h->part_sum[s]);
 }
 
-double ks_hist_quantile(const struct ks_hist *h, double q, double *err)
+double ks_hist_slot_mean(const struct ks_hist *h, uint32_t s)
 {
-	uint64_t rank, before = 0, n;
-	double low, high, mean, f, a;
-	int slot;
+	return ks_hist_slot_sum(h, s) / (double)h->count[s];
+}
 
-	*err = 0;
-	if (!h->total)
-		return NAN;
-	rank = kstats_quantile_rank(q, h->total);
-	slot = kstats_hist_rank_slot(h->count, h->nslots, rank, &before);
+void ks_est_slot(struct ks_est *e, int slot, uint32_t frac_bits)
+{
+	memset(e, 0, sizeof(*e));
+	e->slot = slot;
+	e->value = NAN;
 	if (slot < 0)
-		return NAN;
-	low = (double)kstats_slot_low((uint32_t)slot, h->frac_bits);
-	*err = kstats_slot_rel_error((uint32_t)slot, h->frac_bits);
-	if (!kstats_slot_width_log2((uint32_t)slot, h->frac_bits)) {
-		*err = 0;
-		return low;		/* a slot of one value: exact */
+		return;
+	e->low = kstats_slot_low((uint32_t)slot, frac_bits);
+	e->last = kstats_slot_last((uint32_t)slot, frac_bits);
+	if (e->low == e->last) {
+		e->value = (double)e->low;
+		return;
 	}
-	high = kstats_slot_high((uint32_t)slot, h->frac_bits);
-	n = h->count[slot];
-	f = ((double)(rank - before) - 0.5) / (double)n;
-	if (kstats_slot_sum_may_wrap(n))
-		return low + f * (high - low);
-	mean = ks_hist_slot_mean(h, (uint32_t)slot);
-	if (n == 1)
-		return mean;
-	if (!(mean > low))
-		return low;
-	if (!(mean < high))
-		return high;
-	/* A fraction a of the samples spread over [low, mean], the rest above. */
-	a = (high - mean) / (high - low);
-	if (f < a)
-		return low + f / a * (mean - low);
-	return mean + (f - a) / (1 - a) * (high - mean);
+	e->value = (double)e->low / 2 + (double)e->last / 2;
+	e->err = (double)(e->last - e->low) / 2 / e->value;
+}
+
+ks_u128 ks_quantile_rank(double q, ks_u128 total)
+{
+	double r;
+
+	if (total <= (ks_u128)1 << 53)
+		return kstats_quantile_rank(q, (uint64_t)total);
+	/* Beyond 2^53 samples the rank is right to 2^-52 of the count. */
+	if (q >= 1.0)
+		return total;
+	r = ceil(q * (double)total);
+	if (!(r >= 1.0))
+		return 1;
+	if (r >= (double)total)
+		return total;
+	return (ks_u128)r;
+}
+
+void ks_hist_quantile(const struct ks_hist *h, double q, struct ks_est *e)
+{
+	ks_u128 rank, cum = 0;
+	uint32_t s;
+
+	if (!h->total) {
+		ks_est_slot(e, -1, h->frac_bits);
+		return;
+	}
+	rank = ks_quantile_rank(q, h->total);
+	for (s = h->first; s < h->last; s++) {
+		cum += h->count[s];
+		if (h->count[s] && cum >= rank)
+			break;
+	}
+	ks_est_slot(e, (int)s, h->frac_bits);
 }
 
 void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st)
 {
-	double e;
+	double err = 0, sum, n;
+	struct ks_est e;
 	uint32_t s;
 	int i;
 
 	memset(st, 0, sizeof(*st));
 	st->count = h->total;
-	for (s = h->first; s <= h->last && s < h->nslots; s++)
-		if (h->count[s])
-			st->sum += ks_hist_slot_sum(h, s);
-	st->mean = h->total ? st->sum / (double)h->total : NAN;
-	st->min = ks_hist_quantile(h, 0, &e);
-	st->max = ks_hist_quantile(h, 1, &e);
-	for (i = 0; i < KS_NR_PCT; i++) {
-		st->pct[i] = ks_hist_quantile(h, ks_pcts[i], &st->pct_err[i]);
-		if (st->pct_err[i] > st->err_bound)
-			st->err_bound = st->pct_err[i];
+	ks_est_slot(&st->min, h->total ? (int)h->first : -1, h->frac_bits);
+	ks_est_slot(&st->max, h->total ? (int)h->last : -1, h->frac_bits);
+	for (s = h->first; s <= h->last && s < h->nslots; s++) {
+		if (!h->count[s])
+			continue;
+		n = (double)h->count[s];
+		sum = ks_hist_slot_sum(h, s);
+		if (!isnan(sum)) {
+			uint32_t shift = kstats_bucket_sum_shift(s >> h->frac_bits);
+
+			/* Each sample within half a unit of the shifted sum. */
+			st->sum += sum;
+			err += shift ? n * ldexp(1.0, (int)shift - 1) : 0;
+			continue;
+		}
+		ks_est_slot(&e, (int)s, h->frac_bits);
+		st->sum += n * e.value;
+		err += n * e.err * e.value;
 	}
+	st->mean = h->total ? st->sum / (double)h->total : NAN;
+	st->mean_err = st->sum > 0 ? err / st->sum : 0;
+	for (i = 0; i < KS_NR_PCT; i++)
+		ks_hist_quantile(h, ks_pcts[i], &st->pct[i]);
 }

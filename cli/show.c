@@ -312,7 +312,7 @@ static int watch(int fd, struct show_args *a, struct ks_show *sh)
 					empty.cpus[r].cpu = cur.m[k].cpus[r].cpu;
 				p = &empty;
 			}
-			ks_metric_delta(p, &cur.m[k], &d[k]);
+			ks_metric_delta(p, &cur.m[k], &d[k], NULL, 0);
 			if (p == &empty)
 				free(empty.cpus);
 		}

@@ -18,11 +18,14 @@
  *    20  u32    number of metric records
  *    24  u64    creation time, ns since the epoch (CLOCK_REALTIME)
  *    32  u32    ABI version of the module that was read (0: unknown)
- *    36  u32    number of strings (6; readers skip any beyond those)
+ *    36  u32    number of strings (7; at least 6, and readers skip any
+ *               beyond those they know)
  *    40  u64    0
  *    48  strings, each a u16 length then that many bytes (no NUL, at most
  *        255): host name, kernel release, kernel version, machine, module
- *        version, kstatsctl version; zeros up to the header length.
+ *        version, kstatsctl version, boot ID (the kernel's random boot_id;
+ *        absent from files of kstatsctl 0.x before it, or empty: unknown);
+ *        zeros up to the header length.
  *
  * Metric record:
  *     0  u32    record length: 208 + 16 * nr_cpus + 24 * nr_slots
@@ -34,7 +37,8 @@
  *    64  u32    owner uid, 68: u32 0, 72: s64 owner pid (-1: a module)
  *    80  u8[64] name, NUL-terminated and padded with zeros
  *   144  u8[64] owner, likewise
- *   208  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu
+ *   208  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu;
+ *               count is the sum of the CPU's slot counts modulo 2^64
  *        nr_slots x { u32 cpu, u32 slot, u64 count, u64 part_sum }
  *               in cpu then slot order: exactly KSTATS_IOC_SNAPSHOT's
  *               layout; part sums as kstats_hist.h defines them.
@@ -54,7 +58,8 @@
 #define SNAP_BOM	0xFEFF
 #define SNAP_VERSION	1
 #define SNAP_HDR_LEN	48
-#define SNAP_NR_STRINGS	6
+#define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
+#define SNAP_MIN_STRINGS 6
 #define SNAP_REC_LEN	208
 #define SNAP_CPU_LEN	16
 #define SNAP_SLOT_LEN	24
@@ -123,11 +128,13 @@ static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
 	char *strs[SNAP_NR_STRINGS] = {
 		set->src.host, set->src.kernel, set->src.kernel_version,
 		set->src.machine, set->src.module_version, set->src.tool_version,
+		set->src.boot_id,
 	};
 	const size_t sizes[SNAP_NR_STRINGS] = {
 		sizeof(set->src.host), sizeof(set->src.kernel),
 		sizeof(set->src.kernel_version), sizeof(set->src.machine),
 		sizeof(set->src.module_version), sizeof(set->src.tool_version),
+		sizeof(set->src.boot_id),
 	};
 	uint32_t nr_strings, i;
 	size_t off, end;
@@ -155,7 +162,7 @@ static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
 		*why = "bad header length";
 		return -1;
 	}
-	if (nr_strings < SNAP_NR_STRINGS) {
+	if (nr_strings < SNAP_MIN_STRINGS) {
 		*why = "missing identification strings";
 		return -1;
 	}
@@ -282,11 +289,7 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 				*why = "bad slot entry";
 				return -1;
 			}
-			if (count + s->count < count) {
-				*why = "slot counts overflow";
-				return -1;
-			}
-			count += s->count;
+			count += s->count;	/* modulo 2^64, as the module sums */
 		}
 		if (count != m->cpus[c].count) {
 			*why = "a CPU's count is not the sum of its slots";
@@ -432,6 +435,7 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	const char *strs[SNAP_NR_STRINGS] = {
 		set->src.host, set->src.kernel, set->src.kernel_version,
 		set->src.machine, set->src.module_version, set->src.tool_version,
+		set->src.boot_id,
 	};
 	const uint8_t sizes[4] = { 2, 4, 8, 0 };
 	struct wr w = { .swap = swap };

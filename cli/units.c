@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Units. Samples are nanoseconds unless a metric says otherwise; values are
- * shown in ns, us, ms or s (--units), or with "auto" in whichever of those
- * reads best for each value. Integers in a fixed unit are exact decimals
- * (1536 ns in us is "1.536us"); everything else shows 4 significant digits.
+ * Units, and how values are written. Samples are nanoseconds unless a
+ * metric says otherwise; values are shown in ns, us, ms or s (--units), or
+ * with "auto" in whichever of those reads best for each value. Integers in
+ * a fixed unit are exact decimals (1536 ns in us is "1.536us"); everything
+ * else shows 4 significant digits.
+ *
+ * Estimates say how well they are known: a value known only to its slot
+ * is the slot ("in [16ns, 32ns)") or its middle with the distance from
+ * what is printed to either end of the slot ("23.5ns (±32%)"), a relative
+ * error always rounded up so that it stays a bound.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -107,11 +113,19 @@ static void fixed(char *buf, size_t len, double v, int decimals)
 		 (unsigned long long)(i / div), frac);
 }
 
-/* @v (in the unit already) with 4 significant digits, no exponent. */
+/*
+ * @v (in the unit already) with 4 significant digits, no exponent: digits
+ * past the fourth of a large number are zeros.
+ */
 static void sig4(char *buf, size_t len, double v)
 {
 	int decimals = 0;
+	double step;
 
+	if (fabs(v) >= 10000) {
+		step = pow(10, floor(log10(fabs(v))) - 3);
+		v = round(v / step) * step;
+	}
 	if (v != 0 && fabs(v) < 1000)
 		decimals = 3 - (int)floor(log10(fabs(v)));
 	if (decimals > 12)
@@ -156,10 +170,12 @@ char *ks_fmt_intnum(char *buf, size_t len, uint64_t ns, enum ks_unit u)
 	return fmt_exact(buf, len, ns, u == UNIT_AUTO ? UNIT_NS : u, false);
 }
 
-char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u)
+/* ks_fmt_dbl, and in *@shown the value printed, in ns. */
+static char *fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u, double *shown)
 {
 	char num[64];
 
+	*shown = ns;
 	if (isnan(ns)) {
 		snprintf(buf, len, "-");
 		return buf;
@@ -175,7 +191,136 @@ char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u)
 	} else {
 		sig4(num, sizeof(num), ns / units[u].scale);
 	}
+	*shown = strtod(num, NULL) * units[u].scale;
 	snprintf(buf, len, "%s%s", num, units[u].name);
+	return buf;
+}
+
+char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u)
+{
+	double shown;
+
+	return fmt_dbl(buf, len, ns, u, &shown);
+}
+
+char *ks_fmt_u128(char *buf, size_t len, ks_u128 v)
+{
+	char tmp[48];
+	int n = sizeof(tmp);
+
+	tmp[--n] = '\0';
+	do {
+		tmp[--n] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	snprintf(buf, len, "%s", tmp + n);
+	return buf;
+}
+
+char *ks_fmt_high(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
+		  enum ks_unit u)
+{
+	uint64_t last = kstats_slot_last(slot, frac_bits);
+
+	if (last != UINT64_MAX)
+		return ks_fmt_int(buf, len, last + 1, u);
+	if (u == UNIT_NS) {
+		snprintf(buf, len, "18446744073709551616ns");
+		return buf;
+	}
+	return ks_fmt_dbl(buf, len, kstats_slot_high(slot, frac_bits), u);
+}
+
+char *ks_fmt_highnum(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
+		     enum ks_unit u)
+{
+	uint64_t last = kstats_slot_last(slot, frac_bits);
+
+	if (last != UINT64_MAX)
+		return ks_fmt_intnum(buf, len, last + 1, u);
+	if (u == UNIT_NS || u == UNIT_AUTO) {
+		snprintf(buf, len, "18446744073709551616");
+		return buf;
+	}
+	return ks_fmt_num(buf, len, kstats_slot_high(slot, frac_bits), u);
+}
+
+char *ks_fmt_slot(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
+		  enum ks_unit u)
+{
+	char lo[48], hi[48];
+
+	snprintf(buf, len, "[%s, %s)",
+		 ks_fmt_int(lo, sizeof(lo), kstats_slot_low(slot, frac_bits), u),
+		 ks_fmt_high(hi, sizeof(hi), slot, frac_bits, u));
+	return buf;
+}
+
+char *ks_fmt_err(char *buf, size_t len, double err)
+{
+	double x = err * 100, step;
+	char num[32];
+	int decimals;
+
+	if (!(err > 0)) {
+		snprintf(buf, len, "exact");
+		return buf;
+	}
+	/* Two significant digits, rounded up: it stays a bound. */
+	step = pow(10, floor(log10(x)) - 1);
+	x = ceil(x / step * (1 - 1e-12)) * step;
+	decimals = step < 1 ? (int)lround(-log10(step)) : 0;
+	snprintf(num, sizeof(num), "%.*f", decimals, x);
+	trim(num);
+	snprintf(buf, len, "±%s%%", num);
+	return buf;
+}
+
+/* How far the truth can be from what is shown, relative to it. */
+static double err_shown(double shown, double lo, double hi)
+{
+	double d = fmax(shown - lo, hi - shown);
+
+	return shown > 0 ? d / shown : INFINITY;
+}
+
+char *ks_fmt_est(char *buf, size_t len, const struct ks_est *e, uint32_t frac_bits,
+		 enum ks_unit u, bool bounds, bool table)
+{
+	char num[112], err[24];
+	double shown;
+
+	if (e->slot < 0) {
+		snprintf(buf, len, "-");
+	} else if (e->low == e->last) {
+		ks_fmt_int(num, sizeof(num), e->low, u);
+		snprintf(buf, len, "%s%s", num, bounds || table ? "" : " (exact)");
+	} else if (bounds) {
+		ks_fmt_slot(num, sizeof(num), (uint32_t)e->slot, frac_bits, u);
+		snprintf(buf, len, "%s%s", table ? "" : "in ", num);
+	} else {
+		fmt_dbl(num, sizeof(num), e->value, u, &shown);
+		ks_fmt_err(err, sizeof(err),
+			   err_shown(shown, (double)e->low, (double)e->last));
+		snprintf(buf, len, table ? "%s %s" : "%s (%s)", num, err);
+	}
+	return buf;
+}
+
+char *ks_fmt_mean(char *buf, size_t len, const struct ks_stats *st, enum ks_unit u,
+		  bool table)
+{
+	double shown, d = st->mean_err * st->mean;
+	char num[48], err[24];
+
+	fmt_dbl(num, sizeof(num), st->mean, u, &shown);
+	/* Four significant digits are right to one in the last below 5e-4. */
+	if (isnan(st->mean) || st->mean_err < 5e-4) {
+		snprintf(buf, len, "%s", num);
+		return buf;
+	}
+	ks_fmt_err(err, sizeof(err), err_shown(shown, st->mean - d, st->mean + d));
+	snprintf(buf, len, table ? "%s %s" : "%s (%s)", num, err);
 	return buf;
 }
 

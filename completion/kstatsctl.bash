@@ -16,7 +16,7 @@ declare -gA _kstatsctl_opts=(
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --autoremove"
 	[untrace]=""
 	[snapshot]="--output --all"
-	[diff]="--metric"
+	[diff]="--metric --cumulative"
 	[info]=""
 	[help]=""
 )

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the snapshot file reader, then every formatter on what
- * it accepted, then a write and re-read of it (which must succeed and give
- * the same bytes). A malformed file must give an error, never a crash, an
+ * it accepted and on its difference with itself (an empty interval, never
+ * a reset), then a write and re-read of it (which must succeed and give the
+ * same bytes). A malformed file must give an error, never a crash, an
  * out-of-bounds access or undefined behaviour (ASan, UBSan).
  *
  *   make -C cli fuzz     (FUZZ_SECONDS=60)
@@ -47,6 +48,16 @@ static void show_all(const struct ks_set *set)
 				fmt_prom(sink, &set->m[i], &sh);
 				break;
 			}
+		}
+		{	/* a metric against itself: an empty interval, never a reset */
+			struct ks_metric d;
+			char why[200];
+
+			ks_metric_delta(&set->m[i], &set->m[i], &d, why, sizeof(why));
+			if (d.reset)
+				abort();
+			fmt_hist(sink, &d, &sh);
+			ks_metric_free(&d);
 		}
 		if (set->m[i].nr_cpus) {
 			sh.format = FMT_HIST;

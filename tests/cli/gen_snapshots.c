@@ -7,10 +7,20 @@
  *   gen_snapshots DIR      DIR/basic.ksnap (little-endian), DIR/basic-be.ksnap
  *                          (the same, big-endian), DIR/later.ksnap (more
  *                          samples, for diff), DIR/basic.truth.json (exact
- *                          statistics of every sample, to check estimates)
+ *                          statistics of every sample, to check estimates);
+ *                          DIR/big.ksnap and big.truth.json: 1e9, 1e12 and
+ *                          2^63 samples, 4 CPUs of 2^63 (totals past 64
+ *                          bits); DIR/full.ksnap and full.truth.json:
+ *                          2^64 - 1 in every slot of every CPU;
+ *                          DIR/interval-a.ksnap, interval-b.ksnap: B is A
+ *                          later, and what was recorded in between is 60%
+ *                          slower (lat.shift), or A was reset (lat.reset)
+ *                          or created again (lat.recreated) in between;
+ *                          DIR/other-host.ksnap: B, from another host
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
- * Samples are placed with kstats_hist_locate(), the kernel's own math.
+ * Samples are placed with kstats_hist_locate(), the kernel's own math;
+ * counts and part sums wrap modulo 2^64 as the kernel's do.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,11 +43,18 @@ static double uniform(void)
 	return (double)next() / 0x1p53;
 }
 
+/* @count samples of @value (big metrics: their truth comes from these). */
+struct run {
+	uint64_t value, count;
+};
+
 struct gen {
 	struct ks_metric *m;
 	uint64_t *count[MAX_CPUS], *part[MAX_CPUS];
 	uint64_t *samples;	/* every value, for the truth file */
 	size_t nr_samples, cap;
+	struct run *runs;
+	size_t nr_runs;
 };
 
 static void gen_init(struct gen *g, struct ks_metric *m, const char *name,
@@ -78,6 +95,18 @@ static void rec(struct gen *g, uint32_t cpu, uint64_t v)
 	g->samples[g->nr_samples++] = v;
 }
 
+/* @count samples of @value at once, wrapping as the kernel's counters do. */
+static void bulk(struct gen *g, uint32_t cpu, uint64_t v, uint64_t count)
+{
+	uint64_t part;
+	uint32_t s = kstats_hist_locate(v, g->m->frac_bits, &part);
+
+	g->count[cpu][s] += count;
+	g->part[cpu][s] += part * count;
+	g->runs = xrealloc(g->runs, g->nr_runs + 1, sizeof(*g->runs));
+	g->runs[g->nr_runs++] = (struct run){ v, count };
+}
+
 /* Turns the dense per-CPU arrays into the snapshot's sparse layout. */
 static void gen_finish(struct gen *g)
 {
@@ -111,6 +140,7 @@ static void gen_free(struct gen *g)
 		free(g->part[c]);
 	}
 	free(g->samples);
+	free(g->runs);
 }
 
 /* A latency-like distribution: log-uniform body, a slow tail. */
@@ -190,6 +220,49 @@ static void truth(FILE *f, struct gen *g, size_t nr)
 	fputs("}\n", f);
 }
 
+static int runcmp(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The truth of metrics made of runs: exact, in 128 bits. */
+static void runs_truth(FILE *f, struct gen *g, size_t nr)
+{
+	static const uint32_t num[] = { 1, 9, 99, 999, 9999 };
+	static const uint32_t den[] = { 2, 10, 100, 1000, 10000 };
+	static const char *const name[] = { "50", "90", "99", "99.9", "99.99" };
+	char buf[48];
+	size_t i, k, r;
+
+	fputs("{\n", f);
+	for (i = 0; i < nr; i++) {
+		struct run *run = g[i].runs;
+		long double sum = 0;
+		ks_u128 n = 0, rank, cum;
+
+		qsort(run, g[i].nr_runs, sizeof(*run), runcmp);
+		for (r = 0; r < g[i].nr_runs; r++) {
+			n += run[r].count;
+			sum += (long double)run[r].value * run[r].count;
+		}
+		fprintf(f, "  \"%s\": {\"count\": %s, \"min\": %llu, \"max\": %llu, "
+			"\"mean\": %.21Lg, \"quantiles\": {", g[i].m->name,
+			ks_fmt_u128(buf, sizeof(buf), n), (unsigned long long)run[0].value,
+			(unsigned long long)run[g[i].nr_runs - 1].value, sum / n);
+		for (k = 0; k < ARRAY_SIZE(num); k++) {
+			rank = (n * num[k] + den[k] - 1) / den[k];
+			for (r = 0, cum = 0; cum + run[r].count < rank; r++)
+				cum += run[r].count;
+			fprintf(f, "%s\"%s\": %llu", k ? ", " : "", name[k],
+				(unsigned long long)run[r].value);
+		}
+		fprintf(f, "}}%s\n", i + 1 < nr ? "," : "");
+	}
+	fputs("}\n", f);
+}
+
 static void source(struct ks_source *src)
 {
 	memset(src, 0, sizeof(*src));
@@ -199,6 +272,7 @@ static void source(struct ks_source *src)
 	snprintf(src->machine, sizeof(src->machine), "x86_64");
 	snprintf(src->module_version, sizeof(src->module_version), "0.0.0-golden");
 	snprintf(src->tool_version, sizeof(src->tool_version), "0.0.0-golden");
+	snprintf(src->boot_id, sizeof(src->boot_id), "4b1d3a5e-0000-4000-8000-00000000beef");
 	src->abi_version = 1;
 	src->created_ns = 1795300000123456789ull;
 }
@@ -278,6 +352,145 @@ static int golden(const char *dir)
 	return rc;
 }
 
+static int write_truth(const char *dir, const char *file, struct gen *g, size_t nr)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return 1;
+	runs_truth(f, g, nr);
+	return fclose(f) != 0;
+}
+
+/*
+ * Counts no 64-bit sum can hold. big.ksnap: 1e9, 1e12 and 2^63 samples,
+ * and 4 CPUs of ~2^63 each (2^65 in all; each CPU's count still fits).
+ * full.ksnap: 2^64 - 1 in every slot of every CPU, so that even a CPU's
+ * own count wraps (the module's sum, modulo 2^64).
+ */
+static int big(const char *dir)
+{
+	enum { B_1E9, B_1E12, B_2P63, B_CPUS, B_FULL, NR_BIG };
+	static const struct {
+		const char *name;
+		uint32_t fb, cpus;
+	} def[NR_BIG] = {
+		[B_1E9] = { "big.1e9", 3, 4 },
+		[B_1E12] = { "big.1e12", 3, 2 },
+		[B_2P63] = { "big.2p63", 5, 4 },
+		[B_CPUS] = { "big.cpus", 2, 4 },
+		[B_FULL] = { "big.full", 0, 3 },
+	};
+	struct ks_metric m[NR_BIG];
+	struct gen g[NR_BIG];
+	struct ks_set set;
+	uint32_t c, s;
+	int i, rc = 0;
+
+	for (i = 0; i < NR_BIG; i++)
+		gen_init(&g[i], &m[i], def[i].name, "kstats_demo", KSTATS_KIND_MODULE,
+			 def[i].fb, def[i].cpus);
+	bulk(&g[B_1E9], 0, 1000, 400000000);
+	bulk(&g[B_1E9], 1, 2000, 300000000);
+	bulk(&g[B_1E9], 2, 5000, 200000001);
+	bulk(&g[B_1E9], 3, 1000000, 99999999);
+	bulk(&g[B_1E12], 0, 700, 600000000000ull);
+	bulk(&g[B_1E12], 1, 1500, 300000000001ull);
+	bulk(&g[B_1E12], 1, 90000, 99999999999ull);
+	bulk(&g[B_2P63], 0, 1500, (1ull << 62) + 7);
+	bulk(&g[B_2P63], 1, 3000, 1ull << 61);
+	bulk(&g[B_2P63], 2, 100000, (1ull << 61) - 12);
+	bulk(&g[B_2P63], 3, 1ull << 40, 5);
+	bulk(&g[B_CPUS], 0, 3000, 1ull << 63);
+	bulk(&g[B_CPUS], 1, 3000, (1ull << 63) - (1ull << 53));
+	bulk(&g[B_CPUS], 2, 7000, 1ull << 63);
+	bulk(&g[B_CPUS], 3, 7000, (1ull << 63) + (1ull << 53));
+	for (c = 0; c < def[B_FULL].cpus; c++)	/* each sample at its slot's low */
+		for (s = 0; s < kstats_hist_nslots(0); s++)
+			bulk(&g[B_FULL], c, kstats_slot_low(s, 0), UINT64_MAX);
+	for (i = 0; i < NR_BIG; i++)
+		gen_finish(&g[i]);
+	source(&set.src);
+	set.m = m;
+	set.nr = B_FULL;
+	rc |= write_set(dir, "big.ksnap", &set, false);
+	rc |= write_truth(dir, "big.truth.json", g, B_FULL);
+	set.m = &m[B_FULL];
+	set.nr = 1;
+	rc |= write_set(dir, "full.ksnap", &set, false);
+	rc |= write_truth(dir, "full.truth.json", &g[B_FULL], 1);
+	for (i = 0; i < NR_BIG; i++) {
+		gen_free(&g[i]);
+		ks_metric_free(&m[i]);
+	}
+	return rc;
+}
+
+/*
+ * A and B of one host and boot, 10 s apart. lat.shift: B is A plus 6000
+ * samples 60% slower than A's 20000, which moves B's median only ~11%;
+ * lat.reset: reset in between, fewer samples in B; lat.recreated: created
+ * again with another frac_bits.
+ */
+static int interval(const char *dir)
+{
+	enum { I_SHIFT, I_RESET, I_RECREATED, NR_I };
+	static const struct {
+		const char *name;
+		uint32_t kind, fb, cpus;
+	} def[NR_I] = {
+		[I_SHIFT] = { "lat.shift", KSTATS_KIND_USER, 5, 2 },
+		[I_RESET] = { "lat.reset", KSTATS_KIND_MODULE, 3, 1 },
+		[I_RECREATED] = { "lat.recreated", KSTATS_KIND_USER, 3, 1 },
+	};
+	struct ks_metric m[2][NR_I];
+	struct gen g[2][NR_I];
+	struct ks_set set;
+	int pass, i, rc = 0;
+	uint32_t k;
+
+	for (pass = 0; pass < 2; pass++) {
+		rng = 0x9e3779b97f4a7c15ull;
+		for (i = 0; i < NR_I; i++)
+			gen_init(&g[pass][i], &m[pass][i], def[i].name,
+				 def[i].kind == KSTATS_KIND_USER ? "kstatsctl" : "kstats_demo",
+				 def[i].kind, def[i].fb + (pass && i == I_RECREATED),
+				 def[i].cpus);
+		for (k = 0; k < 20000; k++)
+			rec(&g[pass][I_SHIFT], k % 2, (uint64_t)(1000 * exp2(uniform())));
+		for (k = 0; k < (pass ? 300u : 1000u); k++)
+			rec(&g[pass][I_RESET], 0, (uint64_t)(4000 * exp2(uniform())));
+		for (k = 0; k < (pass ? 800u : 500u); k++)
+			rec(&g[pass][I_RECREATED], 0, latency(3000, 2));
+		for (k = 0; pass && k < 6000; k++)
+			rec(&g[pass][I_SHIFT], k % 2, (uint64_t)(1600 * exp2(uniform())));
+		for (i = 0; i < NR_I; i++) {
+			gen_finish(&g[pass][i]);
+			m[pass][i].time_ns += pass * 10000000000ull;
+			m[pass][i].realtime_ns += pass * 10000000000ull;
+		}
+	}
+	source(&set.src);
+	set.m = m[0];
+	set.nr = NR_I;
+	rc |= write_set(dir, "interval-a.ksnap", &set, false);
+	set.src.created_ns += 10000000000ull;
+	set.m = m[1];
+	rc |= write_set(dir, "interval-b.ksnap", &set, false);
+	snprintf(set.src.host, sizeof(set.src.host), "other-host");
+	snprintf(set.src.boot_id, sizeof(set.src.boot_id), "0e7d0e7d-0000-4000-8000-000000000042");
+	rc |= write_set(dir, "other-host.ksnap", &set, false);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < NR_I; i++) {
+			gen_free(&g[pass][i]);
+			ks_metric_free(&m[pass][i]);
+		}
+	return rc;
+}
+
 static int bench(const char *path)
 {
 	struct ks_metric m;
@@ -326,7 +539,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--bench"))
 		return bench(argv[2]);
 	if (argc == 2)
-		return golden(argv[1]);
+		return golden(argv[1]) | big(argv[1]) | interval(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

@@ -4,15 +4,20 @@
 # (snapshot files, through gen_snapshots) and tests/cli/golden instead of
 # comparing ('make -C cli golden-update').
 #   1. the committed snapshot files are what the generator writes
-#   2. golden outputs: every formatter and option, errors and usage errors
+#   2. golden outputs: every formatter and option, errors and usage errors;
+#      each run has $TIMEOUT seconds (default 20): a hang is a failure
 #   3. the big-endian file gives the same output as the little-endian one
 #   4. JSON: a real parser and the schema (cli/kstatsctl.schema.json)
 #   5. Prometheus text: prometheus_client's Prometheus and OpenMetrics parsers
-#   6. estimates within their stated error of the exact sample statistics
-#   7. malformed snapshot files: an error and exit 1, never a crash
-#   8. no module here: the errors and hints for "not loaded"/"not installed"
-#   9. --help, kstatsctl(8) and the bash completion agree; the man page lints
-#  10. the fuzzer, for FUZZ_SECONDS (default 60)
+#   6. estimates: each exact statistic in the slot printed for it, the
+#      percentiles' ± the true half-width of their slot (hist and JSON)
+#   7. counts past 64 bits (1e9, 1e12, 2^63 samples; 2^64 - 1 in every
+#      slot of every CPU): every format ends in time with the exact totals
+#   8. diff: the interval B - A when B is A later, not a cumulative mix
+#   9. malformed snapshot files: an error and exit 1, never a crash
+#  10. no module here: the errors and hints for "not loaded"/"not installed"
+#  11. --help, kstatsctl(8) and the bash completion agree; the man page lints
+#  12. the fuzzer, for FUZZ_SECONDS (default 60)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -22,6 +27,7 @@ update=0
 [[ ${1:-} == --update ]] && update=1
 export TZ=UTC KSTATS_COLOR=never LC_ALL=C.UTF-8
 unset NO_COLOR
+limit=${TIMEOUT:-20}
 passed=0 failed=0
 # The Debian python3 (python3-jsonschema, python3-prometheus-client).
 py=/usr/bin/python3
@@ -45,7 +51,9 @@ cd "$here" || exit 1
 
 # 1. data files
 "$cli/build/gen_snapshots" "$tmp" || { echo "gen_snapshots failed"; exit 1; }
-for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json; do
+for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
+	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
+	other-host.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -56,7 +64,7 @@ done
 # 2. golden cases
 run_case() {	# run_case ARGS...: stdout, stderr and exit status, as in golden/
 	local rc
-	(cd "$here" && eval "\"$bin\" $*") >"$tmp/out" 2>"$tmp/err"
+	(cd "$here" && eval "timeout $limit \"$bin\" $*") >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	echo "== stdout"
 	cat "$tmp/out"
@@ -116,10 +124,58 @@ check "Prometheus --all-slots parses" "$py" validate.py prom "$tmp/all.prom" "$t
 check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp/le.json"
 
 # 6. accuracy against the exact samples
-check "percentiles, mean, min, max within their error bound" \
+check "percentiles, mean, min, max: the exact value in the slot given" \
 	"$py" validate.py truth "$tmp/le.json" data/basic.truth.json
+check "hist: min/max as slots, each percentile's ± its slot's half-width" \
+	"$py" validate.py footer "$tmp/le.hist" "$tmp/le.json"
+check "hist: no exact-looking estimate (max of user.small: 20, in [16ns, 32ns))" \
+	sh -c "grep -q '^count 100  mean 9.95ns  min 0ns  max in \[16ns, 32ns)\$' $tmp/le.hist"
 
-# 7. malformed files
+# 7. counts past 64 bits: big (sums over CPUs) and full (a CPU's own sum)
+big_formats() {	# big_formats NAME: every format, all CPUs and per CPU, in time
+	local f m rc
+	for f in hist percentiles cdf raw json csv prometheus; do
+		timeout "$limit" "$bin" show -i "data/$1.ksnap" -f "$f" >"$tmp/$1.$f"
+		rc=$?
+		((rc != 124)) || { echo "-f $f: still running after $limit s"; return 1; }
+		((rc == 0)) || { echo "-f $f: exit $rc"; return 1; }
+		timeout "$limit" "$bin" show -i "data/$1.ksnap" -f "$f" --per-cpu >/dev/null
+		rc=$?
+		((rc == 0)) || { echo "-f $f --per-cpu: exit $rc"; return 1; }
+	done
+	for m in $("$py" -c "import json; print(*json.load(open('data/$1.truth.json')))"); do
+		# raw names no metric: one file each
+		timeout "$limit" "$bin" show -i "data/$1.ksnap" "$m" -f raw >"$tmp/$1.raw.$m" ||
+			{ echo "$m -f raw failed"; return 1; }
+	done
+}
+for f in big full; do
+	case $f in
+	big) what="1e9, 1e12, 2^63 samples; 4 CPUs of 2^63" ;;
+	full) what="2^64 - 1 in every slot of every CPU" ;;
+	esac
+	check "$what: every format ends in time" big_formats "$f"
+	check "... with every metric's exact total, in every format" \
+		"$py" validate.py counts "$tmp" "$f" "data/$f.truth.json"
+	check "... and its estimates hold (mean within mean_error)" \
+		"$py" validate.py truth "$tmp/$f.json" "data/$f.truth.json"
+	check "... Prometheus parsers agree with JSON" \
+		"$py" validate.py prom "$tmp/$f.prometheus" "$tmp/$f.json"
+	check "... JSON validates" "$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/$f.json"
+done
+
+# 8. diff: what was recorded between A and B
+diff_shift() {
+	local rc
+	timeout "$limit" "$bin" -j diff data/interval-a.ksnap data/interval-b.ksnap >"$tmp/d.json"
+	rc=$?
+	((rc == 3)) || { echo "diff -j: exit $rc, want 3 (lat.reset has no interval)"; return 1; }
+	timeout "$limit" "$bin" diff data/interval-a.ksnap data/interval-b.ksnap >"$tmp/d.txt"
+	"$py" validate.py shift "$tmp/d.json" "$tmp/d.txt"
+}
+check "diff A B: the interval's +60%, not the cumulative +11%; a reset says so, exit 3" diff_shift
+
+# 9. malformed files
 malformed() {
 	local f=$1 out rc
 	out=$("$bin" show -i "$f" -f raw 2>&1 >/dev/null)
@@ -159,7 +215,7 @@ check "a newer format version is an error" sh -c \
 	"\"$bin\" show -i $tmp/v2 2>&1 | grep -q 'unsupported format version'"
 check "an empty file is an error" malformed /dev/null
 
-# 8. without the module (skipped where kstats is loaded)
+# 10. without the module (skipped where kstats is loaded)
 if [[ -e /sys/module/kstats || -e /dev/kstats ]]; then
 	ok "no-module errors # skip: kstats is loaded here"
 else
@@ -180,13 +236,13 @@ else
 		"\"$bin\" -j list 2>/dev/null | $py -c 'import json,sys; d=json.load(sys.stdin); assert \"error\" in d and \"hint\" in d'"
 fi
 
-# 9. documentation
+# 11. documentation
 check "--help, kstatsctl(8) and the completion agree" "$here/check-docs.sh" "$bin"
 check "kstatsctl(8) has no groff warnings" sh -c \
 	"out=\$(groff -man -ww -z -t '$top/man/kstatsctl.8' 2>&1); [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
 check "bash completion completes" "$here/test-completion.sh" "$top/completion/kstatsctl.bash"
 
-# 10. fuzzing
+# 12. fuzzing
 fuzz() {
 	mkdir -p "$tmp/corpus"
 	cp data/*.ksnap "$tmp/corpus/"

@@ -12,11 +12,23 @@
                                          stated error of the exact statistics
   validate.py same A B                   two show documents are equal but for
                                          source.path
+  validate.py footer HIST JSON           each percentile in the hist footers is
+                                         its slot's middle, with the ± of its
+                                         slot relative to the printed value;
+                                         min and max are their slots
+  validate.py counts DIR F TRUTH         DIR/F.{hist,percentiles,csv,
+                                         prometheus,json}, DIR/F.raw.METRIC:
+                                         every format gives every metric's
+                                         exact total count
+  validate.py shift JSON TEXT            the diff of interval-a and -b: the
+                                         interval moved +60%, the whole ~+11%;
+                                         lat.reset has no interval
 
 Exits 0 when every check passes; prints what failed otherwise.
 """
 import json
 import math
+import re
 import sys
 
 
@@ -52,6 +64,11 @@ def check_schema(schema_path, files):
     return bad == 0
 
 
+def same_count(parsed, exact):
+    """A count as a parser read it (an int, or a float past 2^53) is exact."""
+    return parsed == exact or parsed == float(exact)
+
+
 def check_prom(prom_path, json_path):
     from prometheus_client.parser import text_string_to_metric_families
     from prometheus_client.openmetrics.parser import (
@@ -79,10 +96,10 @@ def check_prom(prom_path, json_path):
                  and "cpu" not in s.labels]
         if not buckets:
             continue    # per-CPU series only
-        if buckets[-1].labels["le"] != "+Inf" or buckets[-1].value != m["count"]:
+        if buckets[-1].labels["le"] != "+Inf" or not same_count(buckets[-1].value, m["count"]):
             print(f"{fam.name}: +Inf bucket {buckets[-1]} vs count {m['count']}")
             ok = False
-        if count != [m["count"]]:
+        if len(count) != 1 or not same_count(count[0], m["count"]):
             print(f"{fam.name}: _count {count} vs {m['count']}")
             ok = False
         if m["count"] and not math.isclose(total[0] * 1e9, m["sum"], rel_tol=1e-9):
@@ -105,7 +122,7 @@ def check_prom(prom_path, json_path):
             if not near and empty:
                 continue    # an empty slot (--all-slots)
             seen += 1
-            if not near or want[near[0]] != s.value:
+            if not near or not same_count(s.value, want[near[0]]):
                 print(f"{fam.name}: bucket le={le} = {s.value}, JSON says "
                       f"{want.get(near[0]) if near else 'none'}")
                 ok = False
@@ -114,6 +131,11 @@ def check_prom(prom_path, json_path):
             print(f"{fam.name}: {seen} non-empty buckets, JSON has {len(want)}")
             ok = False
     return ok
+
+
+def in_slot(x, slot):
+    """The exact value x lies in the slot {"low", "high"} (high exclusive)."""
+    return slot["low"] <= x < slot["high"]
 
 
 def check_truth(json_path, truth_path):
@@ -127,24 +149,164 @@ def check_truth(json_path, truth_path):
             ok = False
         if not t["count"]:
             continue
-        # Slot means carry at most 2^-(13+b) relative error (kstats_hist.h).
-        tol = 2.0 ** -(13 + m["frac_bits"])
-        if not math.isclose(m["mean"], t["mean"], rel_tol=tol, abs_tol=1):
-            print(f"{m['name']}: mean {m['mean']} vs exact {t['mean']}")
+        # Within mean_error: exact sums (0), 2^-(13+b) in wide slots, more
+        # where a slot's sum is unknown; plus the double's rounding.
+        tol = m["mean_error"] * m["mean"] + 1e-9 * t["mean"]
+        if abs(m["mean"] - t["mean"]) > tol:
+            print(f"{m['name']}: mean {m['mean']} (±{m['mean_error']}) vs exact {t['mean']}")
             ok = False
         for p in m["percentiles"]:
             exact = t["quantiles"][f"{p['p']:g}"]
-            # The estimate stays in the true sample's slot: off by less than
-            # one slot width, i.e. p["error"] of the value (0: exact).
-            bound = p["error"] * exact + (1 if p["error"] else 0)
-            if abs(p["value"] - exact) > bound:
-                print(f"{m['name']}: p{p['p']:g} = {p['value']}, exact {exact}, "
-                      f"error bound {p['error']}")
+            # The exact sample is in the slot; the value is the middle of
+            # the slot's values and the error half their spread, relative.
+            low, last = p["low"], p["high"] - 1
+            mid, half = (low + last) / 2, (last - low) / 2
+            if not in_slot(exact, p):
+                print(f"{m['name']}: p{p['p']:g} in [{low}, {last}], exact {exact}")
+                ok = False
+            if not math.isclose(p["value"], mid, rel_tol=1e-12):
+                print(f"{m['name']}: p{p['p']:g} = {p['value']}, not the middle {mid}")
+                ok = False
+            if not math.isclose(p["error"] * p["value"], half, rel_tol=1e-9, abs_tol=1e-9):
+                print(f"{m['name']}: p{p['p']:g} error {p['error']}, half-width {half}")
                 ok = False
         for k in ("min", "max"):
-            if abs(m[k] - t[k]) > m["error_bound"] * t[k] + 1:
+            if set(m[k]) != {"low", "high"} or not in_slot(t[k], m[k]):
                 print(f"{m['name']}: {k} {m[k]} vs exact {t[k]}")
                 ok = False
+    return ok
+
+
+UNITS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def ns(text):
+    """'2.944us' -> 2944.0"""
+    v = re.fullmatch(r"([0-9.]+)(ns|us|ms|s)", text)
+    return float(v.group(1)) * UNITS[v.group(2)]
+
+
+def check_footer(hist_path, json_path):
+    """The hist footer says what is known: slots for min and max, and for
+    each percentile the printed value with the ± its slot allows around it:
+    a bound (covers the slot), and the tightest at two digits."""
+    metrics = {m["name"]: m for m in documents(json_path)[0]["metrics"]}
+    ok, name, seen = True, None, 0
+    for line in open(hist_path, encoding="utf-8"):
+        head = re.match(r"^([A-Za-z0-9_.:-]+): ", line)
+        if head and head.group(1) in metrics:
+            name = head.group(1)
+            continue
+        if line.startswith("count ") and name and metrics[name]["count"]:
+            m = metrics[name]
+            for k in ("min", "max"):
+                got = re.search(rf"{k} (in \[([0-9.a-z]+), ([0-9.a-z]+)\)|[0-9.]+[a-z]+)", line)
+                want_exact = m[k]["high"] - m[k]["low"] == 1
+                if not got or want_exact != (got.group(2) is None):
+                    print(f"{name}: {k} printed as {got and got.group(1)}, JSON {m[k]}")
+                    ok = False
+        if not line.startswith("p50 ") or not name:
+            continue
+        m = metrics[name]
+        for (pname, value, err), p in zip(
+                re.findall(r"(p[0-9.]+) ([0-9.]+[a-z]+) \((±[0-9.]+%|exact)\)", line),
+                m["percentiles"]):
+            seen += 1
+            low, last, v = p["low"], p["high"] - 1, ns(value)
+            if err == "exact":
+                if low != last or v != low:
+                    print(f"{name}: {pname} {value} exact, JSON {p}")
+                    ok = False
+                continue
+            e = float(err[1:-1]) / 100
+            need = max(v - low, last - v) / v
+            # A bound, and not looser than rounding up to two digits allows.
+            step = 10 ** (math.floor(math.log10(need * 100)) - 1) / 100
+            if not (need <= e * (1 + 1e-12) and e < need + step * 1.0001):
+                print(f"{name}: {pname} {value} {err}: the slot [{low}, {last}] "
+                      f"needs ±{need:.4%}")
+                ok = False
+    if not seen:
+        print(f"{hist_path}: no percentiles found")
+        ok = False
+    return ok
+
+
+def check_counts(out_dir, f, truth_path):
+    """Each format's total of each metric is the exact count."""
+    truth = {k: v["count"] for k, v in json.load(open(truth_path)).items()}
+    got = {}
+
+    def put(fmt, name, n):
+        got.setdefault(fmt, {})[name] = n
+
+    name = None
+    for line in open(f"{out_dir}/{f}.hist"):
+        head = re.match(r"^([A-Za-z0-9_.:-]+): ", line)
+        if head:
+            name = head.group(1)
+        elif line.startswith("count "):
+            put("hist", name, int(line.split()[1]))
+    for line in open(f"{out_dir}/{f}.percentiles"):
+        head = re.match(r"^# ([A-Za-z0-9_.:-]+): ", line)
+        if head:
+            name = head.group(1)
+        tot = re.search(r"Total count += +([0-9]+)\]", line)
+        if tot:
+            put("percentiles", name, int(tot.group(1)))
+    for line in open(f"{out_dir}/{f}.csv"):
+        col = line.strip().split(",")
+        if col[0] != "time":
+            put("csv", col[1], got.get("csv", {}).get(col[1], 0) + int(col[5]))
+    for line in open(f"{out_dir}/{f}.prometheus"):
+        c = re.match(r"^kstats_(\S+)_seconds_count ([0-9]+)$", line)
+        if c:
+            put("prometheus", c.group(1).replace("_", ".", 1), int(c.group(2)))
+    # raw names no metric: one file per metric.
+    for name in truth:
+        for line in open(f"{out_dir}/{f}.raw.{name}"):
+            col = line.split()
+            if col[2] == "CPUS":
+                put("raw", name, got.get("raw", {}).get(name, 0) + int(col[5]))
+    got["json"] = {m["name"]: m["count"] for m in documents(f"{out_dir}/{f}.json")[0]["metrics"]}
+    ok = True
+    for fmt, counts in got.items():
+        if counts != truth:
+            print(f"{fmt}: {counts}, exact {truth}")
+            ok = False
+    return ok and len(got) == 6
+
+
+def check_shift(json_path, text_path):
+    """lat.shift: the interval's percentiles moved +60% from A's, while B
+    whole moved ~+11%; the text says the same; lat.reset: no interval."""
+    d = documents(json_path)[0]
+    m = {x["name"]: x for x in d["metrics"]}
+    ok = True
+    s = m["lat.shift"]
+    if s["comparison"] != "interval" or "interval" not in s["stats"]["p50"]:
+        print(f"lat.shift: comparison {s['comparison']}, not the interval")
+        return False
+    p50 = s["stats"]["p50"]
+    moved = p50["interval"]["value"] / p50["a"]["value"] - 1
+    whole = p50["b"]["value"] / p50["a"]["value"] - 1
+    if not (0.55 <= moved <= 0.65 and 0.05 <= whole <= 0.15):
+        print(f"lat.shift: p50 interval {moved:+.1%}, whole {whole:+.1%}")
+        ok = False
+    if s["stats"]["count"] != {"a": 20000, "b": 26000, "interval": 6000}:
+        print(f"lat.shift: counts {s['stats']['count']}")
+        ok = False
+    if m["lat.reset"]["comparison"] != "none" or "stats" in m["lat.reset"]:
+        print(f"lat.reset: {m['lat.reset']}")
+        ok = False
+    text = open(text_path, encoding="utf-8").read()
+    row = re.search(r"^p50 .* ([+-][0-9]+)\.\.([+-][0-9]+)%$", text, re.M)
+    if not row or not int(row.group(1)) <= 60 <= int(row.group(2)):
+        print(f"text p50 row: {row and row.group(0)}")
+        ok = False
+    if "note: no interval: reset between A and B" not in text:
+        print("text: no note for lat.reset")
+        ok = False
     return ok
 
 
@@ -168,6 +330,12 @@ def main(argv):
         return check_truth(argv[2], argv[3])
     if cmd == "same" and len(argv) == 4:
         return check_same(argv[2], argv[3])
+    if cmd == "footer" and len(argv) == 4:
+        return check_footer(argv[2], argv[3])
+    if cmd == "counts" and len(argv) == 5:
+        return check_counts(argv[2], argv[3], argv[4])
+    if cmd == "shift" and len(argv) == 4:
+        return check_shift(argv[2], argv[3])
     print(__doc__)
     return False
 
