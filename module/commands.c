@@ -102,8 +102,7 @@ static void kstats_fill_info(struct kstats_metric_info *e, struct kstats_metric 
 	strscpy((char *)e->owner, m->owner, sizeof(e->owner));
 	e->kind = m->kind;
 	e->frac_bits = m->ks.frac_bits;
-	e->flags = (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
-		   (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0);
+	e->flags = kstats_metric_flags(m);
 	e->owner_uid = m->owner_uid;
 	e->owner_pid = m->owner_pid;
 	e->count = kstats_metric_count(m);
@@ -279,8 +278,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->kind = m->kind;
 	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
 		kstats_trace_stats(m, &sn->hits, &sn->misses, &sn->floor_ns);
-	sn->metric_flags = (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
-			   (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0);
+	sn->metric_flags = kstats_metric_flags(m);
 out:
 	kvfree(buf);
 	kstats_copy_free(c);

@@ -7,12 +7,17 @@
 #include "trace.h"
 #include "version.h"
 
-/* Deletes the metrics of a module going away without kstats_delete(). */
+/*
+ * A module goes away: traces of its functions detach, and its metrics are
+ * deleted if it did not delete them itself.
+ */
 static int kstats_module_notify(struct notifier_block *nb, unsigned long state,
 				void *data)
 {
-	if (state == MODULE_STATE_GOING)
+	if (state == MODULE_STATE_GOING) {
+		kstats_trace_module_going(data);
 		kstats_delete_owned_by(data);
+	}
 	return NOTIFY_OK;
 }
 

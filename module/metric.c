@@ -256,6 +256,14 @@ void kstats_delete_all(void)
 	mutex_unlock(&kstats_lock);
 }
 
+/* KSTATS_METRIC_* of @m, as LIST and SNAPSHOT report them. */
+u32 kstats_metric_flags(struct kstats_metric *m)
+{
+	return (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
+	       (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0) |
+	       (READ_ONCE(m->detached) ? KSTATS_METRIC_DETACHED : 0);
+}
+
 void kstats_start(struct kstats *ks)
 {
 	if (READ_ONCE(ks->active))

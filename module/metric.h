@@ -26,6 +26,8 @@ struct kstats_metric {
 	struct dentry *dentry;		/* debugfs view */
 	struct kref ref;		/* registry + users in flight */
 	struct kstats_probe *probe;	/* its trace, under kstats_trace_lock */
+	u64 resumed_ns;			/* kstats_probe_now() at the last start */
+	bool detached;			/* its trace's module went away */
 };
 
 /* Who creates a metric: the fields of struct kstats_metric it fills. */
@@ -66,6 +68,7 @@ struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 void kstats_metric_get(struct kstats_metric *m);
 void kstats_metric_put(struct kstats_metric *m);
 u64 kstats_metric_count(struct kstats_metric *m);
+u32 kstats_metric_flags(struct kstats_metric *m);
 void kstats_metric_delete(struct kstats_metric *m);
 void kstats_metric_set_probe(struct kstats_metric *m, struct kstats_probe *p);
 

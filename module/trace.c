@@ -8,6 +8,7 @@
  * one call to the start of the next call on the same CPU.
  */
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
@@ -24,22 +25,30 @@ static DEFINE_MUTEX(kstats_trace_lock);	/* kstats_probes; attach/detach */
 static LIST_HEAD(kstats_probes);
 
 /*
- * Not inlined, cloned or notrace: probed exactly like a target. The bodies
- * differ so that the compiler cannot fold them into one function.
+ * The empty functions the probe floor is measured on: one per mechanism,
+ * so that a floor probe never sits on another's function and a floor is the
+ * same whatever was traced before. Not inlined, cloned or notrace: probed
+ * exactly like a target. The bodies differ so that the compiler cannot fold
+ * them into one function.
  */
-noinline __noclone void kstats_floor_func(void)
+static noinline __noclone void kstats_floor_fprobe(void)
 {
 	asm volatile("nop");
 }
 
-noinline __noclone void kstats_floor_start(void)
+static noinline __noclone void kstats_floor_kretprobe(void)
 {
 	asm volatile("nop; nop");
 }
 
-noinline __noclone void kstats_floor_end(void)
+static noinline __noclone void kstats_floor_start(void)
 {
 	asm volatile("nop; nop; nop");
+}
+
+static noinline __noclone void kstats_floor_end(void)
+{
+	asm volatile("nop; nop; nop; nop");
 }
 
 static bool kstats_is_tracepoint(const char *name)
@@ -79,8 +88,11 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 		err = kstats_resolve(func, &addr);
 		if (err)
 			return err;
+		p->addr[0] = addr;
+	} else if (p->mech == KSTATS_MECH_FPROBE) {
+		addr = (unsigned long)kstats_floor_fprobe;
 	} else {
-		addr = (unsigned long)kstats_floor_func;
+		addr = (unsigned long)kstats_floor_kretprobe;
 	}
 	return kstats_func_attach(p, func, addr, maxactive);
 }
@@ -197,8 +209,10 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 			kstats_pair_run_empty(p);
 		else if (mode == KSTATS_MODE_SECTION)
 			kstats_floor_start(), kstats_floor_end();
+		else if (mech == KSTATS_MECH_FPROBE)
+			kstats_floor_fprobe();
 		else
-			kstats_floor_func();
+			kstats_floor_kretprobe();
 	}
 	/* Each sample is taken as its slot's mean: within 1/32 of it. */
 	copy = kstats_copy_bare(p->time);
@@ -265,6 +279,11 @@ static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 {
 	if (p->mode == KSTATS_MODE_SECTION) {
 		u32 mech = tracepoints ? KSTATS_MECH_TRACEPOINT : KSTATS_MECH_KPROBE;
+
+#ifndef KSTATS_HAVE_TRACEPOINT_PAIRS
+		if (tracepoints)
+			return -EOPNOTSUPP;	/* a CFI kernel (compat.h) */
+#endif
 
 		if (want != KSTATS_MECH_AUTO && want != mech)
 			return -EINVAL;
@@ -334,7 +353,6 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 {
 	struct kstats_probe *p;
 	char target[KSTATS_NAME_MAX + 1];
-	unsigned long addr;
 	bool tracepoints = false;
 	int err;
 
@@ -358,7 +376,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	      kstats_probe_filters(p, req, cpus);
 	/* Sections by kprobe: both ends must be probeable and not kstats. */
 	if (!err && !func && !tracepoints)
-		err = kstats_resolve(start, &addr) ?: kstats_resolve(end, &addr);
+		err = kstats_resolve(start, &p->addr[0]) ?: kstats_resolve(end, &p->addr[1]);
 	if (err)
 		goto free;
 
@@ -394,7 +412,8 @@ static void kstats_probe_remove(struct kstats_probe *p)
 {
 	lockdep_assert_held(&kstats_trace_lock);
 	list_del(&p->node);
-	kstats_detach(p);
+	if (!p->detached)
+		kstats_detach(p);
 	kstats_metric_set_probe(p->time_metric, NULL);
 	kstats_metric_delete(p->time_metric);
 	if (p->gap_metric) {
@@ -446,6 +465,33 @@ void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *fl
 		*misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
 						       kstats_pair_missed(p);
 		*floor = p->floor_ns;
+	}
+	mutex_unlock(&kstats_trace_lock);
+}
+
+/*
+ * @mod is going: traces of its functions detach now, while its text is
+ * still there (a stale fprobe filter would otherwise time whatever a later
+ * module loads at that address). Their metrics stay, with what they
+ * recorded, marked detached, until UNTRACE. Tracepoint pairs hold their
+ * events' module, so none of them is ever here.
+ */
+void kstats_trace_module_going(struct module *mod)
+{
+	struct kstats_probe *p;
+
+	mutex_lock(&kstats_trace_lock);
+	list_for_each_entry(p, &kstats_probes, node) {
+		if (p->detached || p->mech == KSTATS_MECH_TRACEPOINT ||
+		    !(within_module(p->addr[0], mod) || within_module(p->addr[1], mod)))
+			continue;
+		kstats_detach(p);
+		p->detached = true;
+		WRITE_ONCE(p->time_metric->detached, true);
+		if (p->gap_metric)
+			WRITE_ONCE(p->gap_metric->detached, true);
+		pr_info("kstats: trace %s detached: module %s unloaded\n",
+			p->time_metric->name, mod->name);
 	}
 	mutex_unlock(&kstats_trace_lock);
 }

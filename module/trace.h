@@ -27,6 +27,7 @@ struct kstats_probe_pcpu {
 };
 
 struct kstats_task_slot;
+struct trace_event_file;
 
 struct kstats_probe {
 	struct list_head node;		/* kstats_probes, under kstats_trace_lock */
@@ -42,6 +43,8 @@ struct kstats_probe {
 	cpumask_var_t cpus;
 	struct kstats_probe_pcpu __percpu *pcpu;
 	u64 floor_ns;
+	unsigned long addr[2];		/* what is probed: function, or start/end */
+	bool detached;			/* its target's module went away */
 	struct kstats_task_slot *tasks;	/* section modes */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
@@ -49,7 +52,10 @@ struct kstats_probe {
 #endif
 		struct kretprobe rp;
 		struct kprobe kp[2];	/* section: start, end */
-		struct tracepoint *tp[2];
+		struct {		/* section: start, end */
+			struct tracepoint *tp[2];
+			struct trace_event_file *tp_file[2];	/* or NULL */
+		};
 	};
 };
 
@@ -74,18 +80,35 @@ static __always_inline u64 kstats_probe_now(void)
 	return ktime_get_mono_fast_ns();
 }
 
+/*
+ * GAP: from the last exit on this CPU to this entry, both while the trace
+ * was recording; an exit from before the last start (a stop in between)
+ * begins no gap, or the gap would span the stopped time.
+ */
 static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 now)
 {
 	u64 last = this_cpu_read(p->pcpu->last_exit);
 
-	if (p->gap && last && now > last)
+	if (p->gap && last > READ_ONCE(p->time_metric->resumed_ns) && now > last)
 		kstats_record(p->gap, now - last);
 }
 
+/*
+ * A call that began while recording ends. It counts only if the trace still
+ * records (a stop in between drops it: neither a hit nor a miss). An exit
+ * read earlier than its entry (the fast clock may step back across a
+ * timekeeping update, or between CPUs) is a miss, never a sample of ~2^64.
+ */
 static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
 {
 	u64 now = kstats_probe_now();
 
+	if (!READ_ONCE(p->time->active))
+		return;
+	if (unlikely(now < t0)) {
+		this_cpu_inc(p->pcpu->misses);
+		return;
+	}
 	kstats_record(p->time, now - t0);
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
@@ -104,7 +127,8 @@ int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *en
 void kstats_pair_detach(struct kstats_probe *p);
 u64 kstats_pair_missed(struct kstats_probe *p);
 void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
-int kstats_tracepoint_find(const char *name, struct tracepoint **tp);
+int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
+			   struct trace_event_file **file);
 
 /* trace.c */
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
@@ -113,11 +137,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 int kstats_trace_stop(struct file *file, const char *name);
 void kstats_trace_file_closed(struct file *file);
 void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
+void kstats_trace_module_going(struct module *mod);
 void kstats_trace_exit(void);
-
-/* Empty functions the floor is measured on, traced like any target. */
-void kstats_floor_func(void);
-void kstats_floor_start(void);
-void kstats_floor_end(void);
 
 #endif /* KSTATS_TRACE_H */

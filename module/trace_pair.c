@@ -10,8 +10,10 @@
  */
 #include <linux/hash.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
 #include "trace.h"
@@ -19,82 +21,137 @@
 #define KSTATS_TASK_WINDOW	16	/* slots a task may live in */
 #define KSTATS_TASK_STALE_NS	(10ULL * NSEC_PER_SEC)
 
+/*
+ * A slot's owner word: a generation in the high half, bumped by every claim
+ * and release, and the owner's thread id in the low half (0: free). A claim
+ * or release is one cmpxchg of the whole word, so it succeeds only if
+ * nobody claimed or released the slot since it was read: a start is never
+ * stolen half-written, nor freed by anyone but its owner. While the owner
+ * fills in t0 the tid is KSTATS_TID_CLAIMING, which no one takes.
+ */
+#define KSTATS_TID_CLAIMING	U32_MAX
+
 struct kstats_task_slot {
-	struct task_struct *task;	/* owner, claimed with cmpxchg */
+	u64 owner;			/* generation << 32 | tid */
 	u64 start_time;			/* the owner's task->start_time */
 	u64 t0;				/* when it reached the start point */
 };
 
-static bool kstats_slot_mine(struct kstats_task_slot *s, struct task_struct *t)
+static u32 kstats_owner_tid(u64 owner)
 {
-	/* start_time tells a task from a later one at the same address. */
-	return READ_ONCE(s->task) == t && s->start_time == t->start_time;
+	return lower_32_bits(owner);
+}
+
+static u64 kstats_owner_next(u64 owner, u32 tid)
+{
+	return (u64)(upper_32_bits(owner) + 1) << 32 | tid;
+}
+
+/* Whether @s holds a start of the current task, and its owner word. */
+static bool kstats_slot_mine(struct kstats_task_slot *s, u64 *owner)
+{
+	/* Pairs with the claim's release: start_time and t0 are the owner's. */
+	*owner = smp_load_acquire(&s->owner);
+	/* start_time tells a task from a later one with the same tid. */
+	return kstats_owner_tid(*owner) == current->pid &&
+	       READ_ONCE(s->start_time) == current->start_time;
+}
+
+static bool kstats_slot_claim(struct kstats_task_slot *s, u64 seen, u64 now)
+{
+	if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, KSTATS_TID_CLAIMING)) != seen)
+		return false;
+	WRITE_ONCE(s->start_time, current->start_time);
+	WRITE_ONCE(s->t0, now);
+	/* t0 and start_time before the tid: a reader that sees us sees them. */
+	smp_store_release(&s->owner, kstats_owner_next(seen, current->pid));
+	return true;
+}
+
+/* A start never ended for 10 s: its task is gone, or blocked for good. */
+static bool kstats_slot_stale(struct kstats_task_slot *s, u64 seen, u64 now)
+{
+	u32 tid = kstats_owner_tid(seen);
+	u64 t0 = READ_ONCE(s->t0);
+
+	return tid && tid != KSTATS_TID_CLAIMING && now > t0 &&
+	       now - t0 >= KSTATS_TASK_STALE_NS;
+}
+
+static struct kstats_task_slot *kstats_task_window(struct kstats_probe *p, u32 i)
+{
+	u32 h = hash_32(current->pid, ilog2(KSTATS_TASK_SLOTS));
+
+	return &p->tasks[(h + i) % KSTATS_TASK_SLOTS];
+}
+
+/* Only task context counts; the idle tasks (tid 0) run no sections. */
+static bool kstats_section_task(void)
+{
+	return in_task() && current->pid;
 }
 
 static void kstats_section_begin(struct kstats_probe *p)
 {
-	u32 h = hash_ptr(current, ilog2(KSTATS_TASK_SLOTS)), i;
-	u64 now = kstats_probe_now();
-	struct task_struct *old;
+	u64 now = kstats_probe_now(), seen;
 	struct kstats_task_slot *s;
+	u32 i;
 
-	if (!in_task() || !kstats_probe_wants(p))
+	if (!kstats_section_task() || !kstats_probe_wants(p))
 		return;
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
-		s = &p->tasks[(h + i) % KSTATS_TASK_SLOTS];
-		if (kstats_slot_mine(s, current)) {
+		s = kstats_task_window(p, i);
+		if (kstats_slot_mine(s, &seen)) {
 			/* Started again without ending: the first is lost. */
 			this_cpu_inc(p->pcpu->misses);
-			s->t0 = now;
+			WRITE_ONCE(s->t0, now);
 			return;
 		}
 	}
+	/* A free slot first: a stale one may yet be ended by its task. */
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
-		u64 t0;
-
-		s = &p->tasks[(h + i) % KSTATS_TASK_SLOTS];
-		old = READ_ONCE(s->task);
-		t0 = READ_ONCE(s->t0);
-		/*
-		 * Free, or a start never ended for 10 s (its task is gone?).
-		 * A t0 newer than now (another CPU just claimed the slot) is
-		 * not stale: now - t0 would wrap.
-		 */
-		if (old && !(now > t0 && now - t0 >= KSTATS_TASK_STALE_NS))
-			continue;
-		if (cmpxchg(&s->task, old, current) != old)
-			continue;
-		s->start_time = current->start_time;
-		s->t0 = now;
-		return;
+		s = kstats_task_window(p, i);
+		seen = READ_ONCE(s->owner);
+		if (!kstats_owner_tid(seen) && kstats_slot_claim(s, seen, now))
+			return;
+	}
+	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
+		s = kstats_task_window(p, i);
+		/* Pairs with the claim's release: t0 is the owner's. */
+		seen = smp_load_acquire(&s->owner);
+		if (kstats_slot_stale(s, seen, now) && kstats_slot_claim(s, seen, now)) {
+			/* The stale start is lost. */
+			this_cpu_inc(p->pcpu->misses);
+			return;
+		}
 	}
 	this_cpu_inc(p->pcpu->misses);
 }
 
 static void kstats_section_end(struct kstats_probe *p)
 {
-	u32 h = hash_ptr(current, ilog2(KSTATS_TASK_SLOTS)), i;
 	struct kstats_task_slot *s;
+	u64 seen, t0;
+	u32 i;
 
-	if (!in_task())
+	if (!kstats_section_task())
 		return;
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
-		s = &p->tasks[(h + i) % KSTATS_TASK_SLOTS];
-		if (kstats_slot_mine(s, current)) {
-			u64 t0 = READ_ONCE(s->t0);
-
-			/*
-			 * Free the slot only if it is still ours, not reclaimed
-			 * as stale meanwhile; the full barrier keeps the t0 read
-			 * before it, so t0 is our own.
-			 */
-			if (cmpxchg(&s->task, current, NULL) != current)
-				return;
-			/* Stopped or filtered since the start: drop it quietly. */
-			if (kstats_probe_wants(p))
-				kstats_probe_end(p, t0);
+		s = kstats_task_window(p, i);
+		if (!kstats_slot_mine(s, &seen))
+			continue;
+		t0 = READ_ONCE(s->t0);
+		/*
+		 * Release the slot only if the word is what we read: then no
+		 * one reclaimed it meanwhile, and t0 (read before this full
+		 * barrier) is our own.
+		 */
+		if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, 0)) != seen)
 			return;
-		}
+		/* Stopped or filtered since the start: drop it quietly. */
+		if (kstats_probe_wants(p))
+			kstats_probe_end(p, t0);
+		return;
 	}
 	/* An end without a start (or its start was dropped): not a section. */
 }
@@ -112,15 +169,23 @@ static int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 }
 
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
-/* Registered on events of any prototype: the arguments are not read. */
+/*
+ * Registered on events of any prototype: the arguments are not read. Since
+ * 6.13 some tracepoints (syscalls) call their probes preemptible: the CPU
+ * filter and the per-CPU counters want one CPU throughout.
+ */
 static void kstats_tp_start(void *data)
 {
+	preempt_disable_notrace();
 	kstats_section_begin(data);
+	preempt_enable_notrace();
 }
 
 static void kstats_tp_end(void *data)
 {
+	preempt_disable_notrace();
 	kstats_section_end(data);
+	preempt_enable_notrace();
 }
 
 struct kstats_tp_search {
@@ -136,17 +201,63 @@ static void kstats_tp_match(struct tracepoint *tp, void *priv)
 		search->found = tp;
 }
 
-/* "tp:[system:]event": core kernel tracepoints, by event name. */
-int kstats_tracepoint_find(const char *name, struct tracepoint **tp)
+/*
+ * "tp:system:event": the trace event's own tracepoint, core or module (the
+ * event file holds the module while traced). A dynamic event (kprobe,
+ * synthetic) has no tracepoint: -EOPNOTSUPP.
+ */
+static int kstats_trace_event_find(const char *name, struct tracepoint **tp,
+				   struct trace_event_file **file)
+{
+	const char *event = strrchr(name, ':') + 1;
+	size_t len = event - 1 - (name + 3);
+	char system[KSTATS_SYM_MAX];
+	struct trace_event_file *f;
+
+	if (!IS_ENABLED(CONFIG_EVENT_TRACING))
+		return -ENOENT;
+	memcpy(system, name + 3, len);
+	system[len] = '\0';
+	f = trace_get_event_file(NULL, system, event);
+	if (IS_ERR(f))
+		return PTR_ERR(f) == -EINVAL ? -ENOENT : PTR_ERR(f);
+	if (!(f->event_call->flags & TRACE_EVENT_FL_TRACEPOINT)) {
+		trace_put_event_file(f);
+		return -EOPNOTSUPP;
+	}
+	*tp = f->event_call->tp;
+	*file = f;
+	return 0;
+}
+
+/*
+ * "tp:event" is a core kernel tracepoint by name; "tp:system:event" is a
+ * trace event of the core or of a loaded module, in that system.
+ */
+int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
+			   struct trace_event_file **file)
 {
 	struct kstats_tp_search search = { .name = strrchr(name, ':') + 1 };
 
+	*file = NULL;
+	if (strchr(name + 3, ':'))
+		return kstats_trace_event_find(name, tp, file);
 	for_each_kernel_tracepoint(kstats_tp_match, &search);
 	*tp = search.found;
 	return search.found ? 0 : -ENOENT;
 }
+
+static void kstats_tp_put(struct kstats_probe *p)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (p->tp_file[i])
+			trace_put_event_file(p->tp_file[i]);
+}
 #else
-int kstats_tracepoint_find(const char *name, struct tracepoint **tp)
+int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
+			   struct trace_event_file **file)
 {
 	return -EOPNOTSUPP;
 }
@@ -166,20 +277,21 @@ int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *en
 		return err;
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 	if (p->mech == KSTATS_MECH_TRACEPOINT) {
-		err = kstats_tracepoint_find(start, &p->tp[0]) ?:
-		      kstats_tracepoint_find(end, &p->tp[1]);
+		err = kstats_tracepoint_find(start, &p->tp[0], &p->tp_file[0]) ?:
+		      kstats_tracepoint_find(end, &p->tp[1], &p->tp_file[1]);
+		if (!err && p->tp[0] == p->tp[1])
+			err = -EINVAL;
+		if (!err)
+			err = tracepoint_probe_register(p->tp[0], kstats_tp_start, p);
 		if (err)
-			return err;
-		if (p->tp[0] == p->tp[1])
-			return -EINVAL;
-		err = tracepoint_probe_register(p->tp[0], kstats_tp_start, p);
-		if (err)
-			return err;
+			goto put;
 		err = tracepoint_probe_register(p->tp[1], kstats_tp_end, p);
-		if (err) {
-			tracepoint_probe_unregister(p->tp[0], kstats_tp_start, p);
-			tracepoint_synchronize_unregister();
-		}
+		if (!err)
+			return 0;
+		tracepoint_probe_unregister(p->tp[0], kstats_tp_start, p);
+		tracepoint_synchronize_unregister();
+put:
+		kstats_tp_put(p);
 		return err;
 	}
 #endif
@@ -204,6 +316,7 @@ void kstats_pair_detach(struct kstats_probe *p)
 		tracepoint_probe_unregister(p->tp[0], kstats_tp_start, p);
 		tracepoint_probe_unregister(p->tp[1], kstats_tp_end, p);
 		tracepoint_synchronize_unregister();
+		kstats_tp_put(p);
 		return;
 	}
 #endif

@@ -25,7 +25,6 @@
 #include <linux/compiler.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
-#include <linux/preempt.h>
 #include <linux/math64.h>
 
 #define kstats_div64(a, b)	div64_u64(a, b)
@@ -121,9 +120,13 @@ void kstats_reset(struct kstats *ks);
  * @ks: the metric
  * @value: the sample, usually nanoseconds; any u64
  *
- * No locks, no locked atomics, no calls: safe in any context, NMI included
- * (the two per-CPU adds are single instructions on x86). Count and part
- * sum land in the same CPU's slot.
+ * No locks, no locked atomics, no calls (make check disassembles it): safe
+ * in any context, NMI included. Each per-CPU add is one instruction, so it
+ * needs no preemption guard; a task preempted and migrated between the two
+ * adds (a window of one instruction) leaves its count in one CPU's slot and
+ * its part sum in another's. Totals over CPUs are exact either way, and a
+ * slot's mean stays inside the slot. The preempt_enable() a guard would
+ * need may call the scheduler, which is what this path must never do.
  */
 static __always_inline void kstats_record(struct kstats *ks, u64 value)
 {
@@ -133,10 +136,8 @@ static __always_inline void kstats_record(struct kstats *ks, u64 value)
 	if (!READ_ONCE(ks->active))
 		return;
 	slot = ks->slots + kstats_hist_locate(value, ks->frac_bits, &part);
-	preempt_disable_notrace();
 	this_cpu_add(slot->count, 1);
 	this_cpu_add(slot->part_sum, part);
-	preempt_enable_notrace();
 }
 
 #endif /* _LINUX_KSTATS_H */

@@ -81,7 +81,7 @@ const struct tcase trace_cases[] = {
 	{ "unknown symbol", C_TRACE, .set = { TSET(func, STR(NOSUCH)) }, .expect = ENOENT },
 	{ "kstats_record (an inline)", C_TRACE, .set = { TSET(func, STR(KSTATS_RECORD)) }, .expect = ENOENT },
 	{ "kstats_reset (kstats itself)", C_TRACE, .set = { TSET(func, STR(KSTATS_RESET)) }, .expect = ELOOP },
-	{ "kstats:kstats_floor_func (kstats itself)", C_TRACE, .set = { TSET(func, STR(KSTATS_FLOOR)) }, .expect = ELOOP },
+	{ "kstats:kstats_floor_fprobe (kstats itself)", C_TRACE, .set = { TSET(func, STR(KSTATS_FLOOR)) }, .expect = ELOOP },
 	{ "notify_die (kprobe blacklist)", C_TRACE, .set = { TSET(func, STR(BLACKLISTED)) }, .expect = EINVAL },
 	{ "section from kstats_reset", C_TRACE, .how = H_SECTION, .set = { TSET(start, STR(KSTATS_RESET)) }, .expect = ELOOP },
 	{ "section to an unknown symbol", C_TRACE, .how = H_SECTION, .set = { TSET(end, STR(NOSUCH)) }, .expect = ENOENT },

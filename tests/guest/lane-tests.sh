@@ -87,6 +87,9 @@ ok "its metric exists with its sample" sh -c "grep -q 'slot.*CPUS.*count        
 ok "rmmod it" rmmod kstats_forget
 ok "kstats warned and deleted the metric" sh -c "dmesg | grep -q 'module kstats_forget unloaded without kstats_delete(\"selftest.forgotten\")' && test ! -e $view/selftest.forgotten"
 ok "the name is free again" sh -c "insmod $kmod/kstats_forget.ko && rmmod kstats_forget"
+# Loads only if every check passes (see the module); the reasons go to dmesg.
+ok "trace exits: clock stepping back is a miss, a stop drops the call, GAP restarts after start" \
+	sh -c "insmod $kmod/kstats_probe_test.ko && rmmod kstats_probe_test"
 
 ok "rmmod kstats" rmmod kstats
 ok "debugfs kstats/ removed" test ! -e "$view"

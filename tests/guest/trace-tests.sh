@@ -10,13 +10,26 @@ tap() { if "${@:2}"; then echo "ok - $1"; else echo "not ok - $1"; rc=1; fi; }
 
 tap "insmod kstats and the tracing target" sh -c "insmod $build/module/kstats.ko && insmod $kmod/kstats_target.ko"
 "$build/trace_test" || rc=1
-# The traced function's module goes away under a trace; then the trace.
-"$build/trace_test" leave t.left1 || rc=1
+# The traced function's module goes away under a trace (each mechanism):
+# the trace detaches, keeps what it recorded, and never records again, even
+# when the module comes back (perhaps at the same address); then untrace.
+"$build/trace_test" leave t.left1 kretprobe || rc=1
+"$build/trace_test" leave t.left2 auto || rc=1
 tap "rmmod of a traced module" rmmod kstats_target
-tap "untrace after its module left" "$build/../../cli/kstatsctl" --no-autoload untrace t.left1
+tap "the kernel log says the traces detached" sh -c \
+	"dmesg | grep -q 'trace t.left1 detached: module kstats_target unloaded' &&
+	 dmesg | grep -q 'trace t.left2 detached: module kstats_target unloaded'"
+# t.left1 saw the calls of both "leave" runs (same function), t.left2 one.
+"$build/trace_test" detached t.left1 20 || rc=1
+"$build/trace_test" detached t.left2 10 || rc=1
+tap "insmod the target again" insmod "$kmod/kstats_target.ko"
+"$build/trace_test" detached t.left1 20 call || rc=1
+"$build/trace_test" detached t.left2 10 call || rc=1
+tap "untrace after its module left" "$build/../../cli/kstatsctl" --no-autoload untrace t.left1 t.left2
+tap "rmmod the target" rmmod kstats_target
 # kstats goes away with a trace still attached (no consumer holds it).
 tap "insmod the target again" insmod "$kmod/kstats_target.ko"
-"$build/trace_test" leave t.left2 || rc=1
+"$build/trace_test" leave t.left3 || rc=1
 tap "rmmod kstats with a live trace" rmmod kstats
 tap "rmmod the target" rmmod kstats_target
 exit $rc

@@ -11,6 +11,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -21,6 +22,16 @@
 static struct kstats *cold[COLD_METRICS];
 
 enum bench_kind { EMPTY, KTIME, HOT, STOPPED, COLD };
+
+/*
+ * kstats_record() alone, as every consumer inlines it: tests/record-path.sh
+ * disassembles this function (no call, no lock prefix, one slot) and counts
+ * its instructions.
+ */
+static noinline __used void kstats_record_site(struct kstats *ks, u64 value)
+{
+	kstats_record(ks, value);
+}
 
 static u64 run_once(enum bench_kind kind, struct kstats *hot, const u64 *vals)
 {

@@ -20,6 +20,8 @@
  *				around a move to the next CPU, ktarget_sec_end()
  *   kmalloc_prepare		a kthread that will kmalloc/kfree: "pid" reads it
  *   kmalloc_go US N		it does N x { kmalloc(64); US of work; kfree }
+ *   tpsection US N		N x { trace_ktarget_begin(); US of work;
+ *				trace_ktarget_end() }: this module's own events
  */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
@@ -32,6 +34,9 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+
+#define CREATE_TRACE_POINTS
+#include "ktarget_trace.h"
 
 static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
@@ -326,6 +331,14 @@ static int ctl_cmd(char *buf)
 		return run("interval", a, b, false, false, 0);
 	if (!strcmp(cmd, "section") && n == 3)
 		return run("section", a, b, false, true, 0);
+	if (!strcmp(cmd, "tpsection") && n == 3) {
+		for (calls = 0; calls < b; calls++) {
+			trace_ktarget_begin(calls);
+			spin_us(a);
+			trace_ktarget_end(calls);
+		}
+		return 0;
+	}
 	if (!strcmp(cmd, "kmalloc_prepare") && n == 1) {
 		n = jobs_create("kmalloc", 0, 0, false, false, 0);
 		if (n) {

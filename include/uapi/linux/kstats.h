@@ -44,6 +44,7 @@
 /* Metric state flags, in LIST and SNAPSHOT. */
 #define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
 #define KSTATS_METRIC_AUTOREMOVE (1U << 1)	/* goes with its file */
+#define KSTATS_METRIC_DETACHED	(1U << 2)	/* its traced module went away */
 
 /* Trace mechanisms: TRACE's mechanism, bit numbers of INFO's mechanisms. */
 #define KSTATS_MECH_AUTO	0	/* the best this kernel has */
@@ -224,11 +225,14 @@ struct kstats_record {
  * value without its flag, a pid/tgid <= 0 with its flag, an empty CPU mask
  * or one past the last CPU, maxactive above 65536, a symbol on the kprobe
  * blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit).
- * -ENOENT: no such symbol or tracepoint (kstats_record is an inline
- * function: there is nothing to trace). -ELOOP: a function of kstats
- * itself. -EEXIST: NAME or GAP-NAME is taken. -ESRCH: no such pid/tgid.
- * -EOPNOTSUPP: the mechanism is not available on this kernel. -EPERM:
- * also when the kernel is locked down against kprobes.
+ * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
+ * core or of a loaded module (held while traced).
+ * -ENOENT: no such symbol, tracepoint, or event in that system
+ * (kstats_record is an inline function: there is nothing to trace).
+ * -ELOOP: a function of kstats itself. -EEXIST: NAME or GAP-NAME is taken.
+ * -ESRCH: no such pid/tgid. -EOPNOTSUPP: the mechanism is not available on
+ * this kernel; tracepoint pairs on a CFI kernel; an event without a
+ * tracepoint. -EPERM: also when the kernel is locked down against kprobes.
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */

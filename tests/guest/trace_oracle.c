@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats against timers we did not write, on the same calls at the same
+ * time: the kernel's function_graph tracer (per-call durations, nesting
+ * right) and bpftrace (a count of calls by its own kprobe).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "trace_test.h"
+
+static int put(const char *file, const char *text)
+{
+	char path[128];
+	int f, err = 0;
+
+	snprintf(path, sizeof(path), TRACEFS "%s", file);
+	f = open(path, O_WRONLY | O_TRUNC);
+	if (f < 0 || write(f, text, strlen(text)) != (ssize_t)strlen(text))
+		err = errno;
+	if (f >= 0)
+		close(f);
+	if (err)
+		diag("%s < '%s': %s", path, text, strerror(err));
+	return err;
+}
+
+int tracefs_ready(void)
+{
+	if (access(TRACEFS "trace", F_OK) &&
+	    mount("tracefs", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY)
+		return 0;
+	return !access(TRACEFS "current_tracer", W_OK);
+}
+
+/*
+ * Durations of completed calls in the function_graph output, in ns: on a
+ * leaf "func();" line or a closing "}" line, "<marker> 1234.567 us |".
+ */
+static uint64_t read_graph(uint64_t *v, uint64_t max)
+{
+	FILE *f = fopen(TRACEFS "trace", "r");
+	char line[512], *us, *p;
+	uint64_t n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || !(us = strstr(line, " us ")) || !strchr(us, '|'))
+			continue;
+		for (p = us; p > line && (p[-1] == '.' || (p[-1] >= '0' && p[-1] <= '9')); p--)
+			;
+		if (n < max)
+			v[n] = (uint64_t)(strtod(p, NULL) * 1000.0 + 0.5);
+		n++;
+	}
+	if (f)
+		fclose(f);
+	qsort(v, n < max ? n : max, sizeof(*v), cmp_u64);
+	return n;
+}
+
+/*
+ * function_graph and kstats time the same 80 recursive calls (depth 4,
+ * each level 500 us of work after its inner call). Both hook the same
+ * ftrace site and keep the start per call, so they must count the same
+ * calls, and rank by rank (sorted) agree within kstats' slot plus the
+ * floor: what each adds around the call is a probe's few microseconds. A
+ * tool that confused nested calls would be off by a whole level (500 us)
+ * on a quarter or more of the ranks; emulation stalls between the two
+ * tools' hooks touch isolated calls: up to an eighth may differ.
+ */
+static void test_function_graph(uint32_t mech, const char *m)
+{
+	struct req r = { .name = "t.graph", .func = "ktarget_recurse", .mech = mech };
+	uint64_t fg[MAX_CALLS], calls, n, c, rank = 0, off = 0;
+	uint32_t s, b;
+	struct hist h;
+
+	if (!ok(tracefs_ready(), "%s: function_graph: tracefs at " TRACEFS, m))
+		return;
+	if (put("tracing_on", "0") || put("current_tracer", "nop") || put("trace", "") ||
+	    put("set_ftrace_filter", "ktarget_recurse") || put("buffer_size_kb", "1024") ||
+	    put("current_tracer", "function_graph") || put("tracing_on", "1") ||
+	    !ok(trace(fd, &r) == 0, "%s: function_graph: kstats traces ktarget_recurse too", m)) {
+		put("current_tracer", "nop");
+		return;
+	}
+	calls = 4 * target("recurse 4 500 20");
+	put("tracing_on", "0");
+	snap("t.graph", &h);
+	untrace("t.graph");
+	n = read_graph(fg, MAX_CALLS);
+	put("current_tracer", "nop");
+	put("set_ftrace_filter", "");
+	ok(n == calls && h.total + h.sn.misses == calls && !h.sn.misses,
+	   "%s: function_graph saw %llu calls, kstats %llu samples + %llu misses, of %llu",
+	   m, (unsigned long long)n, (unsigned long long)h.total,
+	   (unsigned long long)h.sn.misses, (unsigned long long)calls);
+	if (n != h.total || n > MAX_CALLS)
+		return;
+	b = h.sn.frac_bits;
+	for (s = 0; s < kstats_hist_nslots(b); s++)
+		for (c = 0; c < h.counts[s]; c++, rank++)
+			off += fg[rank] + h.sn.floor_ns < kstats_slot_low(s, b) ||
+			       fg[rank] > kstats_slot_last(s, b) + h.sn.floor_ns;
+	if (!ok(off * 8 <= n, "%s: function_graph agrees rank by rank within a slot + the "
+		"floor (%llu ns): %llu of %llu ranks off", m, (unsigned long long)h.sn.floor_ns,
+		(unsigned long long)off, (unsigned long long)n))
+		dump(&h);
+}
+
+/*
+ * bpftrace counts the calls its own kprobe sees while kstats traces the
+ * same function, on every CPU at once: samples + misses must be its count.
+ * BEGIN runs once every probe is attached, so "ready" means counting.
+ */
+static void test_bpftrace(uint32_t mech, const char *m)
+{
+	static const char prog[] = "BEGIN { printf(\"ready\\n\"); } "
+				   "kprobe:ktarget_empty { @n = count(); }";
+	struct req r = { .name = "t.bpf", .func = "ktarget_empty", .mech = mech };
+	unsigned long long counted = 0;
+	int pipefd[2], status, ready = 0;
+	uint64_t calls;
+	char line[256];
+	struct hist h;
+	FILE *out;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return;
+	pid = fork();
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		execlp("bpftrace", "bpftrace", "-e", prog, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	out = fdopen(pipefd[0], "r");
+	while (!ready && fgets(line, sizeof(line), out))
+		ready = !strcmp(line, "ready\n");
+	if (!ok(ready && trace(fd, &r) == 0, "%s: bpftrace attached, and kstats", m)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		fclose(out);
+		return;
+	}
+	calls = target("empty 2000");
+	calls += target("hammer 1000");
+	snap("t.bpf", &h);
+	untrace("t.bpf");
+	kill(pid, SIGINT);
+	while (fgets(line, sizeof(line), out))
+		sscanf(line, "@n: %llu", &counted);
+	waitpid(pid, &status, 0);
+	fclose(out);
+	ok(counted == calls && h.total + h.sn.misses == counted,
+	   "%s: bpftrace counted %llu calls, kstats %llu samples + %llu misses, of %llu",
+	   m, counted, (unsigned long long)h.total, (unsigned long long)h.sn.misses,
+	   (unsigned long long)calls);
+}
+
+void test_oracles(uint32_t mech, const char *m)
+{
+	test_function_graph(mech, m);
+	test_bpftrace(mech, m);
+}

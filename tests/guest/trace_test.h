@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by the tracing tests: trace_test.c, trace_oracle.c, trace_util.c. */
+#ifndef KSTATS_TRACE_TEST_H
+#define KSTATS_TRACE_TEST_H
+
+#include <stdint.h>
+
+#include "kstats_hist.h"
+#include "uapi/linux/kstats.h"
+
+#define TARGET "/sys/kernel/debug/kstats_target/"
+#define NS_PER_US 1000ULL
+#define MAX_CALLS 1024
+#define TRACEFS "/sys/kernel/tracing/"
+
+extern int fd, nr_tests, nr_failed;
+extern uint64_t hz;
+
+struct req {
+	const char *name, *func, *start, *end;
+	uint32_t mech, flags, bits, maxactive;
+	int64_t pid, tgid;
+	uint64_t cpus;		/* with KSTATS_TRACE_CPUS: bit n = CPU n */
+};
+
+/* A metric summed over CPUs, with the snapshot's trace counters. */
+struct hist {
+	struct kstats_snapshot sn;
+	uint64_t counts[KSTATS_SLOTS_MAX], parts[KSTATS_SLOTS_MAX], total;
+	uint64_t cpu_mask;	/* CPUs (below 64) with samples */
+};
+
+int ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+uint64_t read_u64(const char *path);
+uint64_t target(const char *cmd);
+int trace(int dev, const struct req *r);
+int untrace(const char *name);
+int snap(const char *name, struct hist *h);
+int within(const struct hist *h, uint64_t lo, uint64_t hi, unsigned int pct);
+int cmp_u64(const void *a, const void *b);
+uint64_t read_durations(uint64_t *v, uint64_t max);
+uint64_t against_truth(const struct hist *h, const uint64_t *t, uint64_t n,
+		       uint64_t slack, uint64_t *over);
+int accounted(const char *what, const struct hist *h, uint64_t calls);
+void dump(const struct hist *h);
+
+/* trace_oracle.c: function_graph and bpftrace on the same calls. */
+void test_oracles(uint32_t mech, const char *m);
+int tracefs_ready(void);	/* mounts it if need be */
+
+#endif /* KSTATS_TRACE_TEST_H */
