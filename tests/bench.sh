@@ -14,4 +14,6 @@ need_pkgs bpftrace libbpf-tools
 tests/build-lane.sh "$lane"
 make -s -C cli
 KSTATS_VM_VERBOSE=0 tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane"
+# Next to the ns figures: what the record path is, instruction by instruction.
+tests/record-path.py "build/$lane/tests/kmod/kstats_bench.o" "$lane"
 make -s -C cli bench

@@ -4,10 +4,10 @@
 #   2. kernel style: checkpatch and kernel-doc on the module and its headers
 #   3. kstatsctl on the host: golden outputs, JSON schema, Prometheus, fuzzing
 #   4. the DKMS source tree builds kstats.ko for each stock kernel
-#   5. VM lanes: Debian 6.1, Debian 6.12 and the debug kernel, in QEMU: the
+#   5. VM lanes: Debian 6.1, 6.12, 6.12 PREEMPT_RT and the debug kernel, in QEMU: the
 #      module core, the ioctl ABI (also -m32), tracing, and kstatsctl end to end
 # Every step runs; a step that cannot run fails (nothing is skipped quietly).
-# KSTATS_LANES="6.1 6.12 debug" picks lanes (a lane left out is reported).
+# KSTATS_LANES="6.1 6.12 6.12-rt debug" picks lanes (a lane left out is reported).
 #
 # The debug kernel's build (when not cached) and then the debug lane are the
 # long pole, so they run alongside the rest: the build with the host steps
@@ -16,7 +16,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-all_lanes="6.1 6.12 debug"
+all_lanes="6.1 6.12 6.12-rt debug"
 lanes=${KSTATS_LANES:-$all_lanes}
 logs=$top/build/check
 steps=()
@@ -52,7 +52,7 @@ echo "=== running; each step's output is in $logs and shown when its phase ends"
 	step 1 "unit tests (shared histogram math)" make -s -C tests/unit
 	step 2 "kernel style (checkpatch, kernel-doc)" tests/style.sh
 	step 3 "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" make -s -C cli check
-	step 4 "DKMS source tree (make dkms-source) builds for 6.1 and 6.12" tests/dkms-tree.sh
+	step 4 "DKMS source tree (make dkms-source) builds for 6.1, 6.12 and 6.12-rt" tests/dkms-tree.sh
 ) &
 host=$!
 phase1=(1 2 3 4)

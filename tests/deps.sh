@@ -11,6 +11,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# VM lanes
 	flex bison bc libelf-dev libssl-dev dwarves	# debug kernel build
 	python3				# test helpers
+	bpftrace			# an independent count of traced calls, in the lanes
 	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
 )
 missing=()

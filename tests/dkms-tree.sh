@@ -3,11 +3,11 @@
 # lane's kernel the way DKMS does: dkms.conf sourced with $kernelver set, its
 # MAKE[0] run in the tree, the module taken from BUILT_MODULE_LOCATION[0].
 # Needs the lanes' kernel headers (tests/vm/kernel.sh fetches them).
-# Usage: tests/dkms-tree.sh [LANE...]   (default: 6.1 6.12)
+# Usage: tests/dkms-tree.sh [LANE...]   (default: 6.1 6.12 6.12-rt)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 lanes=("$@")
-[ ${#lanes[@]} -gt 0 ] || lanes=(6.1 6.12)
+[ ${#lanes[@]} -gt 0 ] || lanes=(6.1 6.12 6.12-rt)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel.sh LANE  (LANE = 6.1 | 6.12 | debug)
+# kernel.sh LANE  (LANE = 6.1 | 6.12 | 6.12-rt | debug)
 # Make sure the lane's guest kernel exists (install, download or build what is missing), then print
 # shell assignments for eval:
 #   KVER     uname -r of the guest
@@ -15,8 +15,9 @@ lane=${1:-}
 case $lane in
 6.1) abi=$K61_ABI ver=$K61_VERSION ;;
 6.12) abi=$K612_ABI ver=$K612_VERSION ;;
+6.12-rt) abi=$K612RT_ABI ver=$K612RT_VERSION ;;
 debug) ;;
-*) die "usage: kernel.sh 6.1|6.12|debug" ;;
+*) die "usage: kernel.sh 6.1|6.12|6.12-rt|debug" ;;
 esac
 
 # Stock lanes: the headers package gives the build dir; the image itself is only unpacked into the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh LANE SCRIPT [ARGS...]   (LANE = 6.1 | 6.12 | debug)
+# run.sh LANE SCRIPT [ARGS...]   (LANE = 6.1 | 6.12 | 6.12-rt | debug)
 # Boot the lane's kernel in QEMU and run SCRIPT inside it, chrooted into the host's root filesystem
 # (shared read-only over virtio-9p, so every host path, program and the repo look the same), with
 # cwd = repo root and KSTATS_LANE, KSTATS_KVER, KSTATS_IN_VM=1, KSTATS_VM_OUT in the environment.
@@ -18,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-(($# >= 2)) || die "usage: run.sh 6.1|6.12|debug SCRIPT [ARGS...]"
+(($# >= 2)) || die "usage: run.sh 6.1|6.12|6.12-rt|debug SCRIPT [ARGS...]"
 lane=$1 script=$2
 shift 2
 need_pkgs qemu-system-x86 busybox-static cpio kmod xz-utils

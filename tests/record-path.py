@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The record path, proven from the machine code a consumer gets.
+
+Usage: tests/record-path.py OBJ [LABEL]
+
+Disassembles kstats_record_site() in OBJ (tests/kmod/kstats_bench.o: a
+consumer's kstats_record(), inlined) and fails unless:
+  - it calls nothing: the only call is the ftrace site (__fentry__, a nop
+    until traced) and the only jump out is the return thunk;
+  - it has no lock prefix (no locked atomics);
+  - it updates exactly one slot: two %gs-relative (per-CPU) adds with the same
+    base and index, at displacements d (count) and d + 8 (part sum) of one
+    16-byte slot.
+Prints the instruction count (the ftrace site left out) for `make bench`.
+"""
+import re
+import subprocess
+import sys
+
+ALLOWED_CALLS = {"__fentry__"}
+ALLOWED_JUMPS = {"__x86_return_thunk"}
+INSN = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
+RELOC = re.compile(r"^\s*[0-9a-f]+: R_X86_64_\w+\s+([\w.]+)")
+PERCPU = re.compile(r"^(?:lock\s+)?(add|inc)[bwlq]?\s+(?:\S+,)?%gs:(0x[0-9a-f]+|-?\d+)?"
+                    r"\((%\w+)(?:,(%\w+),(\d))?\)$")
+
+
+def site(obj):
+    dis = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", obj],
+                         check=True, capture_output=True, text=True).stdout
+    lines, on = [], False
+    for line in dis.splitlines():
+        if line.endswith("<kstats_record_site>:"):
+            on = True
+        elif on and not line.strip():
+            break
+        elif on:
+            lines.append(line)
+    return lines
+
+
+def check(lines):
+    insns, problems = [], []
+    for line in lines:
+        m = INSN.match(line)
+        r = RELOC.match(line)
+        if r and insns:
+            insns[-1][1] = r.group(1)
+        elif m:
+            insns.append([m.group(2).strip(), None])
+    if not insns:
+        return 0, ["no kstats_record_site() in the object"]
+    counted = 0
+    slots = []
+    for text, target in insns:
+        op = text.split()[0]
+        if op == "lock" or text.startswith("lock "):
+            problems.append("lock prefix: " + text)
+        if op.startswith("call"):
+            if target in ALLOWED_CALLS:
+                continue
+            problems.append("call: %s %s" % (text, target or ""))
+        if op.startswith("jmp") and target and target not in ALLOWED_JUMPS:
+            problems.append("tail call: %s %s" % (text, target))
+        if op in ("endbr64", "int3") or op.startswith("nop"):
+            continue
+        counted += 1
+        m = PERCPU.match(text)
+        if m:
+            slots.append((int(m.group(2) or "0", 0), m.group(3), m.group(4), m.group(5)))
+    if len(slots) != 2:
+        problems.append("%d per-CPU adds, want 2 (count and part sum)" % len(slots))
+    else:
+        (d0, *a0), (d1, *a1) = sorted(slots)
+        if a0 != a1 or d1 - d0 != 8 or d0 % 16:
+            problems.append("the two adds do not address one 16-byte slot: %r" % slots)
+    return counted, problems
+
+
+def main():
+    obj = sys.argv[1]
+    label = sys.argv[2] if len(sys.argv) > 2 else obj
+    count, problems = check(site(obj))
+    for p in problems:
+        print("record path (%s): %s" % (label, p))
+    if problems:
+        print("record path (%s): FAIL" % label)
+        return 1
+    print("record path (%s): %d instructions, no call, no lock, one 16-byte slot" % (label, count))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
