@@ -27,7 +27,7 @@ void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
 	if (m->owner[0])
 		fprintf(out, " %s", m->owner);
 	fprintf(out, ", frac_bits %u, %s, %u CPU%s", m->frac_bits,
-		m->flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped",
+		ks_state_name(m->flags),
 		m->nr_cpus, m->nr_cpus == 1 ? "" : "s");
 	if (what)
 		fprintf(out, ", %s", what);

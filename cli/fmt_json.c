@@ -138,7 +138,7 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 	json_kstr(j, "name", m->name);
 	json_kstr(j, "kind", ks_kind_name(m->kind));
 	json_kstr(j, "owner", m->owner);
-	json_kstr(j, "state", m->flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped");
+	json_kstr(j, "state", ks_state_name(m->flags));
 	json_kbool(j, "autoremove", m->flags & KSTATS_METRIC_AUTOREMOVE);
 	json_ku64(j, "frac_bits", m->frac_bits);
 	json_kdbl(j, "error_bound", ldexp(1.0, -(int)m->frac_bits));

@@ -122,6 +122,7 @@ int ks_parse_u64(const char *s, uint64_t *out);
 /* "0-3,8": sets bits in @mask (@nbits); 0 or -1. */
 int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits);
 const char *ks_kind_name(uint32_t kind);
+const char *ks_state_name(uint32_t flags);	/* active, stopped, detached */
 const char *ks_color(bool on, const char *code);	/* "" when off */
 #define C_RED	"\033[31m"
 #define C_GREEN	"\033[32m"

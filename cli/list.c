@@ -69,8 +69,7 @@ int cmd_list(int argc, char **argv)
 			json_kstr(j, "name", (const char *)e[i].name);
 			json_kstr(j, "kind", ks_kind_name(e[i].kind));
 			json_kstr(j, "owner", (const char *)e[i].owner);
-			json_kstr(j, "state", e[i].flags & KSTATS_METRIC_ACTIVE ?
-				  "active" : "stopped");
+			json_kstr(j, "state", ks_state_name(e[i].flags));
 			json_kbool(j, "autoremove", e[i].flags & KSTATS_METRIC_AUTOREMOVE);
 			json_ku64(j, "frac_bits", e[i].frac_bits);
 			json_ku64(j, "count", e[i].count);
@@ -95,7 +94,7 @@ int cmd_list(int argc, char **argv)
 	for (i = 0; i < nr; i++)
 		printf("%-32s %-7s %-20s %-8s %4u %12llu\n", (const char *)e[i].name,
 		       ks_kind_name(e[i].kind), e[i].owner[0] ? (const char *)e[i].owner : "-",
-		       e[i].flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped",
+		       ks_state_name(e[i].flags),
 		       e[i].frac_bits, (unsigned long long)e[i].count);
 	free(e);
 	return 0;

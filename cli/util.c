@@ -226,6 +226,17 @@ const char *ks_kind_name(uint32_t kind)
 	}
 }
 
+/*
+ * A metric's state from its KSTATS_METRIC_* flags: "detached" (its traced
+ * module went away: it records nothing more), else active or stopped.
+ */
+const char *ks_state_name(uint32_t flags)
+{
+	if (flags & KSTATS_METRIC_DETACHED)
+		return "detached";
+	return flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped";
+}
+
 /* Blocks until SIGINT, SIGTERM or SIGHUP (for --autoremove). */
 #include <signal.h>
 void ks_hold_until_signal(void)

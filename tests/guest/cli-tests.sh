@@ -166,10 +166,14 @@ ok "show -i FILE -f raw = debugfs as it was" sh -c \
 	"\"$K\" show -i $tmp/a.ksnap selftest.b5 -f raw | cmp - $tmp/raw.5"
 ok "record 500 more on every CPU" sh -c "echo 'record 500' >$ctl"
 ok "snapshot NAME... -o FILE" "$K" snapshot selftest.b3 selftest.b5 -o "$tmp/b.ksnap"
-ok "diff FILE FILE: per-slot changes and shifts" expect 0 \
-	"^count +$total +$((total + ncpu * 500)) +\+" "$K" diff "$tmp/a.ksnap" "$tmp/b.ksnap" -m selftest.b3
-ok "diff FILE (against live): same change" expect 0 \
-	"^count +$total +$((total + ncpu * 500)) " "$K" diff "$tmp/a.ksnap" -m selftest.b5
+# B is a later snapshot of the same metrics: diff compares A with the
+# interval B - A (the 500 per CPU recorded in between) unless --cumulative.
+ok "diff FILE FILE: A against the interval B - A" expect 0 \
+	"^count +$total +$((ncpu * 500)) +-$" "$K" diff "$tmp/a.ksnap" "$tmp/b.ksnap" -m selftest.b3
+ok "diff --cumulative FILE FILE: A against B as a whole" expect 0 \
+	"^count +$total +$((total + ncpu * 500)) +\+" "$K" diff --cumulative "$tmp/a.ksnap" "$tmp/b.ksnap" -m selftest.b3
+ok "diff FILE (against live): the same interval" expect 0 \
+	"^count +$total +$((ncpu * 500)) " "$K" diff "$tmp/a.ksnap" -m selftest.b5
 ok "diff -j validates; only_a lists what B lacks" sh -c \
 	"\"$K\" diff -j $tmp/a.ksnap $tmp/b.ksnap >$tmp/d.json && $py $validate schema $schema $tmp/d.json &&
 	 grep -q '\"only_a\": \[\"selftest.b0\"' $tmp/d.json"

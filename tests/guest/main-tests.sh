@@ -5,7 +5,7 @@
 set -uo pipefail
 build=${1:?usage: main-tests.sh BUILD_DIR}
 failed=()
-for suite in lane-tests abi-tests trace-tests churn-tests cli-tests; do
+for suite in lane-tests abi-tests trace-tests churn-tests quantile-tests cli-tests; do
 	echo "# ==== $suite"
 	t0=$SECONDS
 	tests/guest/$suite.sh "$build" || failed+=("$suite")

@@ -22,6 +22,8 @@ tap "the kernel log says the traces detached" sh -c \
 # t.left1 saw the calls of both "leave" runs (same function), t.left2 one.
 "$build/trace_test" detached t.left1 20 || rc=1
 "$build/trace_test" detached t.left2 10 || rc=1
+tap "kstatsctl list says detached" sh -c \
+	"$build/../../cli/kstatsctl --no-autoload list | grep -Eq '^t\.left1 +trace .* detached '"
 tap "insmod the target again" insmod "$kmod/kstats_target.ko"
 "$build/trace_test" detached t.left1 20 call || rc=1
 "$build/trace_test" detached t.left2 10 call || rc=1
