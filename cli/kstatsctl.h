@@ -198,6 +198,7 @@ struct ks_metric {
 	int64_t owner_pid;
 	uint64_t time_ns, realtime_ns;
 	uint64_t hits, misses, floor_ns;
+	uint64_t generation;	/* new at creation and reset; 0 unknown */
 	uint32_t nr_cpus, nr_slots;
 	struct kstats_snap_cpu *cpus;
 	struct kstats_snap_slot *slots;
@@ -239,7 +240,8 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 /*
  * @cur minus @prev, slot by slot, into @out. When @cur cannot have grown
  * from @prev (a count, part sum, hit or miss went down, a slot emptied, the
- * CPUs or frac_bits differ), that is a reset: @out is @cur whole,
+ * CPUs or frac_bits differ, or the generation: files keep its low 32
+ * bits), that is a reset: @out is @cur whole,
  * out->reset is set and @why (unless NULL) says what showed it.
  */
 void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,

@@ -189,6 +189,7 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 	m->hits = sn.hits;
 	m->misses = sn.misses;
 	m->floor_ns = sn.floor_ns;
+	m->generation = sn.generation;
 	m->nr_cpus = sn.nr_cpus;
 	m->nr_slots = sn.nr_slots;
 	m->owner_pid = -1;
@@ -264,6 +265,13 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	if (!why) {
 		why = dummy;
 		why_len = sizeof(dummy);
+	}
+	/* Files keep the low 32 bits of the generation; 0 is unknown. */
+	if (prev->generation && cur->generation &&
+	    (uint32_t)prev->generation != (uint32_t)cur->generation) {
+		snprintf(why, why_len, "its generation changed (%u, then %u)",
+			 (uint32_t)prev->generation, (uint32_t)cur->generation);
+		goto reset;
 	}
 	if (prev->frac_bits != cur->frac_bits) {
 		snprintf(why, why_len, "frac_bits went from %u to %u", prev->frac_bits,

@@ -34,7 +34,8 @@
  *    16  u32    nr_cpus, 20: nr_slots
  *    24  u64    time (CLOCK_MONOTONIC ns), 32: time (CLOCK_REALTIME ns)
  *    40  u64    hits, 48: misses, 56: probe floor in ns (traces; else 0)
- *    64  u32    owner uid, 68: u32 0, 72: s64 owner pid (-1: a module)
+ *    64  u32    owner uid, 68: u32 generation (its low 32 bits; 0: unknown,
+ *               files of kstatsctl 0.1), 72: s64 owner pid (-1: a module)
  *    80  u8[64] name, NUL-terminated and padded with zeros
  *   144  u8[64] owner, likewise
  *   208  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu;
@@ -237,11 +238,8 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	m->misses = rd64(r, off + 48);
 	m->floor_ns = rd64(r, off + 56);
 	m->owner_uid = rd32(r, off + 64);
+	m->generation = rd32(r, off + 68);
 	m->owner_pid = (int64_t)rd64(r, off + 72);
-	if (rd32(r, off + 68)) {
-		*why = "non-zero reserved field";
-		return -1;
-	}
 	if (!field_ok(r->p + off + 80, KSTATS_NAME_LEN, true) ||
 	    !field_ok(r->p + off + 144, KSTATS_NAME_LEN, false)) {
 		*why = "bad metric name or owner";
@@ -483,7 +481,7 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put64(&w, m->misses);
 		put64(&w, m->floor_ns);
 		put32(&w, m->owner_uid);
-		put32(&w, 0);
+		put32(&w, (uint32_t)m->generation);
 		put64(&w, (uint64_t)m->owner_pid);
 		put_field(&w, m->name, KSTATS_NAME_LEN);
 		put_field(&w, m->owner, KSTATS_NAME_LEN);

@@ -245,9 +245,13 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->hits = 0;
 	sn->misses = 0;
 	sn->floor_ns = 0;
+	sn->generation = 0;
 	m = kstats_get_by_name((const char *)sn->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
+	sn->generation = READ_ONCE(m->generation);
+	/* The generation before the copy: pairs with kstats_reset()'s order. */
+	smp_rmb();
 	sn->time_ns = ktime_get_ns();	/* also with -ENOSPC: harmless */
 	sn->realtime_ns = ktime_get_real_ns();
 	c = kstats_copy_take(m);

@@ -20,6 +20,7 @@
 #include "metric.h"
 
 static DEFINE_MUTEX(kstats_lock);	/* the registry: kstats_metrics */
+static atomic64_t kstats_generations;	/* the last generation handed out */
 LIST_HEAD(kstats_metrics);
 
 int kstats_registry_lock(void)
@@ -117,6 +118,7 @@ struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 	}
 	m->ks.frac_bits = frac_bits;
 	m->ks.active = 1;
+	m->generation = atomic64_inc_return(&kstats_generations);
 	strscpy(m->name, name, sizeof(m->name));
 	kstats_set_owner(m, origin);
 	kref_init(&m->ref);
@@ -311,7 +313,8 @@ static void kstats_reset_local(void *info)
 	memset(this_cpu_ptr(ks->slots), 0, kstats_row_size(ks));
 }
 
-void kstats_reset(struct kstats *ks)
+/* Empties every slot of @ks on every CPU (a metric's or a bare one's). */
+void kstats_clear(struct kstats *ks)
 {
 	int cpu;
 
@@ -323,6 +326,17 @@ void kstats_reset(struct kstats *ks)
 		if (!cpu_online(cpu))
 			memset(per_cpu_ptr(ks->slots, cpu), 0, kstats_row_size(ks));
 	cpus_read_unlock();
+}
+
+void kstats_reset(struct kstats *ks)
+{
+	/*
+	 * A new generation before the slots clear: a snapshot that sees the
+	 * old one was taken before the reset (or during it, when some count
+	 * then falls below an earlier snapshot's, which readers check too).
+	 */
+	WRITE_ONCE(to_metric(ks)->generation, atomic64_inc_return(&kstats_generations));
+	kstats_clear(ks);
 }
 EXPORT_SYMBOL_NS_GPL(kstats_reset, KSTATS_NS);
 

@@ -28,6 +28,7 @@ struct kstats_metric {
 	struct kstats_probe *probe;	/* its trace, under kstats_trace_lock */
 	u64 resumed_ns;			/* kstats_probe_now() at the last start */
 	bool detached;			/* its trace's module went away */
+	u64 generation;			/* new at creation and every reset */
 };
 
 /* Who creates a metric: the fields of struct kstats_metric it fills. */
@@ -74,6 +75,7 @@ void kstats_metric_set_probe(struct kstats_metric *m, struct kstats_probe *p);
 
 /* Histograms outside the registry (the probe floor). */
 struct kstats *kstats_alloc_bare(u32 frac_bits);
+void kstats_clear(struct kstats *ks);
 void kstats_free_bare(struct kstats *ks);
 struct kstats_copy *kstats_copy_bare(struct kstats *ks);
 struct kstats_copy *kstats_copy_take(struct kstats_metric *m);

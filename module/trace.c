@@ -203,7 +203,7 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 
 	if (!p)
 		return 0;
-	kstats_reset(p->time);
+	kstats_clear(p->time);
 	for (i = 0; i < KSTATS_FLOOR_CALLS; i++) {
 		if (mech == KSTATS_MECH_TRACEPOINT)
 			kstats_pair_run_empty(p);

@@ -433,11 +433,12 @@ static int big(const char *dir)
  * A and B of one host and boot, 10 s apart. lat.shift: B is A plus 6000
  * samples 60% slower than A's 20000, which moves B's median only ~11%;
  * lat.reset: reset in between, fewer samples in B; lat.recreated: created
- * again with another frac_bits.
+ * again with another frac_bits; lat.refilled: reset in between and then
+ * refilled past A in every slot, which only its new generation tells.
  */
 static int interval(const char *dir)
 {
-	enum { I_SHIFT, I_RESET, I_RECREATED, NR_I };
+	enum { I_SHIFT, I_RESET, I_RECREATED, I_REFILLED, NR_I };
 	static const struct {
 		const char *name;
 		uint32_t kind, fb, cpus;
@@ -445,6 +446,7 @@ static int interval(const char *dir)
 		[I_SHIFT] = { "lat.shift", KSTATS_KIND_USER, 5, 2 },
 		[I_RESET] = { "lat.reset", KSTATS_KIND_MODULE, 3, 1 },
 		[I_RECREATED] = { "lat.recreated", KSTATS_KIND_USER, 3, 1 },
+		[I_REFILLED] = { "lat.refilled", KSTATS_KIND_USER, 3, 1 },
 	};
 	struct ks_metric m[2][NR_I];
 	struct gen g[2][NR_I];
@@ -467,8 +469,13 @@ static int interval(const char *dir)
 			rec(&g[pass][I_RECREATED], 0, latency(3000, 2));
 		for (k = 0; pass && k < 6000; k++)
 			rec(&g[pass][I_SHIFT], k % 2, (uint64_t)(1600 * exp2(uniform())));
+		/* The same first 500 values (same seed), then more: B >= A everywhere. */
+		for (k = 0, rng = 0x51ed270b27f3c0ddull; k < (pass ? 2000u : 500u); k++)
+			rec(&g[pass][I_REFILLED], 0, latency(3000, 2));
 		for (i = 0; i < NR_I; i++) {
 			gen_finish(&g[pass][i]);
+			/* Kept by lat.shift; new for the reset or re-created ones. */
+			m[pass][i].generation = 100 + i + (pass && i != I_SHIFT ? 1000 : 0);
 			m[pass][i].time_ns += pass * 10000000000ull;
 			m[pass][i].realtime_ns += pass * 10000000000ull;
 		}

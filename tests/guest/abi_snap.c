@@ -456,3 +456,48 @@ void test_record_partial_fault(void)
 	snap_free(&s);
 	k_delete(g_fd, name);
 }
+
+/* ---- generation: what tells a later snapshot of the same series ---- */
+
+static uint64_t generation_of(const char *name)
+{
+	struct snap s = { 0 };
+	uint64_t gen = 0;
+
+	if (k_snapshot(g_fd, name, &s))
+		tap_fail("SNAPSHOT %s", name);
+	else
+		gen = s.hdr.generation;
+	snap_free(&s);
+	return gen;
+}
+
+void test_generation(void)
+{
+	uint64_t v[] = { 7, 7000 }, g1, g2, g3, g4;
+	const char *name = "abi.gen";
+
+	tap_begin();
+	k_create(g_fd, name, 3, 0);
+	g1 = generation_of(name);
+	k_record(g_fd, name, v, 2);
+	k_control(g_fd, name, KSTATS_OP_STOP, 0);
+	k_control(g_fd, name, KSTATS_OP_START, 0);
+	g2 = generation_of(name);
+	k_control(g_fd, name, KSTATS_OP_RESET, 0);
+	g3 = generation_of(name);
+	k_delete(g_fd, name);
+	k_create(g_fd, name, 3, 0);
+	g4 = generation_of(name);
+	k_delete(g_fd, name);
+	if (!g1 || g1 != g2)
+		tap_fail("generation %llu, then %llu after record/stop/start: want one, non-zero",
+			 (unsigned long long)g1, (unsigned long long)g2);
+	if (g3 == g2 || !g3)
+		tap_fail("generation %llu after RESET, was %llu", (unsigned long long)g3,
+			 (unsigned long long)g2);
+	if (g4 == g3 || g4 == g1 || !g4)
+		tap_fail("generation %llu for the metric created again (had %llu, %llu)",
+			 (unsigned long long)g4, (unsigned long long)g1, (unsigned long long)g3);
+	tap_end("SNAPSHOT generation: non-zero, kept by record/stop/start, new on RESET and on creation");
+}

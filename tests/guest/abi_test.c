@@ -82,7 +82,8 @@
 	X(kstats_snapshot, hits, 120, 8) \
 	X(kstats_snapshot, misses, 128, 8) \
 	X(kstats_snapshot, floor_ns, 136, 8) \
-	X(kstats_snapshot, reserved, 144, 32) \
+	X(kstats_snapshot, generation, 144, 8) \
+	X(kstats_snapshot, reserved, 152, 24) \
 	X(kstats_record, name, 0, 64) \
 	X(kstats_record, values, 64, 8) \
 	X(kstats_record, count, 72, 4) \
@@ -107,14 +108,14 @@
 	X(kstats_untrace, pad, 68, 4) \
 	X(kstats_untrace, reserved, 72, 16)
 
-/* struct, its size, its VER0 size (0: not a command argument), ioctl number. */
+/* struct, its size, its latest VERn size (up to reserved[]), ioctl number. */
 #define KSTATS_SIZES(X) \
 	X(kstats_info, 104, KSTATS_INFO_SIZE_VER0, 72, KSTATS_IOC_INFO, 0x8068BC00u) \
 	X(kstats_create, 88, KSTATS_CREATE_SIZE_VER0, 72, KSTATS_IOC_CREATE, 0x4058BC01u) \
 	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
 	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
-	X(kstats_snapshot, 176, KSTATS_SNAPSHOT_SIZE_VER0, 144, KSTATS_IOC_SNAPSHOT, 0xC0B0BC05u) \
+	X(kstats_snapshot, 176, KSTATS_SNAPSHOT_SIZE_VER1, 152, KSTATS_IOC_SNAPSHOT, 0xC0B0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
 	X(kstats_trace, 168, KSTATS_TRACE_SIZE_VER0, 136, KSTATS_IOC_TRACE, 0x40A8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u)
@@ -127,7 +128,7 @@ KSTATS_LAYOUT(ASSERT_MEMBER)
 #define ASSERT_SIZE(t, size, ver0, ver0_lit, ioc, ioc_lit) \
 	_Static_assert(sizeof(struct t) == (size), "sizeof " #t); \
 	_Static_assert((ver0) == (ver0_lit) && offsetof(struct t, reserved) == (ver0), \
-		       "VER0 of " #t " is up to its reserved[]"); \
+		       "the latest VERn of " #t " is up to its reserved[]"); \
 	_Static_assert((ioc) == (ioc_lit) && _IOC_SIZE(ioc) == (size), "number of " #ioc);
 KSTATS_SIZES(ASSERT_SIZE)
 
@@ -476,6 +477,7 @@ int main(void)
 	test_enospc_snapshot();
 	test_enospc_list();
 	test_exact();
+	test_generation();
 	test_record_partial_fault();
 	test_control();
 	test_lifetime();

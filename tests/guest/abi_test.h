@@ -179,6 +179,7 @@ void test_infoleak_snapshot(void);	/* abi_snap.c */
 void test_enospc_snapshot(void);
 void test_enospc_list(void);		/* abi_life.c */
 void test_exact(void);			/* abi_snap.c */
+void test_generation(void);		/* abi_snap.c */
 void test_record_partial_fault(void);
 void test_control(void);		/* abi_life.c */
 void test_lifetime(void);

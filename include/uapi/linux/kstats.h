@@ -165,7 +165,10 @@ struct kstats_control {
  * part sum can differ only by samples recorded during the copy; the CPU
  * totals are the sums of the slots returned. -ENOSPC: buf_len is too
  * small; buf_len comes back with the bytes needed (which can grow before
- * the next call). -ENOENT: no such metric.
+ * the next call). -ENOENT: no such metric. Two snapshots of a metric with
+ * the same generation (never 0) hold the same series: no reset and no
+ * re-creation between them, so the later one contains the earlier
+ * (0 from modules before it: unknown).
  */
 struct kstats_snap_cpu {
 	__u32 cpu;
@@ -195,9 +198,11 @@ struct kstats_snapshot {
 	__u64 hits;		/* out, traces: calls recorded */
 	__u64 misses;		/* out, traces: calls that could not be */
 	__u64 floor_ns;		/* out, traces: the probe's own cost, hot */
-	__u64 reserved[4];
+	__u64 generation;	/* out: new at creation and at every reset */
+	__u64 reserved[3];
 };
-#define KSTATS_SNAPSHOT_SIZE_VER0	144
+#define KSTATS_SNAPSHOT_SIZE_VER0	144	/* up to floor_ns */
+#define KSTATS_SNAPSHOT_SIZE_VER1	152	/* up to generation */
 
 /*
  * KSTATS_IOC_RECORD: add count samples to a metric. Without privilege,
