@@ -11,7 +11,7 @@ build=${1:?usage: quantile-tests.sh BUILD_DIR}
 sets=$build/../quantiles
 K=cli/kstatsctl
 q=tests/guest/quantiles.py
-out=$(mktemp -d)
+shows=$(mktemp -d)
 . tests/guest/tap.sh
 
 one_set() {	# one_set NAME: create, record, show -j, check
@@ -19,8 +19,8 @@ one_set() {	# one_set NAME: create, record, show -j, check
 	bits=$(python3 "$q" bits "$sets" "$name") &&
 	"$K" create "q.$name" --bits "$bits" &&
 	"$K" record "q.$name" <"$sets/$name.txt" &&
-	"$K" show "q.$name" -j >"$out/$name.json" &&
-	python3 "$q" check "$sets" "$name" "$out/$name.json" &&
+	"$K" show "q.$name" -j >"$shows/$name.json" &&
+	python3 "$q" check "$sets" "$name" "$shows/$name.json" &&
 	"$K" delete "q.$name"
 }
 
@@ -32,5 +32,5 @@ for f in "$sets"/*.json; do
 		one_set "$name"
 done
 ok "rmmod kstats" rmmod kstats
-rm -rf "$out"
+rm -rf "$shows"
 tap_end

@@ -12,7 +12,8 @@ max(1, ceil(p/100 * n)) in sorted order. For every percentile kstatsctl
 prints, the exact sample must lie in the slot it names ([low, high)), the
 slot must be one slot of the layout (width 1 below 2^b, else 2^(e-b) for a
 value of exponent e, aligned), and the printed +- must be that slot's
-half-width relative to the printed value: the tightest the data allows.
+half-width (of the integers lo .. hi - 1) relative to the printed value:
+the tightest the data allows.
 """
 import json
 import math
@@ -78,11 +79,13 @@ def check(d, name, show):
             problems.append("p%s: no exact value computed for it" % q["p"])
             continue
         lo, hi = slot_bounds(exact, bits)
-        half = (hi - lo) / 2.0
+        # Samples are integers: the slot holds lo .. hi - 1, whose middle
+        # is within (hi - 1 - lo) / 2 of every one of them.
+        half = (hi - 1 - lo) / 2.0
         if (q["low"], q["high"]) != (lo, hi):
             problems.append("p%s: slot [%s, %s), exact %d is in [%d, %d)"
                             % (q["p"], q["low"], q["high"], exact, lo, hi))
-        elif abs(q["value"] - exact) > half + 0.5:
+        elif abs(q["value"] - exact) > half:
             problems.append("p%s: %s is %s from exact %d, over its slot's +-%s"
                             % (q["p"], q["value"], abs(q["value"] - exact), exact, half))
         elif not math.isclose(q["error"] * q["value"], half, rel_tol=1e-9, abs_tol=1e-9):
