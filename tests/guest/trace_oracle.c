@@ -69,11 +69,14 @@ static uint64_t read_graph(uint64_t *v, uint64_t max)
  * function_graph and kstats time the same 80 recursive calls (depth 4,
  * each level 500 us of work after its inner call). Both hook the same
  * ftrace site and keep the start per call, so they must count the same
- * calls, and rank by rank (sorted) agree within kstats' slot plus the
- * floor: what each adds around the call is a probe's few microseconds. A
- * tool that confused nested calls would be off by a whole level (500 us)
- * on a quarter or more of the ranks; emulation stalls between the two
- * tools' hooks touch isolated calls: up to an eighth may differ.
+ * calls, and rank by rank (sorted) agree within one slot either side of
+ * kstats' plus the floor: each tool's hooks run inside the other's window,
+ * and function_graph's ring-buffer writes cost up to tens of microseconds
+ * under emulation (seen: 7 to 25 us, at 500 us to 2 ms, where a slot is
+ * 33 to 131 us wide). A tool that confused nested calls would be off by a
+ * whole level (500 us, four slots at 2 ms) on a quarter or more of the
+ * ranks; emulation stalls in the few microseconds between the two tools'
+ * hooks touch isolated calls: up to an eighth may differ.
  */
 static void test_function_graph(uint32_t mech, const char *m)
 {
@@ -106,11 +109,20 @@ static void test_function_graph(uint32_t mech, const char *m)
 		return;
 	b = h.sn.frac_bits;
 	for (s = 0; s < kstats_hist_nslots(b); s++)
-		for (c = 0; c < h.counts[s]; c++, rank++)
-			off += fg[rank] + h.sn.floor_ns < kstats_slot_low(s, b) ||
-			       fg[rank] > kstats_slot_last(s, b) + h.sn.floor_ns;
-	if (!ok(off * 8 <= n, "%s: function_graph agrees rank by rank within a slot + the "
-		"floor (%llu ns): %llu of %llu ranks off", m, (unsigned long long)h.sn.floor_ns,
+		for (c = 0; c < h.counts[s]; c++, rank++) {
+			uint64_t lo = kstats_slot_low(s, b), last = kstats_slot_last(s, b);
+			uint64_t slack = last - lo + 1 + h.sn.floor_ns;
+
+			if (fg[rank] + slack >= lo && fg[rank] <= last + slack)
+				continue;
+			if (off++ < 20)
+				diag("rank %llu: function_graph %llu ns, kstats [%llu, %llu]",
+				     (unsigned long long)rank, (unsigned long long)fg[rank],
+				     (unsigned long long)kstats_slot_low(s, b),
+				     (unsigned long long)kstats_slot_last(s, b));
+		}
+	if (!ok(off * 8 <= n, "%s: function_graph agrees rank by rank within a slot either "
+		"side + the floor (%llu ns): %llu of %llu ranks off", m, (unsigned long long)h.sn.floor_ns,
 		(unsigned long long)off, (unsigned long long)n))
 		dump(&h);
 }
