@@ -90,6 +90,8 @@ ok "the name is free again" sh -c "insmod $kmod/kstats_forget.ko && rmmod kstats
 # Loads only if every check passes (see the module); the reasons go to dmesg.
 ok "trace exits: clock stepping back is a miss, a stop drops the call, GAP restarts after start" \
 	sh -c "insmod $kmod/kstats_probe_test.ko && rmmod kstats_probe_test"
+ok "sections: a free slot before a stale one, ends pair and free, no claim from a stale owner word" \
+	sh -c "insmod $kmod/kstats_section_test.ko && rmmod kstats_section_test"
 
 ok "rmmod kstats" rmmod kstats
 ok "debugfs kstats/ removed" test ! -e "$view"

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * White-box test of the section start table (module/trace_pair.c, built in
+ * here with its static functions): loading succeeds only if every check
+ * passes ("section checks passed").
+ *
+ *  - a start takes a free slot of its window before a stale one (a start
+ *    never ended for 10 s may still be ended by its task);
+ *  - its end pairs with it and frees the slot;
+ *  - a claim made from an owner word read before someone else claimed and
+ *    released the slot fails (the generation in the word), so a start is
+ *    never stolen from a word read too early.
+ */
+#include "../../module/trace_pair.c"
+
+#include <linux/module.h>
+
+#define OTHER_TID	(U32_MAX - 1)	/* a task that is not us */
+
+static u64 count_of(struct kstats *ks)
+{
+	u32 s, nslots = kstats_hist_nslots(ks->frac_bits);
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		for (s = 0; s < nslots; s++)
+			n += per_cpu_ptr(ks->slots, cpu)[s].count;
+	return n;
+}
+
+static int check(bool cond, const char *what)
+{
+	if (!cond)
+		pr_err("kstats_section_test: %s\n", what);
+	return cond ? 0 : -EINVAL;
+}
+
+static int run_checks(struct kstats_probe *p)
+{
+	struct kstats_task_slot *s0 = kstats_task_window(p, 0);
+	struct kstats_task_slot *s1 = kstats_task_window(p, 1);
+	u64 now = kstats_probe_now(), stale, seen;
+	int err;
+
+	/* The first slot of our window: another task's start, 11 s old. */
+	stale = (u64)7 << 32 | OTHER_TID;
+	s0->owner = stale;
+	s0->start_time = 1;
+	s0->t0 = now - 11 * NSEC_PER_SEC;
+
+	preempt_disable();
+	kstats_section_begin(p);
+	preempt_enable();
+	err = check(s0->owner == stale, "a start took a stale slot while a free one was there");
+	err = err ?: check(lower_32_bits(s1->owner) == current->pid,
+			   "the start is not in the free slot");
+
+	seen = s1->owner;
+	preempt_disable();
+	kstats_section_end(p);
+	preempt_enable();
+	err = err ?: check(count_of(p->time) == 1, "the end did not record its section");
+	err = err ?: check(!lower_32_bits(s1->owner), "the end did not free its slot");
+
+	/* Claimed and released since @seen was read: a claim from it fails. */
+	err = err ?: check(!kstats_slot_claim(s1, seen, now),
+			   "a claim from an owner word read before a release succeeded");
+	return err;
+}
+
+static int __init section_test_init(void)
+{
+	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	int err = -ENOMEM;
+
+	if (!p)
+		return -ENOMEM;
+	p->pcpu = alloc_percpu(struct kstats_probe_pcpu);
+	p->time = kstats_new("sectiontest.time", 3);
+	if (p->pcpu && !IS_ERR(p->time) && !kstats_pair_init(p)) {
+		p->time_metric = to_metric(p->time);
+		err = run_checks(p);
+	}
+	kvfree(p->tasks);
+	kstats_delete(p->time);
+	free_percpu(p->pcpu);
+	kfree(p);
+	if (!err)
+		pr_info("kstats_section_test: section checks passed\n");
+	return err;
+}
+
+static void __exit section_test_exit(void)
+{
+}
+
+module_init(section_test_init);
+module_exit(section_test_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kstats: white-box test of the section start table");
+MODULE_IMPORT_NS_KSTATS();
