@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace/untrace x200 while every CPU calls the traced function. Needs the
+# trace/untrace x100 while every CPU calls the traced function. Needs the
 # VM's single-threaded TCG (tests/vm/run.sh): multi-threaded TCG runs stale
 # code that one vCPU patches while others run it, which crashes the
 # kernel's own ftrace and kprobe events the same way, kstats loaded or not.

@@ -5,7 +5,7 @@
  * how tests/kmod/kstats_target.c called it. Prints TAP.
  *
  *   trace_test		all tests but churn
- *   trace_test churn MECH	trace/untrace x200 while every CPU calls the target
+ *   trace_test churn MECH	trace/untrace x100 while every CPU calls the target
  *   trace_test leave NAME [MECH]	attach a persistent trace NAME and exit (rmmod tests)
  *   trace_test detached NAME N [call]	NAME's module left: it is detached, keeps
  *				its N samples (and records none of [call]'s)
@@ -380,10 +380,10 @@ static void test_churn(uint32_t mech)
 	int i, bad = 0;
 
 	target("spin");
-	for (i = 0; i < 200; i++)
+	for (i = 0; i < 100; i++)
 		bad += trace(fd, &r) != 0 || untrace("t.churn") != 0;
 	target("stop");
-	ok(!bad, "%s: trace/untrace x200 while every CPU calls the function (%d failed)",
+	ok(!bad, "%s: trace/untrace x100 while every CPU calls the function (%d failed)",
 	   mech_name(mech), bad);
 }
 
