@@ -453,10 +453,10 @@ int main(int argc, char **argv)
 		if (have_fprobe) {
 			test_floor();
 			test_function(KSTATS_MECH_FPROBE, ncpus);
-			test_oracles(KSTATS_MECH_FPROBE, "fprobe");
+			test_oracles(KSTATS_MECH_FPROBE, "fprobe", 1);
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
-		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
+		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe", !have_fprobe);
 		test_sections(ncpus);
 		test_tcp();
 		test_refusals(have_fprobe);

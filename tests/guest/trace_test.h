@@ -46,7 +46,7 @@ int accounted(const char *what, const struct hist *h, uint64_t calls);
 void dump(const struct hist *h);
 
 /* trace_oracle.c: function_graph and bpftrace on the same calls. */
-void test_oracles(uint32_t mech, const char *m);
+void test_oracles(uint32_t mech, const char *m, int is_default);
 int tracefs_ready(void);	/* mounts it if need be */
 
 #endif /* KSTATS_TRACE_TEST_H */
