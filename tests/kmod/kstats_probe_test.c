@@ -20,17 +20,7 @@
 
 #include "../../module/trace.h"
 
-static u64 count_of(struct kstats *ks)
-{
-	u32 s, nslots = kstats_hist_nslots(ks->frac_bits);
-	u64 n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		for (s = 0; s < nslots; s++)
-			n += per_cpu_ptr(ks->slots, cpu)[s].count;
-	return n;
-}
+#include "kstats_whitebox.h"
 
 static u64 pcpu_sum(struct kstats_probe *p, bool hits)
 {
@@ -46,8 +36,8 @@ static u64 pcpu_sum(struct kstats_probe *p, bool hits)
 static int expect(struct kstats_probe *p, const char *step, u64 samples,
 		  u64 hits, u64 misses, u64 gaps)
 {
-	u64 s = count_of(p->time), h = pcpu_sum(p, true);
-	u64 m = pcpu_sum(p, false), g = count_of(p->gap);
+	u64 s = kstats_whitebox_count(p->time), h = pcpu_sum(p, true);
+	u64 m = pcpu_sum(p, false), g = kstats_whitebox_count(p->gap);
 
 	if (s == samples && h == hits && m == misses && g == gaps)
 		return 0;

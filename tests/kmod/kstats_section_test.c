@@ -15,19 +15,9 @@
 
 #include <linux/module.h>
 
+#include "kstats_whitebox.h"
+
 #define OTHER_TID	(U32_MAX - 1)	/* a task that is not us */
-
-static u64 count_of(struct kstats *ks)
-{
-	u32 s, nslots = kstats_hist_nslots(ks->frac_bits);
-	u64 n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		for (s = 0; s < nslots; s++)
-			n += per_cpu_ptr(ks->slots, cpu)[s].count;
-	return n;
-}
 
 static int check(bool cond, const char *what)
 {
@@ -60,7 +50,8 @@ static int run_checks(struct kstats_probe *p)
 	preempt_disable();
 	kstats_section_end(p);
 	preempt_enable();
-	err = err ?: check(count_of(p->time) == 1, "the end did not record its section");
+	err = err ?: check(kstats_whitebox_count(p->time) == 1,
+			   "the end did not record its section");
 	err = err ?: check(!lower_32_bits(s1->owner), "the end did not free its slot");
 
 	/* Claimed and released since @seen was read: a claim from it fails. */
