@@ -113,6 +113,13 @@ for lane in $all_lanes; do
 	[[ " $lanes " == *" $lane "* ]] ||
 		echo "SKIPPED  VM lane $lane: not in KSTATS_LANES=\"$lanes\" (make check runs all by default)"
 done
+# Why each failed step failed, again, last: CI shows the end of the output.
+for id in "${steps[@]}"; do
+	read -r rc secs <"$logs/$id.rc" 2>/dev/null || rc=255
+	[ "$rc" -eq 0 ] && continue
+	echo "=== FAIL $(cat "$logs/$id.name"): the end of its output ($logs/$id.log)"
+	tail -n 30 "$logs/$id.log"
+done
 echo "total: $SECONDS s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -12,7 +12,7 @@ mount -t devtmpfs devtmpfs /dev
 exec </dev/null >/dev/console 2>&1
 
 R=/newroot
-. /kstats/run.conf # LANE KVER OUT MODDIR REPO_BIND (plain values checked by run.sh)
+. /kstats/run.conf # LANE KVER OUT MODDIR REPO_BIND TIMEOUT (plain values checked by run.sh)
 nonce=$(cat /kstats/nonce)
 rm -f /kstats/nonce
 
@@ -82,9 +82,30 @@ if [ -e $KML ]; then
 	echo clear >$KML || fail "kmemleak is not usable"
 fi
 
+# Watchdog: shortly before the host kills the VM, show where a hung job is stuck (blocked tasks,
+# every CPU's backtrace, the job's kernel stacks), then end the run without a token. The host's
+# limit counts from QEMU's start, so leave a margin for the boot and the dump itself.
+watchdog() {
+	left=$((TIMEOUT - 90 - $(cut -d. -f1 /proc/uptime)))
+	[ $left -gt 0 ] && sleep $left
+	say "FAIL: watchdog: the job is still running at guest uptime $(uptime_s) s; dumping state"
+	echo 1 >/proc/sys/kernel/sysrq
+	echo w >/proc/sysrq-trigger
+	echo l >/proc/sysrq-trigger
+	for p in /proc/[0-9]*; do
+		[ "$(readlink $p/root)" = "$R" ] || continue
+		say "watchdog: pid ${p#/proc/} ($(tr '\0' ' ' <$p/cmdline)) state $(cut -d' ' -f3 $p/stat)"
+		sed 's/^/kstats-vm: watchdog:   /' $p/stack
+	done
+	finish
+}
+watchdog &
+dog=$!
+
 say "BEGIN job (lane $LANE, kernel $(uname -r), guest uptime $(uptime_s) s)"
 chroot $R /bin/bash /run/kstats-job.sh
 rc=$?
+kill $dog
 say "END job (exit status $rc, guest uptime $(uptime_s) s)"
 
 ok=1

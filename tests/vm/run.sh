@@ -91,8 +91,9 @@ cmd=("$script" "$@")
 [[ -f $script && ! -x $script ]] && cmd=(/bin/bash "$script" "$@")
 mkdir -p "$run/root/kstats"
 echo "$nonce" >"$run/root/kstats/nonce"
-printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\n' "$lane" "$KVER" "$out" "$MODDIR" \
-	"$repo_bind" >"$run/root/kstats/run.conf"
+[[ $timeout =~ ^[0-9]+$ ]] || die "KSTATS_VM_TIMEOUT must be a number of seconds"
+printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\nTIMEOUT=%s\n' "$lane" "$KVER" "$out" \
+	"$MODDIR" "$repo_bind" "$timeout" >"$run/root/kstats/run.conf"
 {
 	echo '#!/bin/bash'
 	printf 'export KSTATS_LANE=%q KSTATS_KVER=%q KSTATS_IN_VM=1 KSTATS_VM_OUT=%q\n' "$lane" "$KVER" "$out"
@@ -143,12 +144,13 @@ if ((passed)) && [[ -z $bad ]]; then
 	say "PASS lane $lane in ${elapsed} s (boot to power-off)"
 	exit 0
 fi
+# The reason goes last: CI shows the end of the output.
 {
-	echo "==== lane $lane FAILED after ${elapsed} s; console log: $log"
-	((qrc == 124)) && echo "==== timed out after $timeout s (KSTATS_VM_TIMEOUT)"
-	((passed)) || echo "==== no PASS token from the guest's init"
 	[[ -n $bad ]] && { echo "==== offending lines:"; head -n 60 <<<"$bad"; }
 	echo "==== last console lines:"
 	tail -n 25 <<<"$console"
+	echo "==== lane $lane FAILED after ${elapsed} s; console log: $log"
+	((qrc == 124)) && echo "==== timed out after $timeout s (KSTATS_VM_TIMEOUT)"
+	((passed)) || echo "==== no PASS token from the guest's init"
 } >&2
 exit 1
