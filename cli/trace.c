@@ -147,6 +147,14 @@ static int unsupported(void)
 		       "can", "tracing: not supported by this kstats module");
 }
 
+/* The module's bound on maxactive (kstats(4)): max(64, min(65536, 2^20 / CPUs)). */
+static uint32_t maxactive_limit(uint32_t nr_cpus)
+{
+	uint32_t n = (1u << 20) / (nr_cpus ? nr_cpus : 1);
+
+	return n < 64 ? 64 : n > 65536 ? 65536 : n;
+}
+
 static int trace_error(int err, int fd, const char *func, const struct trace_args *a)
 {
 	struct kstats_info info;
@@ -162,8 +170,12 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 			       "tracing %s: the %s mechanism is not available on this "
 			       "kernel", func, mechs[a->mech]);
 	case ESRCH:
-		return ks_fail(EXIT_RUNTIME, NULL, "tracing %s: no such process or "
-			       "thread: %lld", func, (long long)(a->pid ? a->pid : a->tid));
+		if (a->pid)
+			return ks_fail(EXIT_RUNTIME, "--pid takes a process (thread group) "
+				       "id; --tid takes any thread's", "tracing %s: no "
+				       "process %lld", func, (long long)a->pid);
+		return ks_fail(EXIT_RUNTIME, NULL, "tracing %s: no thread %lld", func,
+			       (long long)a->tid);
 	case ELOOP:
 		return ks_fail(EXIT_RUNTIME, "kstats' own functions would time "
 			       "themselves", "%s cannot be traced: it is part of kstats",
@@ -181,6 +193,13 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 		return ks_fail(EXIT_RUNTIME, "the function must be in /proc/kallsyms; "
 			       "a module's as MODULE:SYMBOL", "no such function: %s", func);
 	case EINVAL:
+		if (a->maxactive && !ks_dev_info(fd, &info) &&
+		    a->maxactive > maxactive_limit(info.nr_cpus))
+			return ks_fail(EXIT_RUNTIME, "kretprobe's instance pool costs possible "
+				       "CPUs x maxactive", "--maxactive: at most %u on this "
+				       "machine (%u possible CPUs)",
+				       maxactive_limit(info.nr_cpus), info.nr_cpus);
+		/* fall through */
 	case EBUSY:
 	case EADDRNOTAVAIL:
 	case EILSEQ:

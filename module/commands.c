@@ -111,16 +111,18 @@ static void kstats_fill_info(struct kstats_metric_info *e, struct kstats_metric 
 int kstats_cmd_list(struct file *file, void *arg)
 {
 	struct kstats_list *l = arg;
-	struct kstats_metric_info *infos = NULL;
+	struct kstats_metric_info *info = NULL;
+	struct kstats_metric **ms = NULL, *m;
 	u8 __user *dst = u64_to_user_ptr(l->entries);
-	size_t esize = sizeof(*infos), n = 0, i;
-	struct kstats_metric *m;
+	size_t len, n = 0, i;
 	int err;
 
 	if (l->flags || l->pad || !reserved_zero(l) ||
 	    l->entry_size < KSTATS_METRIC_INFO_SIZE_VER0 || l->entry_size % 8 ||
 	    l->entry_size > PAGE_SIZE)
 		return -EINVAL;
+	len = min_t(size_t, l->entry_size, sizeof(*info));
+	/* Only references under the lock: the counts are summed outside it. */
 	err = kstats_registry_lock();
 	if (err)
 		return err;
@@ -128,27 +130,35 @@ int kstats_cmd_list(struct file *file, void *arg)
 		n++;
 	if (n > l->nr_entries) {
 		err = -ENOSPC;
-		goto unlock;
-	}
-	infos = kvcalloc(n, esize, GFP_KERNEL);
-	if (n && !infos) {
-		err = -ENOMEM;
-		goto unlock;
+	} else {
+		ms = kvcalloc(n, sizeof(*ms), GFP_KERNEL_ACCOUNT);
+		if (n && !ms)
+			err = -ENOMEM;
 	}
 	i = 0;
-	list_for_each_entry(m, &kstats_metrics, node)
-		kstats_fill_info(&infos[i++], m);
-unlock:
+	if (!err)
+		list_for_each_entry(m, &kstats_metrics, node) {
+			kstats_metric_get(m);
+			ms[i++] = m;
+		}
 	kstats_registry_unlock();
 	l->nr_entries = n;
+	if (!err && n) {
+		info = kmalloc(sizeof(*info), GFP_KERNEL_ACCOUNT);
+		if (!info)
+			err = -ENOMEM;
+	}
 	for (i = 0; !err && i < n; i++, dst += l->entry_size) {
-		size_t len = min_t(size_t, l->entry_size, esize);
-
-		if (copy_to_user(dst, &infos[i], len) ||
+		memset(info, 0, sizeof(*info));
+		kstats_fill_info(info, ms[i]);
+		if (copy_to_user(dst, info, len) ||
 		    clear_user(dst + len, l->entry_size - len))
 			err = -EFAULT;
 	}
-	kvfree(infos);
+	for (i = 0; ms && i < n; i++)
+		kstats_metric_put(ms[i]);
+	kfree(info);
+	kvfree(ms);
 	return err;
 }
 
@@ -193,45 +203,14 @@ int kstats_cmd_control(struct file *file, void *arg)
 	return 0;
 }
 
-/* Lays the copy out as the uapi header describes; returns bytes used. */
-static size_t kstats_snapshot_layout(struct kstats_copy *c, void *buf, u32 *nr_slots)
-{
-	struct kstats_snap_cpu *cpus = buf;
-	struct kstats_snap_slot *slots = buf ? buf + c->nr_rows * sizeof(*cpus) : NULL;
-	u32 r, s, n = 0;
-
-	for (r = 0; r < c->nr_rows; r++) {
-		const struct kstats_slot *row = c->slots + (size_t)r * c->nslots;
-
-		if (cpus)
-			cpus[r] = (struct kstats_snap_cpu){ .cpu = c->cpu[r] };
-		for (s = 0; s < c->nslots; s++) {
-			if (!row[s].count && !row[s].part_sum)
-				continue;
-			if (slots) {
-				slots[n] = (struct kstats_snap_slot){
-					.cpu = c->cpu[r], .slot = s,
-					.count = row[s].count,
-					.part_sum = row[s].part_sum,
-				};
-				cpus[r].nr_slots++;
-				cpus[r].count += row[s].count;
-			}
-			n++;
-		}
-	}
-	*nr_slots = n;
-	return c->nr_rows * sizeof(*cpus) + (size_t)n * sizeof(*slots);
-}
-
 int kstats_cmd_snapshot(struct file *file, void *arg)
 {
 	struct kstats_snapshot *sn = arg;
+	size_t rows_len = num_possible_cpus() * sizeof(struct kstats_snap_cpu);
+	u8 __user *dst = u64_to_user_ptr(sn->buf);
 	struct kstats_metric *m;
 	struct kstats_copy *c;
-	void *buf = NULL;
-	size_t len;
-	u32 nr_slots;
+	u32 needed = 0;
 	int err = 0;
 
 	if (sn->flags || !reserved_zero(sn) || kstats_arg_name(sn->name))
@@ -254,37 +233,35 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	smp_rmb();
 	sn->time_ns = ktime_get_ns();	/* also with -ENOSPC: harmless */
 	sn->realtime_ns = ktime_get_real_ns();
-	c = kstats_copy_take(m);
-	if (!c) {
-		err = -ENOMEM;
-		goto out;
-	}
-	len = kstats_snapshot_layout(c, NULL, &nr_slots);
-	if (len > sn->buf_len) {
-		sn->buf_len = len;
+	/* Memory in proportion to what is returned: never more than fits. */
+	c = kstats_copy_take(m, sn->buf_len < rows_len ? 0 :
+			     min_t(u64, U32_MAX, (sn->buf_len - rows_len) /
+				   sizeof(struct kstats_snap_slot)), &needed);
+	if (IS_ERR_OR_NULL(c)) {
+		err = c ? PTR_ERR(c) : -ENOMEM;
+		c = NULL;
+	} else if (sn->buf_len < rows_len) {
 		err = -ENOSPC;
-		goto out;
 	}
-	buf = kvzalloc(len, GFP_KERNEL);
-	if (!buf) {
-		err = -ENOMEM;
+	if (err == -ENOSPC)
+		sn->buf_len = rows_len + (u64)needed * sizeof(struct kstats_snap_slot);
+	if (err)
 		goto out;
-	}
-	kstats_snapshot_layout(c, buf, &nr_slots);
-	if (copy_to_user(u64_to_user_ptr(sn->buf), buf, len)) {
+	if (copy_to_user(dst, c->rows, rows_len) ||
+	    copy_to_user(dst + rows_len, c->slots,
+			 (size_t)c->nr_slots * sizeof(*c->slots))) {
 		err = -EFAULT;
 		goto out;
 	}
-	sn->buf_len = len;
+	sn->buf_len = rows_len + (size_t)c->nr_slots * sizeof(*c->slots);
 	sn->frac_bits = c->frac_bits;
 	sn->nr_cpus = c->nr_rows;
-	sn->nr_slots = nr_slots;
+	sn->nr_slots = c->nr_slots;
 	sn->kind = m->kind;
 	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
 		kstats_trace_stats(m, &sn->hits, &sn->misses, &sn->floor_ns);
 	sn->metric_flags = kstats_metric_flags(m);
 out:
-	kvfree(buf);
 	kstats_copy_free(c);
 	kstats_metric_put(m);
 	return err;
@@ -344,30 +321,37 @@ static char *kstats_arg_symbol(u64 uptr, int *err)
 	return sym;
 }
 
-/* The CPU filter: a bitmap of cpus_len bytes, no CPU past nr_cpu_ids. */
+/*
+ * The CPU filter: cpus_len bytes where CPU n is bit n % 8 of byte n / 8, on
+ * every machine (a raw copy into longs would pick wrong CPUs on big-endian
+ * ones); no CPU past nr_cpu_ids.
+ */
 static int kstats_arg_cpus(const struct kstats_trace *t, unsigned long *cpus)
 {
-	size_t have = BITS_TO_LONGS(nr_cpu_ids) * sizeof(long);
-	u8 __user *src = u64_to_user_ptr(t->cpus);
-	size_t i;
-	u8 byte;
+	u8 *bytes;
+	u32 i, bit;
+	int err = 0;
 
 	if (!(t->flags & KSTATS_TRACE_CPUS))
 		return t->cpus || t->cpus_len ? -EINVAL : 0;
 	if (!t->cpus_len || t->cpus_len > 4096)
 		return -EINVAL;
-	if (copy_from_user(cpus, src, min_t(size_t, t->cpus_len, have)))
-		return -EFAULT;
-	for (i = have; i < t->cpus_len; i++) {
-		if (get_user(byte, src + i))
-			return -EFAULT;
-		if (byte)
-			return -EINVAL;
-	}
-	if (t->cpus_len < have)
-		memset((u8 *)cpus + t->cpus_len, 0, have - t->cpus_len);
-	return find_next_bit(cpus, have * BITS_PER_BYTE, nr_cpu_ids) <
-	       have * BITS_PER_BYTE ? -EINVAL : 0;
+	bytes = memdup_user(u64_to_user_ptr(t->cpus), t->cpus_len);
+	if (IS_ERR(bytes))
+		return PTR_ERR(bytes);
+	for (i = 0; i < t->cpus_len && !err; i++)
+		for (bit = 0; bit < BITS_PER_BYTE && !err; bit++) {
+			u32 cpu = i * BITS_PER_BYTE + bit;
+
+			if (!(bytes[i] & BIT(bit)))
+				continue;
+			if (cpu >= nr_cpu_ids)
+				err = -EINVAL;
+			else
+				__set_bit(cpu, cpus);
+		}
+	kfree(bytes);
+	return err;
 }
 
 int kstats_cmd_trace(struct file *file, void *arg)
@@ -381,7 +365,8 @@ int kstats_cmd_trace(struct file *file, void *arg)
 
 	if ((t->flags & ~known) || t->pad || !reserved_zero(t) ||
 	    kstats_arg_name(t->name) || t->frac_bits > KSTATS_FRAC_BITS_MAX ||
-	    t->mechanism > KSTATS_MECH_TRACEPOINT || t->maxactive > 65536 ||
+	    t->mechanism > KSTATS_MECH_TRACEPOINT ||
+	    t->maxactive > kstats_maxactive_limit() ||
 	    (!(t->flags & KSTATS_TRACE_PID) && t->pid) ||
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end)

@@ -11,6 +11,7 @@
  * that CPU or for all. Writing start, stop or reset (any case) does that.
  */
 #include <linux/debugfs.h>
+#include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -38,41 +39,54 @@ static void kstats_seq_slot_line(struct seq_file *sf, u32 slot, const char *who,
 		   kstats_slot_mean(slot, frac_bits, count, part_sum));
 }
 
+/* Longest line kstats_view_show() prints, with room to spare. */
+#define KSTATS_VIEW_LINE	128
+
+/* A CPU with samples, as the view walks its slots in order. */
+struct kstats_view_row {
+	u32 next, end;			/* its entries in the copy's slots */
+	u64 count, cum;			/* its samples, and up to this slot */
+};
+
 static int kstats_view_show(struct seq_file *sf, void *unused)
 {
-	struct kstats_metric *m = sf->private;
-	struct kstats_copy *c = kstats_copy_take(m);
-	u64 *cpu_total, *cpu_cum, total = 0, cum = 0;
-	u32 s, r;
+	struct kstats_copy *c = sf->private;
+	struct kstats_view_row *rows;
+	u32 s, r, nr = 0, first = 0;
+	u64 total = 0, cum = 0;
 
-	if (!c)
+	rows = kvcalloc(c->nr_rows, sizeof(*rows), GFP_KERNEL_ACCOUNT);
+	if (!rows)
 		return -ENOMEM;
-	cpu_total = kcalloc(2 * (size_t)c->nr_rows, sizeof(u64), GFP_KERNEL);
-	if (!cpu_total) {
-		kstats_copy_free(c);
-		return -ENOMEM;
+	for (r = 0; r < c->nr_rows; r++) {
+		u32 n = c->rows[r].nr_slots;
+
+		total += c->rows[r].count;
+		if (n)
+			rows[nr++] = (struct kstats_view_row){
+				.next = first, .end = first + n,
+				.count = c->rows[r].count,
+			};
+		first += n;
 	}
-	cpu_cum = cpu_total + c->nr_rows;
-	for (r = 0; r < c->nr_rows; r++)
-		for (s = 0; s < c->nslots; s++)
-			cpu_total[r] += c->slots[(size_t)r * c->nslots + s].count;
-	for (r = 0; r < c->nr_rows; r++)
-		total += cpu_total[r];
-
 	for (s = 0; s < c->nslots; s++) {
 		u64 count = 0, part_sum = 0;
 
-		for (r = 0; r < c->nr_rows; r++) {
-			struct kstats_slot *sl = &c->slots[(size_t)r * c->nslots + s];
+		for (r = 0; r < nr; r++) {
+			struct kstats_view_row *row = &rows[r];
+			struct kstats_snap_slot *sl = &c->slots[row->next];
 
+			if (row->next == row->end || sl->slot != s)
+				continue;
+			row->next++;
 			if (!sl->count)
 				continue;
 			count += sl->count;
 			part_sum += sl->part_sum;
-			cpu_cum[r] += sl->count;
-			kstats_seq_slot_line(sf, s, "CPU", c->cpu[r], c->frac_bits,
+			row->cum += sl->count;
+			kstats_seq_slot_line(sf, s, "CPU", sl->cpu, c->frac_bits,
 					     sl->count, sl->part_sum);
-			kstats_seq_fraction(sf, cpu_cum[r], cpu_total[r]);
+			kstats_seq_fraction(sf, row->cum, row->count);
 		}
 		if (!count)
 			continue;
@@ -81,14 +95,30 @@ static int kstats_view_show(struct seq_file *sf, void *unused)
 				     count, part_sum);
 		kstats_seq_fraction(sf, cum, total);
 	}
-	kfree(cpu_total);
-	kstats_copy_free(c);
+	kvfree(rows);
 	return 0;
 }
 
+/* The copy is taken once, at open: a read that grows the buffer reprints it. */
 static int kstats_view_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, kstats_view_show, inode->i_private);
+	struct kstats_metric *m = inode->i_private;
+	struct kstats_copy *c = kstats_copy_take(m, U32_MAX, NULL);
+	int err;
+
+	if (IS_ERR_OR_NULL(c))
+		return c ? PTR_ERR(c) : -ENOMEM;
+	err = single_open_size(file, kstats_view_show, c,
+			       ((size_t)c->nr_slots + c->nslots) * KSTATS_VIEW_LINE + 1);
+	if (err)
+		kstats_copy_free(c);
+	return err;
+}
+
+static int kstats_view_release(struct inode *inode, struct file *file)
+{
+	kstats_copy_free(((struct seq_file *)file->private_data)->private);
+	return single_release(inode, file);
 }
 
 static ssize_t kstats_view_write(struct file *file, const char __user *ubuf,
@@ -120,7 +150,7 @@ static const struct file_operations kstats_view_fops = {
 	.open = kstats_view_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = kstats_view_release,
 	.write = kstats_view_write,
 };
 

@@ -5,7 +5,7 @@
  */
 #include <linux/cpu.h>
 #include <linux/cred.h>
-#include <linux/ctype.h>
+#include <linux/sched/signal.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -33,15 +33,27 @@ void kstats_registry_unlock(void)
 	mutex_unlock(&kstats_lock);
 }
 
-/* 1..KSTATS_NAME_MAX bytes of [A-Za-z0-9_.:-]: also a safe file name. */
+/*
+ * The kernel's isalnum() takes Latin-1 letters too: spell the ASCII set out.
+ * "." and ".." would name no file in debugfs.
+ */
+static bool kstats_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+	       c == '-';
+}
+
+/* 1..KSTATS_NAME_MAX bytes of [A-Za-z0-9_.:-], not "." or "..": a file name. */
 int kstats_name_check(const char *name)
 {
 	size_t i, len = strnlen(name, KSTATS_NAME_MAX + 1);
 
-	if (!len || len > KSTATS_NAME_MAX)
+	if (!len || len > KSTATS_NAME_MAX || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("_.:-", name[i]))
+		if (!kstats_name_char(name[i]))
 			return -EINVAL;
 	return 0;
 }
@@ -101,17 +113,19 @@ static void kstats_set_owner(struct kstats_metric *m,
 struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 					const struct kstats_origin *origin)
 {
+	/* Charged to the caller's memory cgroup, unless a module asks. */
+	gfp_t gfp = origin->kind == KSTATS_KIND_MODULE ? GFP_KERNEL : GFP_KERNEL_ACCOUNT;
 	struct kstats_metric *m;
 	size_t size;
 	int err;
 
 	if (!name || kstats_name_check(name) || frac_bits > KSTATS_FRAC_BITS_MAX)
 		return ERR_PTR(-EINVAL);
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), gfp);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
 	size = kstats_hist_nslots(frac_bits) * sizeof(struct kstats_slot);
-	m->ks.slots = __alloc_percpu(size, __alignof__(struct kstats_slot));
+	m->ks.slots = __alloc_percpu_gfp(size, __alignof__(struct kstats_slot), gfp);
 	if (!m->ks.slots) {
 		kfree(m);
 		return ERR_PTR(-ENOMEM);
@@ -340,47 +354,104 @@ void kstats_reset(struct kstats *ks)
 }
 EXPORT_SYMBOL_NS_GPL(kstats_reset, KSTATS_NS);
 
-/*
- * Copies every possible CPU's slots without stopping recorders: each field
- * is one aligned 64-bit load, so a slot's count and part sum can differ only
- * by samples recorded while it is read.
- */
-struct kstats_copy *kstats_copy_bare(struct kstats *ks)
+/* Non-empty slots of all CPUs: what a copy of @ks needs room for now. */
+u32 kstats_count_used(struct kstats *ks)
 {
-	u32 nslots = kstats_hist_nslots(ks->frac_bits);
-	struct kstats_copy *copy;
-	u32 row = 0, s;
+	u32 nslots = kstats_hist_nslots(ks->frac_bits), s, n = 0;
 	int cpu;
 
-	copy = kzalloc(sizeof(*copy), GFP_KERNEL);
-	if (!copy)
-		return NULL;
-	copy->frac_bits = ks->frac_bits;
-	copy->nslots = nslots;
-	copy->cpu = kvcalloc(num_possible_cpus(), sizeof(*copy->cpu), GFP_KERNEL);
-	copy->slots = kvcalloc(array_size(num_possible_cpus(), nslots),
-			       sizeof(*copy->slots), GFP_KERNEL);
-	if (!copy->cpu || !copy->slots) {
-		kstats_copy_free(copy);
-		return NULL;
-	}
 	for_each_possible_cpu(cpu) {
-		struct kstats_slot *src = per_cpu_ptr(ks->slots, cpu);
-		struct kstats_slot *dst = copy->slots + (size_t)row * nslots;
+		struct kstats_slot *row = per_cpu_ptr(ks->slots, cpu);
 
-		for (s = 0; s < nslots; s++) {
-			dst[s].count = READ_ONCE(src[s].count);
-			dst[s].part_sum = READ_ONCE(src[s].part_sum);
-		}
-		copy->cpu[row++] = cpu;
+		for (s = 0; s < nslots; s++)
+			if (READ_ONCE(row[s].count) || READ_ONCE(row[s].part_sum))
+				n++;
 	}
-	copy->nr_rows = row;
-	return copy;
+	return n;
 }
 
-struct kstats_copy *kstats_copy_take(struct kstats_metric *m)
+/*
+ * Fills @c's rows and up to @c->max_slots non-empty slots; returns false
+ * if more became non-empty since they were counted. Each field is one
+ * aligned 64-bit load, so a slot's count and part sum can differ only by
+ * samples recorded while it is read.
+ */
+static bool kstats_copy_fill(struct kstats *ks, struct kstats_copy *c)
 {
-	return kstats_copy_bare(&m->ks);
+	u32 s, r = 0;
+	int cpu;
+
+	c->nr_slots = 0;
+	for_each_possible_cpu(cpu) {
+		struct kstats_slot *src = per_cpu_ptr(ks->slots, cpu);
+		struct kstats_snap_cpu *row = &c->rows[r++];
+
+		*row = (struct kstats_snap_cpu){ .cpu = cpu };
+		for (s = 0; s < c->nslots; s++) {
+			u64 count = READ_ONCE(src[s].count);
+			u64 part_sum = READ_ONCE(src[s].part_sum);
+
+			if (!count && !part_sum)
+				continue;
+			if (c->nr_slots == c->max_slots)
+				return false;
+			c->slots[c->nr_slots++] = (struct kstats_snap_slot){
+				.cpu = cpu, .slot = s,
+				.count = count, .part_sum = part_sum,
+			};
+			row->nr_slots++;
+			row->count += count;
+		}
+	}
+	return true;
+}
+
+/*
+ * Copies @ks without stopping recorders: its non-empty slots only, so the
+ * memory is what SNAPSHOT returns (one row per possible CPU and the slots
+ * in use), charged to the caller. NULL when out of memory; ERR_PTR(-ENOSPC)
+ * when more than @max_slots are in use (@needed says how many were), or
+ * ERR_PTR(-EINTR) on a fatal signal.
+ */
+struct kstats_copy *kstats_copy_bare(struct kstats *ks, u32 max_slots, u32 *needed)
+{
+	struct kstats_copy *c;
+	u32 used, tries;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return NULL;
+	c->frac_bits = ks->frac_bits;
+	c->nslots = kstats_hist_nslots(ks->frac_bits);
+	c->nr_rows = num_possible_cpus();
+	c->rows = kvcalloc(c->nr_rows, sizeof(*c->rows), GFP_KERNEL_ACCOUNT);
+	if (!c->rows)
+		goto nomem;
+	/* Slots fill in while the copy is made: then retry with room to spare. */
+	for (used = kstats_count_used(ks), tries = 0; ; tries++) {
+		if (needed)
+			*needed = used;
+		if (used > max_slots || fatal_signal_pending(current)) {
+			kstats_copy_free(c);
+			return ERR_PTR(used > max_slots ? -ENOSPC : -EINTR);
+		}
+		kvfree(c->slots);
+		c->max_slots = tries ? min_t(u64, max_slots, 2ULL * used + 16) : used;
+		c->slots = kvcalloc(c->max_slots ?: 1, sizeof(*c->slots), GFP_KERNEL_ACCOUNT);
+		if (!c->slots)
+			goto nomem;
+		if (kstats_copy_fill(ks, c))
+			return c;
+		used = kstats_count_used(ks);
+	}
+nomem:
+	kstats_copy_free(c);
+	return NULL;
+}
+
+struct kstats_copy *kstats_copy_take(struct kstats_metric *m, u32 max_slots, u32 *needed)
+{
+	return kstats_copy_bare(&m->ks, max_slots, needed);
 }
 
 struct kstats *kstats_alloc_bare(u32 frac_bits)
@@ -413,7 +484,7 @@ void kstats_copy_free(struct kstats_copy *copy)
 {
 	if (!copy)
 		return;
-	kvfree(copy->cpu);
+	kvfree(copy->rows);
 	kvfree(copy->slots);
 	kfree(copy);
 }

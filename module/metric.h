@@ -40,13 +40,14 @@ struct kstats_origin {
 	const char *owner;		/* traces: what is traced */
 };
 
-/* A copy of a metric's slots, one row of nslots per possible CPU. */
+/* A copy of a metric's non-empty slots, laid out as SNAPSHOT returns it. */
 struct kstats_copy {
 	u32 frac_bits;
-	u32 nslots;
-	u32 nr_rows;
-	u32 *cpu;			/* CPU number of each row */
-	struct kstats_slot *slots;	/* [nr_rows][nslots] */
+	u32 nslots;			/* of a CPU's histogram */
+	u32 nr_rows;			/* possible CPUs */
+	u32 nr_slots, max_slots;	/* in @slots, and room there */
+	struct kstats_snap_cpu *rows;	/* [nr_rows], ascending CPU */
+	struct kstats_snap_slot *slots;	/* [nr_slots], CPU then slot order */
 };
 
 static inline struct kstats_metric *to_metric(struct kstats *ks)
@@ -77,8 +78,9 @@ void kstats_metric_set_probe(struct kstats_metric *m, struct kstats_probe *p);
 struct kstats *kstats_alloc_bare(u32 frac_bits);
 void kstats_clear(struct kstats *ks);
 void kstats_free_bare(struct kstats *ks);
-struct kstats_copy *kstats_copy_bare(struct kstats *ks);
-struct kstats_copy *kstats_copy_take(struct kstats_metric *m);
+u32 kstats_count_used(struct kstats *ks);
+struct kstats_copy *kstats_copy_bare(struct kstats *ks, u32 max_slots, u32 *needed);
+struct kstats_copy *kstats_copy_take(struct kstats_metric *m, u32 max_slots, u32 *needed);
 void kstats_copy_free(struct kstats_copy *copy);
 void kstats_delete_owned_by(struct module *mod);
 void kstats_delete_all(void);

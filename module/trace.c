@@ -94,7 +94,7 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 	} else {
 		addr = (unsigned long)kstats_floor_kretprobe;
 	}
-	return kstats_func_attach(p, func, addr, maxactive);
+	return kstats_func_attach(p, addr, maxactive);
 }
 
 static void kstats_detach(struct kstats_probe *p)
@@ -121,12 +121,13 @@ static void kstats_probe_free(struct kstats_probe *p)
 
 static struct kstats_probe *kstats_probe_alloc(void)
 {
-	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	/* Charged to the tracer's memory cgroup (TRACE), as its metrics are. */
+	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
 
 	if (!p)
 		return NULL;
-	p->pcpu = alloc_percpu(struct kstats_probe_pcpu);
-	if (!p->pcpu || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL)) {
+	p->pcpu = alloc_percpu_gfp(struct kstats_probe_pcpu, GFP_KERNEL_ACCOUNT);
+	if (!p->pcpu || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL_ACCOUNT)) {
 		kstats_probe_free(p);
 		return NULL;
 	}
@@ -174,13 +175,15 @@ static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
 		kstats_probe_free(p);
 		return NULL;
 	}
-	if (mech == KSTATS_MECH_TRACEPOINT)
+	if (mech == KSTATS_MECH_TRACEPOINT) {
 		err = kstats_pair_init(p);
-	else if (mode == KSTATS_MODE_SECTION)
-		err = kstats_pair_attach(p, "kstats:kstats_floor_start",
-					 "kstats:kstats_floor_end");
-	else
+	} else if (mode == KSTATS_MODE_SECTION) {
+		p->addr[0] = (unsigned long)kstats_floor_start;
+		p->addr[1] = (unsigned long)kstats_floor_end;
+		err = kstats_pair_attach(p, NULL, NULL);
+	} else {
 		err = kstats_attach(p, NULL, NULL, NULL, 0);
+	}
 	if (err) {
 		kstats_free_bare(p->time);
 		kstats_probe_free(p);
@@ -199,7 +202,7 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 	struct kstats_probe *p = kstats_floor_probe(mode, mech);
 	struct kstats_copy *copy;
 	u64 *vals, floor = 0;
-	u32 s, r, n = 0, i;
+	u32 n = 0, i;
 
 	if (!p)
 		return 0;
@@ -215,17 +218,18 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 			kstats_floor_kretprobe();
 	}
 	/* Each sample is taken as its slot's mean: within 1/32 of it. */
-	copy = kstats_copy_bare(p->time);
+	copy = kstats_copy_bare(p->time, U32_MAX, NULL);
+	if (IS_ERR(copy))
+		copy = NULL;
 	vals = copy ? kcalloc(KSTATS_FLOOR_CALLS, sizeof(*vals), GFP_KERNEL) : NULL;
-	for (r = 0; vals && r < copy->nr_rows; r++)
-		for (s = 0; s < copy->nslots; s++) {
-			struct kstats_slot *sl = &copy->slots[(size_t)r * copy->nslots + s];
-			u64 c, mean = kstats_slot_mean(s, KSTATS_FRAC_BITS_MAX,
-						       sl->count, sl->part_sum);
+	for (i = 0; vals && i < copy->nr_slots; i++) {
+		struct kstats_snap_slot *sl = &copy->slots[i];
+		u64 c, mean = kstats_slot_mean(sl->slot, KSTATS_FRAC_BITS_MAX,
+					       sl->count, sl->part_sum);
 
-			for (c = 0; c < sl->count && n < KSTATS_FLOOR_CALLS; c++)
-				vals[n++] = mean;
-		}
+		for (c = 0; c < sl->count && n < KSTATS_FLOOR_CALLS; c++)
+			vals[n++] = mean;
+	}
 	if (n) {
 		sort(vals, n, sizeof(*vals), kstats_u64_cmp, NULL);
 		floor = vals[n / 2];
@@ -300,18 +304,26 @@ static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 	return 0;
 }
 
-/* A pid in the caller's namespace, as the kernel sees it everywhere. */
-static int kstats_global_pid(pid_t nr, pid_t *global)
+/*
+ * A pid in the caller's namespace, as the kernel sees it everywhere; for a
+ * tgid, only a thread group's leader has one (another thread's id would
+ * match nothing).
+ */
+static int kstats_global_pid(s64 nr, enum pid_type type, pid_t *global)
 {
 	struct pid *pid;
+	int err = 0;
 
-	if (nr <= 0)
+	if (nr <= 0 || nr > PID_MAX_LIMIT)
 		return -EINVAL;
 	rcu_read_lock();
 	pid = find_vpid(nr);
-	*global = pid ? pid_nr(pid) : 0;
+	if (!pid || !pid_task(pid, type))
+		err = -ESRCH;
+	else
+		*global = pid_nr(pid);
 	rcu_read_unlock();
-	return pid ? 0 : -ESRCH;
+	return err;
 }
 
 static int kstats_probe_filters(struct kstats_probe *p, const struct kstats_trace *req,
@@ -321,9 +333,9 @@ static int kstats_probe_filters(struct kstats_probe *p, const struct kstats_trac
 
 	p->filter = req->flags & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS);
 	if (p->filter & KSTATS_TRACE_PID)
-		err = kstats_global_pid(req->pid, &p->pid);
+		err = kstats_global_pid(req->pid, PIDTYPE_PID, &p->pid);
 	if (!err && (p->filter & KSTATS_TRACE_TGID))
-		err = kstats_global_pid(req->tgid, &p->tgid);
+		err = kstats_global_pid(req->tgid, PIDTYPE_TGID, &p->tgid);
 	if (!err && (p->filter & KSTATS_TRACE_CPUS)) {
 		bitmap_copy(cpumask_bits(p->cpus), cpus, nr_cpu_ids);
 		if (cpumask_empty(p->cpus))

@@ -115,8 +115,8 @@ static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
 }
 
 /* trace_func.c: one function, by fprobe or kretprobe */
-int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long addr,
-		       u32 maxactive);
+u32 kstats_maxactive_limit(void);
+int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive);
 void kstats_func_detach(struct kstats_probe *p);
 u64 kstats_func_missed(struct kstats_probe *p);
 extern bool kstats_have_fprobe;

@@ -64,11 +64,25 @@ static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *
 	return 0;
 }
 
-int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long addr,
-		       u32 maxactive)
+/*
+ * The most calls in flight a trace may ask for: kretprobe's instance pool
+ * (objpool, 6.7+) gives every possible CPU a ring for all of them, so the
+ * cost is CPUs x maxactive; this keeps it near 8 MB of pointers.
+ */
+u32 kstats_maxactive_limit(void)
+{
+	return clamp_t(u32, (1U << 20) / num_possible_cpus(), 64, 65536);
+}
+
+/*
+ * Registered by address (resolved and checked by trace.c), never by name:
+ * kprobes keeps symbol_name and the request's copy of it is freed on return.
+ */
+int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive)
 {
 	/* The kretprobe default, but never fewer than the CPUs can use. */
-	maxactive = maxactive ?: max_t(u32, 10, 2 * num_possible_cpus());
+	maxactive = maxactive ?: min(max_t(u32, 10, 2 * num_possible_cpus()),
+				     kstats_maxactive_limit());
 #ifdef KSTATS_HAVE_FPROBE
 	if (p->mech == KSTATS_MECH_FPROBE)
 		return kstats_fprobe_attach(p, addr, maxactive);
@@ -77,10 +91,7 @@ int kstats_func_attach(struct kstats_probe *p, const char *sym, unsigned long ad
 	p->rp.handler = kstats_kretprobe_exit;
 	p->rp.data_size = sizeof(u64);
 	p->rp.maxactive = maxactive;
-	if (sym)
-		p->rp.kp.symbol_name = sym;
-	else
-		p->rp.kp.addr = (kprobe_opcode_t *)addr;
+	p->rp.kp.addr = (kprobe_opcode_t *)addr;
 	return register_kretprobe(&p->rp);
 }
 

@@ -265,7 +265,7 @@ int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 
 int kstats_pair_init(struct kstats_probe *p)
 {
-	p->tasks = kvcalloc(KSTATS_TASK_SLOTS, sizeof(*p->tasks), GFP_KERNEL);
+	p->tasks = kvcalloc(KSTATS_TASK_SLOTS, sizeof(*p->tasks), GFP_KERNEL_ACCOUNT);
 	return p->tasks ? 0 : -ENOMEM;
 }
 
@@ -295,9 +295,10 @@ put:
 		return err;
 	}
 #endif
-	p->kp[0].symbol_name = start;
+	/* By the addresses trace.c resolved: kprobes keeps symbol_name. */
+	p->kp[0].addr = (kprobe_opcode_t *)p->addr[0];
 	p->kp[0].pre_handler = kstats_kprobe_start;
-	p->kp[1].symbol_name = end;
+	p->kp[1].addr = (kprobe_opcode_t *)p->addr[1];
 	p->kp[1].pre_handler = kstats_kprobe_end;
 	err = register_kprobe(&p->kp[0]);
 	if (err)

@@ -58,6 +58,13 @@ const struct tcase arg_cases[] = {
 	{ "\\t in name", NAMED, .how = H_RAWNAME, RAW("abi\tx"), .expect = EINVAL },
 	{ "\\x80 in name", NAMED, .how = H_RAWNAME, RAW("abi\x80x"), .expect = EINVAL },
 	{ "'*' in name", NAMED, .how = H_RAWNAME, RAW("abi*"), .expect = EINVAL },
+	/* Latin-1 letters: the kernel's isalnum() takes them, the name rule does not. */
+	{ "\\xe9 (Latin-1 e-acute) in name", NAMED, .how = H_RAWNAME, RAW("abi\xe9x"), .expect = EINVAL },
+	{ "\\xc0 in name", NAMED, .how = H_RAWNAME, RAW("\xc0"), .expect = EINVAL },
+	{ "\\xff in name", NAMED, .how = H_RAWNAME, RAW("abi\xff"), .expect = EINVAL },
+	{ "name \".\"", NAMED, .how = H_RAWNAME, RAW("."), .expect = EINVAL },
+	{ "name \"..\"", NAMED, .how = H_RAWNAME, RAW(".."), .expect = EINVAL },
+	{ "name \"...\"", NAMED, .name = "...", .expect = OK },
 	{ "non-zero byte right after the NUL", NAMED, .how = H_RAWNAME, RAW("abi\0x"), .expect = EINVAL },
 	{ "non-zero name[63] after the NUL", NAMED, .how = H_NAME63, .expect = EINVAL },
 	{ "63-byte name [A-Z][a-z][0-9]_", NAMED, .name = NAME_63A, .expect = OK },

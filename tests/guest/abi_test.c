@@ -19,7 +19,9 @@
  */
 #include "abi_test.h"
 
+#include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 /* ---- struct layout: the same numbers must hold for -m64 and -m32 ---- */
 
@@ -181,7 +183,8 @@ char g_comm[16];
 
 /* TRACE's CPU bitmaps and strings, for resolve(). */
 static uint8_t cpus_all[CPUBUF_LEN], cpus_one[CPUBUF_LEN], cpus_past[CPUBUF_LEN];
-static uint8_t cpus_empty[CPUBUF_LEN], cpus_far[CPUBUF_LEN];
+static uint8_t cpus_empty[CPUBUF_LEN], cpus_far[CPUBUF_LEN], cpus_last[CPUBUF_LEN];
+static pid_t other_tid;		/* a thread that waits until the test exits */
 static size_t cpus_len;
 static char long511[512], long512[513];
 static const char *trace_strs[NR_STRS] = {
@@ -201,6 +204,13 @@ static const char *trace_strs[NR_STRS] = {
 	/* STR_AT_EDGE, STR_INTO_EDGE: set up by setup_fixtures() */
 };
 
+static uint64_t maxactive_limit(void)
+{
+	uint64_t n = (1u << 20) / (g_nr_cpus ? g_nr_cpus : 1);
+
+	return n < 64 ? 64 : n > 65536 ? 65536 : n;
+}
+
 uint64_t resolve(uint64_t v)
 {
 	switch (v) {
@@ -211,7 +221,12 @@ uint64_t resolve(uint64_t v)
 	case PTR_CPUS_PAST: return U64PTR(cpus_past);
 	case PTR_CPUS_EMPTY: return U64PTR(cpus_empty);
 	case PTR_CPUS_FAR: return U64PTR(cpus_far);
+	case PTR_CPUS_LAST: return U64PTR(cpus_last);
 	case VAL_CPUS_LEN: return cpus_len;
+	case VAL_TID: return (uint64_t)other_tid;
+	/* The module's bound: kretprobe's pool costs possible CPUs x maxactive. */
+	case VAL_MAXACTIVE: return maxactive_limit();
+	case VAL_MAXACTIVE1: return maxactive_limit() + 1;
 	}
 	if (v >= PTR_STR(0) && v < PTR_STR(NR_STRS))
 		return U64PTR(trace_strs[v - PTR_STR(0)]);
@@ -250,6 +265,7 @@ static void setup_cpu_bitmaps(void)
 	for (i = 0; i < g_nr_cpus; i++)
 		cpus_all[g_cpus[i] / 8] |= (uint8_t)(1u << (g_cpus[i] % 8));
 	cpus_one[g_cpus[0] / 8] |= (uint8_t)(1u << (g_cpus[0] % 8));
+	cpus_last[last / 8] |= (uint8_t)(1u << (last % 8));
 	cpus_past[(last + 1) / 8] |= (uint8_t)(1u << ((last + 1) % 8));
 	cpus_far[0] = 1;
 	cpus_far[4095] = 1;
@@ -269,6 +285,30 @@ static uint8_t *map_edge(void)
 	return p + PAGE;
 }
 
+/* Tells its id down the pipe, then waits for the process to end. */
+static void *other_thread(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	if (write(*(int *)arg, &tid, sizeof(tid)) != sizeof(tid))
+		exit(2);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void start_other_thread(void)
+{
+	static int pipefd[2];
+	pthread_t t;
+
+	if (pipe(pipefd) || pthread_create(&t, NULL, other_thread, &pipefd[1]) ||
+	    read(pipefd[0], &other_tid, sizeof(other_tid)) != sizeof(other_tid)) {
+		perror("setup: thread");
+		exit(2);
+	}
+}
+
 static void setup_fixtures(void)
 {
 	uint8_t *e1, *e2;
@@ -286,6 +326,7 @@ static void setup_fixtures(void)
 		g_values[i] = i * 977;
 	read_possible_cpus();
 	setup_cpu_bitmaps();
+	start_other_thread();
 	memset(long511, 'a', 511);
 	memset(long512, 'a', 512);
 	/* "vfs_read" with its NUL the last byte before a PROT_NONE page; and without. */

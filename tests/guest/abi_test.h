@@ -53,7 +53,11 @@ extern char g_comm[16];
 #define PTR_CPUS_PAST	0xfeedfeed00000012ULL	/* bitmap: the CPU after the last one */
 #define PTR_CPUS_EMPTY	0xfeedfeed00000013ULL	/* bitmap: none */
 #define PTR_CPUS_FAR	0xfeedfeed00000014ULL	/* bitmap: CPU 0 and bit 8*4095 */
+#define PTR_CPUS_LAST	0xfeedfeed00000015ULL	/* bitmap: the last possible CPU */
 #define VAL_CPUS_LEN	0xfeedfeed00000020ULL	/* bytes that hold every possible CPU */
+#define VAL_TID		0xfeedfeed00000030ULL	/* a thread of ours that is not the leader */
+#define VAL_MAXACTIVE	0xfeedfeed00000031ULL	/* the largest maxactive TRACE takes */
+#define VAL_MAXACTIVE1	0xfeedfeed00000032ULL	/* one more */
 #define PTR_STR(i)	(0xfeedfeed00000100ULL + (i))	/* trace_strs[i] */
 
 enum trace_str {

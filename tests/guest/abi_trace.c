@@ -42,9 +42,12 @@ const struct tcase trace_cases[] = {
 	{ "frac_bits 5", C_TRACE, .set = { TSET(frac_bits, 5) }, .expect = OK },
 	{ "mechanism 5", C_TRACE, .set = { TSET(mechanism, 5) }, .expect = EINVAL },
 	{ "mechanism 0xffffffff", C_TRACE, .set = { TSET(mechanism, 0xffffffffu) }, .expect = EINVAL },
+	/* Bounded by max(64, min(65536, 2^20 / possible CPUs)). */
 	{ "maxactive 65537", C_TRACE, .set = { TSET(maxactive, 65537) }, .expect = EINVAL },
 	{ "maxactive 0xffffffff", C_TRACE, .set = { TSET(maxactive, 0xffffffffu) }, .expect = EINVAL },
-	{ "KRETPROBE, maxactive 65536", C_TRACE, .set = { MECH(KRETPROBE), TSET(maxactive, 65536) }, .expect = OK },
+	{ "maxactive: one over this machine's bound", C_TRACE, .set = { TSET(maxactive, VAL_MAXACTIVE1) }, .expect = EINVAL },
+	{ "KRETPROBE, maxactive: this machine's bound", C_TRACE,
+	  .set = { MECH(KRETPROBE), TSET(maxactive, VAL_MAXACTIVE) }, .expect = OK },
 	{ "KRETPROBE, maxactive 1", C_TRACE, .set = { MECH(KRETPROBE), TSET(maxactive, 1) }, .expect = OK },
 
 	/* Mechanisms: a function by FPROBE or KRETPROBE, a section by KPROBE or TRACEPOINT. */
@@ -116,6 +119,12 @@ const struct tcase trace_cases[] = {
 	{ "PID, pid 999999 (none)", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_PID), TSET(pid, 999999) }, .expect = ESRCH },
 	{ "PID, own pid", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_PID), TSET(pid, VAL_PID) }, .expect = OK },
 	{ "PID, pid 1", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_PID), TSET(pid, 1) }, .expect = OK },
+	/* The __s64 is range-checked, not truncated to pid_t (this would be pid 1). */
+	{ "PID, pid 2^32+1", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_PID), TSET(pid, 0x100000001ULL) }, .expect = EINVAL },
+	{ "PID, pid 4194305 (PID_MAX_LIMIT + 1)", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_PID), TSET(pid, 4194305) }, .expect = EINVAL },
+	{ "TGID, tgid 2^32+1", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_TGID), TSET(tgid, 0x100000001ULL) }, .expect = EINVAL },
+	{ "PID, a thread that is not the leader", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_PID), TSET(pid, VAL_TID) }, .expect = OK },
+	{ "TGID, a thread that is not the leader", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_TGID), TSET(tgid, VAL_TID) }, .expect = ESRCH },
 	{ "TGID, tgid 0", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_TGID) }, .expect = EINVAL },
 	{ "TGID, tgid 999999 (none)", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_TGID), TSET(tgid, 999999) }, .expect = ESRCH },
 	{ "TGID, own tgid", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_TGID), TSET(tgid, VAL_PID) }, .expect = OK },
@@ -129,6 +138,8 @@ const struct tcase trace_cases[] = {
 	{ "CPUS, cpus_len 0", C_TRACE, .set = { CPUS(PTR_CPUS_ALL) }, .expect = EINVAL },
 	{ "CPUS, every possible CPU", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, VAL_CPUS_LEN) }, .expect = OK },
 	{ "CPUS, the first CPU", C_TRACE, .set = { CPUS(PTR_CPUS_ONE), TSET(cpus_len, VAL_CPUS_LEN) }, .expect = OK },
+	/* Past CPU 32 and 64 in a guest with many possible CPUs (bigcpu-tests.sh). */
+	{ "CPUS, the last CPU", C_TRACE, .set = { CPUS(PTR_CPUS_LAST), TSET(cpus_len, VAL_CPUS_LEN) }, .expect = OK },
 	{ "CPUS, cpus_len 8", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, 8) }, .expect = OK },
 	{ "CPUS, cpus_len 4096, zeros past the CPUs", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, 4096) }, .expect = OK },
 	{ "CPUS, cpus_len 4097", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, 4097) }, .expect = EINVAL },

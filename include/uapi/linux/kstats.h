@@ -12,8 +12,8 @@
  * - Unknown command, or a known number with the wrong direction: -ENOTTY.
  * - Every flags, pad and reserved field must be 0 on input: else -EINVAL.
  *   Fields marked "out" are ignored on input.
- * - Names are 1..63 bytes of [A-Za-z0-9_.:-], NUL-terminated within
- *   KSTATS_NAME_LEN bytes, the rest zero: else -EINVAL.
+ * - Names are 1..63 bytes of ASCII [A-Za-z0-9_.:-], not "." or "..",
+ *   NUL-terminated within KSTATS_NAME_LEN bytes, the rest zero: else -EINVAL.
  * - Pointers are __u64 (cast through uintptr_t); a bad one gives -EFAULT.
  * - Mutating commands (CREATE, DELETE, CONTROL, RECORD into a metric this
  *   file did not create, TRACE, UNTRACE) need CAP_PERFMON or CAP_SYS_ADMIN
@@ -227,15 +227,19 @@ struct kstats_record {
  * a section, timed per task: NAME only. Strings are at most 511 bytes.
  * -EINVAL: func together with start/end, only one of start/end, a section
  * from a tracepoint to a function, a mechanism that does not fit, a filter
- * value without its flag, a pid/tgid <= 0 with its flag, an empty CPU mask
- * or one past the last CPU, maxactive above 65536, a symbol on the kprobe
+ * value without its flag, a pid/tgid outside 1..4194304 with its flag, an
+ * empty CPU mask or one past the last CPU, cpus_len above 4096, maxactive
+ * above max(64, min(65536, 2^20 / possible CPUs)) (kretprobe's instance
+ * pool costs CPUs x maxactive; fprobe from 6.14 ignores maxactive), a
+ * symbol on the kprobe
  * blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit).
  * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
  * core or of a loaded module (held while traced).
  * -ENOENT: no such symbol, tracepoint, or event in that system
  * (kstats_record is an inline function: there is nothing to trace).
  * -ELOOP: a function of kstats itself. -EEXIST: NAME or GAP-NAME is taken.
- * -ESRCH: no such pid/tgid. -EOPNOTSUPP: the mechanism is not available on
+ * -ESRCH: no such pid, or no thread group with that tgid (a thread that is
+ * not its group's leader). -EOPNOTSUPP: the mechanism is not available on
  * this kernel; tracepoint pairs on a CFI kernel; an event without a
  * tracepoint. -EPERM: also when the kernel is locked down against kprobes.
  */
@@ -254,7 +258,7 @@ struct kstats_trace {
 	__u32 maxactive;	/* calls in flight at once; 0: default */
 	__s64 pid;		/* with KSTATS_TRACE_PID */
 	__s64 tgid;		/* with KSTATS_TRACE_TGID */
-	__u64 cpus;		/* user pointer to a CPU bitmap (bit n = CPU n) */
+	__u64 cpus;		/* user pointer to bytes: CPU n is bit n % 8 of byte n / 8 */
 	__u32 cpus_len;		/* bytes at cpus */
 	__u32 pad;
 	__u64 reserved[4];

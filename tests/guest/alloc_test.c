@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What one SNAPSHOT (and one read of the debugfs view) allocates in the
+ * kernel, counted by the kernel's own kmem trace events (kmalloc and page
+ * allocations, filtered to this process, on only around the call), so the
+ * figure does not depend on kstats' own bookkeeping. kstats must allocate in
+ * proportion to what it returns, not to possible CPUs x slots: a metric with
+ * frac_bits 5 and a few samples, on a machine with many possible CPUs,
+ * would otherwise cost ~30 KB per possible CPU.
+ *
+ * Output is TAP; each test prints "bytes allocated / bytes returned".
+ * Usage: alloc_test [SAMPLES]   (root, kstats loaded, tracefs mounted)
+ */
+#include "abi_util.h"
+
+#include <fcntl.h>
+
+#define TRACING		"/sys/kernel/tracing/"
+#define METRIC		"alloc.test"
+#define VIEW		"/sys/kernel/debug/kstats/" METRIC
+/* Fixed costs besides what is returned: the copy's header, rounding. */
+#define SLACK		8192
+
+static void put(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		fprintf(stderr, "alloc_test: cannot write '%s' to %s: %s\n", text, file,
+			strerror(errno));
+		exit(2);
+	}
+	close(fd);
+}
+
+static int tracing_on = -1;
+
+static void events(int on)
+{
+	char pid[32];
+
+	if (on) {
+		put(TRACING "tracing_on", "0");
+		put(TRACING "trace", "");
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		put(TRACING "set_event_pid", pid);
+		put(TRACING "events/kmem/kmalloc/enable", "1");
+		put(TRACING "events/kmem/mm_page_alloc/enable", "1");
+		tracing_on = open(TRACING "tracing_on", O_WRONLY);
+		if (tracing_on < 0) {
+			perror("alloc_test: tracing_on");
+			exit(2);
+		}
+	} else {
+		close(tracing_on);
+		put(TRACING "events/kmem/kmalloc/enable", "0");
+		put(TRACING "events/kmem/mm_page_alloc/enable", "0");
+		put(TRACING "set_event_pid", "");
+	}
+}
+
+/* Bytes the recorded events allocated: kmalloc's bytes_alloc, 4096 << order. */
+static uint64_t allocated(void)
+{
+	FILE *f = fopen(TRACING "trace", "r");
+	char line[1024], *p;
+	uint64_t sum = 0;
+
+	if (!f) {
+		perror("alloc_test: trace");
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		p = strstr(line, "bytes_alloc=");
+		if (p) {
+			sum += strtoull(p + strlen("bytes_alloc="), NULL, 10);
+			continue;
+		}
+		p = strstr(line, "mm_page_alloc:");
+		if (p && (p = strstr(p, "order=")))
+			sum += 4096ULL << strtoul(p + strlen("order="), NULL, 10);
+	}
+	fclose(f);
+	return sum;
+}
+
+/* Tracing on for exactly the call: the write that turns it off is traced too. */
+static void trace_window(int on)
+{
+	if (write(tracing_on, on ? "1" : "0", 1) != 1) {
+		perror("alloc_test: tracing_on");
+		exit(2);
+	}
+}
+
+static void check(const char *what, uint64_t used, uint64_t returned)
+{
+	if (used > 2 * returned + SLACK)
+		tap_fail("%s allocated %llu bytes for %llu returned (allowed 2x + %d)", what,
+			 (unsigned long long)used, (unsigned long long)returned, SLACK);
+	tap_note("%s: %llu bytes allocated, %llu bytes returned", what,
+		 (unsigned long long)used, (unsigned long long)returned);
+	tap_end("%s allocates in proportion to what it returns", what);
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t samples = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0) : 64;
+	struct kstats_info info;
+	struct kstats_snapshot sn;
+	uint64_t *vals, used;
+	size_t len = 1 << 20;
+	char *buf = malloc(len), *view;
+	ssize_t n, total = 0;
+	uint32_t i;
+	int fd, vfd;
+
+	tap_init();
+	fd = kopen();
+	vals = calloc(samples, sizeof(*vals));
+	if (fd < 0 || !buf || !vals || k_info(fd, &info)) {
+		perror("alloc_test: setup");
+		return 2;
+	}
+	/* Spread over the value range: many slots of one CPU in use. */
+	for (i = 0; i < samples; i++)
+		vals[i] = 1ULL << (i % 60);
+	k_delete(fd, METRIC);
+	if (k_create(fd, METRIC, 5, 0) || k_record(fd, METRIC, vals, samples)) {
+		perror("alloc_test: create/record");
+		return 2;
+	}
+	memset(buf, 1, len);	/* faulted in now, not during the call */
+	tap_note("%u possible CPUs, frac_bits 5, %u samples", info.nr_cpus, samples);
+
+	/* The sizing call: no buffer, -ENOSPC and the size. */
+	memset(&sn, 0, sizeof(sn));
+	set_name(sn.name, METRIC);
+	events(1);
+	trace_window(1);
+	n = ioctl(fd, KSTATS_IOC_SNAPSHOT, &sn);
+	trace_window(0);
+	events(0);
+	used = allocated();
+	if (n != -1 || errno != ENOSPC)
+		tap_fail("sizing SNAPSHOT: %zd (%s), want ENOSPC", n, errname(errno));
+	check("SNAPSHOT sizing call", used, sn.buf_len);
+
+	memset(&sn, 0, sizeof(sn));
+	set_name(sn.name, METRIC);
+	sn.buf = U64PTR(buf);
+	sn.buf_len = len;
+	events(1);
+	trace_window(1);
+	n = ioctl(fd, KSTATS_IOC_SNAPSHOT, &sn);
+	trace_window(0);
+	events(0);
+	used = allocated();
+	if (n)
+		tap_fail("SNAPSHOT: %s", errname(errno));
+	else if (sn.nr_slots == 0 || sn.nr_cpus != info.nr_cpus)
+		tap_fail("SNAPSHOT: %u slots, %u CPUs", sn.nr_slots, sn.nr_cpus);
+	check("SNAPSHOT", used, sn.buf_len);
+
+	/* The debugfs view: open, read it all, close. */
+	view = buf;
+	events(1);
+	trace_window(1);
+	vfd = open(VIEW, O_RDONLY);
+	while (vfd >= 0 && (n = read(vfd, view + total, len - total)) > 0)
+		total += n;
+	if (vfd >= 0)
+		close(vfd);
+	trace_window(0);
+	events(0);
+	used = allocated();
+	if (vfd < 0 || total <= 0)
+		tap_fail("reading %s: %s", VIEW, strerror(errno));
+	check("debugfs view", used, (uint64_t)total);
+
+	k_delete(fd, METRIC);
+	return tap_finish();
+}
