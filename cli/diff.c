@@ -310,23 +310,24 @@ static void slots_text(const struct pair *p, const struct ks_hist *ha,
 
 static void diff_text(const struct pair *p)
 {
-	char x[128], y[128], c[48];
+	char x[128], y[128], c[48], t[KS_TEXT_LEN(sizeof(p->note))];
 	struct range va, vb;
 	struct sides sd;
 	int r, k;
 
-	printf("%s%s%s: frac_bits %u", ks_color(opts.color_out, C_BOLD), p->a->name,
-	       ks_color(opts.color_out, C_RESET), p->a->frac_bits);
+	printf("%s%s%s: frac_bits %u", ks_color(opts.color_out, C_BOLD),
+	       ks_text(t, sizeof(t), p->a->name), ks_color(opts.color_out, C_RESET),
+	       p->a->frac_bits);
 	if (p->a->frac_bits != p->b->frac_bits)
 		printf(" in A, %u in B: no per-slot comparison", p->b->frac_bits);
 	putchar('\n');
+	ks_text(t, sizeof(t), p->note);	/* hosts and kernels, from the files */
 	if (p->cmp == CMP_NONE) {
 		printf("note: no interval: %s\n"
-		       "hint: 'kstatsctl diff --cumulative' compares A and B whole\n",
-		       p->note);
+		       "hint: 'kstatsctl diff --cumulative' compares A and B whole\n", t);
 		return;
 	}
-	printf("%s: %s\n", cmp_names[p->cmp], p->note);
+	printf("%s: %s\n", cmp_names[p->cmp], t);
 	sides_build(&sd, p);
 	slots_text(p, &sd.h[0], &sd.h[1]);
 	k = sd.nr - 1;	/* B, or B - A */
@@ -418,14 +419,20 @@ static void diff_json(struct json *j, const struct pair *p)
 
 static void source_line(const char *tag, const struct ks_source *src)
 {
-	char when[32];
+	const char *from = src->file ? src->path : "live metrics";
+	char when[32], host[KS_TEXT_LEN(sizeof(src->host))];
+	char kernel[KS_TEXT_LEN(sizeof(src->kernel))];
 	time_t t = (time_t)(src->created_ns / 1000000000);
+	size_t len = KS_TEXT_LEN(strlen(from));
+	char *path = xcalloc(len, 1);
 	struct tm tm;
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	printf("%s: %s (%s, kernel %s, %s)\n", tag,
-	       src->file ? src->path : "live metrics", src->host, src->kernel, when);
+	printf("%s: %s (%s, kernel %s, %s)\n", tag, ks_text(path, len, from),
+	       ks_text(host, sizeof(host), src->host),
+	       ks_text(kernel, sizeof(kernel), src->kernel), when);
+	free(path);
 }
 
 static void side_obj(struct json *j, const char *key, const struct ks_source *src)
@@ -499,12 +506,14 @@ static void only_in(const struct diff_args *a, const struct ks_set *x,
 		json_arr(j);
 	}
 	for (i = 0; list && i < x->nr; i++) {
+		char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+
 		if (ks_set_find(y, x->m[i].name) || !picked(a, x->m[i].name))
 			continue;
 		if (j)
 			json_str(j, x->m[i].name);
 		else
-			printf("\nonly in %s: %s\n", tag, x->m[i].name);
+			printf("\nonly in %s: %s\n", tag, ks_text(t, sizeof(t), x->m[i].name));
 	}
 	if (j)
 		json_arr_end(j);

@@ -22,10 +22,13 @@
 
 void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
 {
-	fprintf(out, "%s%s%s: %s", ks_color(opts.color_out, C_BOLD), m->name,
-		ks_color(opts.color_out, C_RESET), ks_kind_name(m->kind));
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+
+	fprintf(out, "%s%s%s: %s", ks_color(opts.color_out, C_BOLD),
+		ks_text(t, sizeof(t), m->name), ks_color(opts.color_out, C_RESET),
+		ks_kind_name(m->kind));
 	if (m->owner[0])
-		fprintf(out, " %s", m->owner);
+		fprintf(out, " %s", ks_text(t, sizeof(t), m->owner));
 	fprintf(out, ", frac_bits %u, %s, %u CPU%s", m->frac_bits,
 		ks_state_name(m->flags),
 		m->nr_cpus, m->nr_cpus == 1 ? "" : "s");

@@ -20,7 +20,10 @@
  * slot (samples are integers), one per non-empty slot (every slot with
  * --all-slots). With --cpu or --per-cpu, series carry a cpu label.
  * le values are written in the canonical form OpenMetrics asks for (the
- * shortest that reads back, as Go formats floats).
+ * shortest that reads back, as Go formats floats). The HELP line gives the
+ * name and owner as text output does (text.c), with each backslash
+ * doubled as HELP lines want it: a parser reads them as a terminal shows
+ * them. No label value comes from a file or the kernel.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -92,6 +95,23 @@ static char *canon(char *buf, size_t len, double d)
 	return buf;
 }
 
+/* @s for a HELP line: as on a terminal (ks_text), then \ as \\. */
+static char *help_text(char *buf, size_t len, const char *s)
+{
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	const char *p;
+	size_t o = 0;
+
+	ks_text(t, sizeof(t), s);
+	for (p = t; *p && o + 2 < len; p++) {
+		if (*p == '\\')
+			buf[o++] = '\\';
+		buf[o++] = *p;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static const char *unit_word(enum ks_unit u)
 {
 	switch (u) {
@@ -153,6 +173,7 @@ void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 {
 	enum ks_unit u = sh->units_set && sh->units != UNIT_AUTO ? sh->units : UNIT_S;
 	char fam[KSTATS_NAME_LEN + 32], (*cache)[32];
+	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)];
 	size_t i, n;
 	uint32_t r;
 
@@ -163,7 +184,8 @@ void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 			fam[i] = '_';
 	snprintf(fam + n, sizeof(fam) - n, "_%s", unit_word(u));
 	fprintf(out, "# HELP %s kstats metric %s (%s%s%s, frac_bits %u)\n", fam,
-		m->name, ks_kind_name(m->kind), m->owner[0] ? " " : "", m->owner,
+		help_text(name, sizeof(name), m->name), ks_kind_name(m->kind),
+		m->owner[0] ? " " : "", help_text(owner, sizeof(owner), m->owner),
 		m->frac_bits);
 	fprintf(out, "# TYPE %s histogram\n", fam);
 	fprintf(out, "# UNIT %s %s\n", fam, unit_word(u));

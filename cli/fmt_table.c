@@ -249,11 +249,13 @@ static void csv_one(FILE *out, const struct ks_metric *m, int row,
 {
 	enum ks_unit u = sh->units_set && sh->units != UNIT_AUTO ? sh->units : UNIT_NS;
 	char cpu[16], lo[64], hi[64], sum[64], mean[64], n[48];
+	char name[KS_TEXT_LEN(KSTATS_NAME_LEN)];
 	uint32_t from, to, s;
 	struct ks_hist h;
 
 	(void)first;
 	ks_hist_build(&h, m, row);
+	ks_text(name, sizeof(name), m->name);
 	from = sh->all_slots ? 0 : h.first;
 	to = sh->all_slots ? h.nslots - 1 : h.last;
 	if (row >= 0)
@@ -270,7 +272,7 @@ static void csv_one(FILE *out, const struct ks_metric *m, int row,
 		}
 		fprintf(out, "%llu.%09llu,%s,%s,%s,%s,%s,%s,%s\n",
 			(unsigned long long)(m->realtime_ns / 1000000000),
-			(unsigned long long)(m->realtime_ns % 1000000000), m->name, cpu,
+			(unsigned long long)(m->realtime_ns % 1000000000), name, cpu,
 			ks_fmt_intnum(lo, sizeof(lo), kstats_slot_low(s, h.frac_bits), u),
 			ks_fmt_highnum(hi, sizeof(hi), s, h.frac_bits, u),
 			ks_fmt_u128(n, sizeof(n), h.count[s]), sum, mean);

@@ -3,7 +3,8 @@
  * A tiny streaming JSON writer: objects, arrays, strings, numbers. Compact
  * output is one line ({"a": 1, "b": [2, 3]}); pretty output indents by two.
  * Doubles print in the shortest form that reads back the same; NaN and
- * infinities, which JSON cannot hold, print as null.
+ * infinities, which JSON cannot hold, print as null. Strings are valid
+ * UTF-8 whatever they hold (put_string()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -112,41 +113,44 @@ static void put_u64(FILE *out, uint64_t v)
 	fwrite(tmp + n, 1, sizeof(tmp) - (size_t)n, out);
 }
 
+/*
+ * A JSON string: " and \ escaped, control characters (C0, DEL, C1) as
+ * \u00NN, and U+FFFD for each byte that is not part of valid UTF-8
+ * (text.c), so that the document is valid UTF-8 whatever @s holds.
+ */
 static void put_string(FILE *out, const char *s)
 {
-	const unsigned char *p;
-	size_t n = strlen(s), i;
+	size_t n = strlen(s), i, k;
+	const char *p;
 
 	for (i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == '"' || s[i] == '\\' ||
-		    s[i] == 0x7f)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ||
+		    s[i] == '"' || s[i] == '\\')
 			break;
-	if (i == n) {	/* nothing to escape */
-		fputc('"', out);
+	fputc('"', out);
+	if (i == n) {	/* printable ASCII: nothing to escape */
 		fwrite(s, 1, n, out);
 		fputc('"', out);
 		return;
 	}
-	fputc('"', out);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
+	for (p = s; *p; p += k) {
+		k = ks_utf8_len(p);
+		if (!k) {
+			fputs("\\ufffd", out);
+			k = 1;
+		} else if (ks_utf8_control(p, k)) {
+			if (*p == '\n')
+				fputs("\\n", out);
+			else if (*p == '\t')
+				fputs("\\t", out);
+			else	/* U+0000..U+001F, U+007F..U+009F */
+				fprintf(out, "\\u%04x", k == 1 ? (unsigned char)*p :
+					0x80 | (p[1] & 0x3f));
+		} else if (*p == '"' || *p == '\\') {
+			fputc('\\', out);
+			fputc(*p, out);
+		} else {
+			fwrite(p, 1, k, out);
 		}
 	}
 	fputc('"', out);

@@ -131,6 +131,20 @@ const char *ks_color(bool on, const char *code);	/* "" when off */
 #define C_BOLD	"\033[1m"
 #define C_RESET	"\033[0m"
 
+/* ---- strings from files and the kernel (text.c) ---- */
+
+/*
+ * @s made safe for a terminal, into @buf: control characters (C0, DEL,
+ * C1) and bytes that are not valid UTF-8 as \xNN, a backslash as \\.
+ * KS_TEXT_LEN(n) bytes hold it whole for a string of n bytes.
+ */
+#define KS_TEXT_LEN(n)	(4 * (n) + 1)
+char *ks_text(char *buf, size_t len, const char *s);
+/* The length of the valid UTF-8 sequence at @s (1..4), or 0. */
+size_t ks_utf8_len(const char *s);
+/* Is that sequence, of @n bytes, a control character (C0, DEL, C1)? */
+bool ks_utf8_control(const char *s, size_t n);
+
 /* ---- units (units.c) ---- */
 
 /* Formats @ns in @u: exact for integers, 4 significant digits for "auto". */

@@ -91,11 +91,18 @@ int cmd_list(int argc, char **argv)
 	printf("%s%-32s %-7s %-20s %-8s %4s %12s%s\n", ks_color(opts.color_out, C_BOLD),
 	       "NAME", "KIND", "OWNER", "STATE", "BITS", "COUNT",
 	       ks_color(opts.color_out, C_RESET));
-	for (i = 0; i < nr; i++)
-		printf("%-32s %-7s %-20s %-8s %4u %12llu\n", (const char *)e[i].name,
-		       ks_kind_name(e[i].kind), e[i].owner[0] ? (const char *)e[i].owner : "-",
+	for (i = 0; i < nr; i++) {
+		/* An owner may be a process's name, which that process chose. */
+		char name[KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)] = "-";
+
+		if (e[i].owner[0])
+			ks_text(owner, sizeof(owner), (const char *)e[i].owner);
+		printf("%-32s %-7s %-20s %-8s %4u %12llu\n",
+		       ks_text(name, sizeof(name), (const char *)e[i].name),
+		       ks_kind_name(e[i].kind), owner,
 		       ks_state_name(e[i].flags),
 		       e[i].frac_bits, (unsigned long long)e[i].count);
+	}
 	free(e);
 	return 0;
 }

@@ -7,7 +7,8 @@
  *
  * on stderr, or {"error": "<what>: <reason>", "hint": "..."} on stdout
  * with --json. Only the first error of a run is printed: the rest follow
- * from it.
+ * from it. What a message quotes (a path, a name) reaches the terminal
+ * through ks_text() (text.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -42,7 +43,7 @@ void ks_set_hint(const char *fmt, ...)
 
 static void report(const char *hint, const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char msg[1024], text[KS_TEXT_LEN(sizeof(msg))];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (!hint && pending_hint[0])
@@ -62,11 +63,12 @@ static void report(const char *hint, const char *fmt, va_list ap)
 	fflush(stdout);
 	fprintf(stderr, "kstatsctl: %serror:%s %s\n",
 		ks_color(opts.color_err, C_RED C_BOLD),
-		ks_color(opts.color_err, C_RESET), msg);
+		ks_color(opts.color_err, C_RESET), ks_text(text, sizeof(text), msg));
 	if (hint)
 		fprintf(stderr, "%shint:%s %s\n",
 			ks_color(opts.color_err, C_CYAN),
-			ks_color(opts.color_err, C_RESET), hint);
+			ks_color(opts.color_err, C_RESET),
+			ks_text(text, sizeof(text), hint));
 }
 
 int ks_fail(int code, const char *hint, const char *fmt, ...)
