@@ -131,7 +131,7 @@ const char *ks_color(bool on, const char *code);	/* "" when off */
 #define C_BOLD	"\033[1m"
 #define C_RESET	"\033[0m"
 
-/* ---- strings from files and the kernel (text.c) ---- */
+/* ---- strings from files and the kernel (text.c, crc.c) ---- */
 
 /*
  * @s made safe for a terminal, into @buf: control characters (C0, DEL,
@@ -144,6 +144,8 @@ char *ks_text(char *buf, size_t len, const char *s);
 size_t ks_utf8_len(const char *s);
 /* Is that sequence, of @n bytes, a control character (C0, DEL, C1)? */
 bool ks_utf8_control(const char *s, size_t n);
+/* CRC-32C of @len bytes, continuing from @crc (0 to start). */
+uint32_t ks_crc32c(uint32_t crc, const void *buf, size_t len);
 
 /* ---- units (units.c) ---- */
 
@@ -325,12 +327,23 @@ char *ks_fmt_mean(char *buf, size_t len, const struct ks_stats *st, enum ks_unit
 
 /* ---- snapshot files (snapfile.c) ---- */
 
-/* Reads a whole file; 0, or -1 with *why set to a static message. */
+/* Why a file was not read: what is wrong with it, and what to do. */
+struct ks_snap_why {
+	char msg[160];
+	const char *hint;
+};
+/* Reads a whole file; 0, or -1 with @why filled in. */
 int ks_snapfile_parse(const void *buf, size_t len, struct ks_set *set,
-		      const char **why);
+		      struct ks_snap_why *why);
 int ks_snapfile_read(const char *path, struct ks_set *set);	/* 0 or exit code */
 /* Writes @set; @swap writes the other byte order (tests). 0 or -1 (errno). */
 int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap);
+/*
+ * Writes the length and checksum of the version-2 file in @buf, as the
+ * writer does (and the fuzzer, to get past the checksum); leaves other
+ * files as they are.
+ */
+void ks_snapfile_seal(void *buf, size_t len);
 
 /* ---- output formats (fmt_*.c, show.c) ---- */
 

@@ -7,10 +7,10 @@
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 1):
+ * Header (format version 2; kstatsctl writes 2 and reads 1 and 2):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 1
+ *    10  u16    format version: 2
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -20,12 +20,18 @@
  *    32  u32    ABI version of the module that was read (0: unknown)
  *    36  u32    number of strings (7; at least 6, and readers skip any
  *               beyond those they know)
- *    40  u64    0
+ *    40  u32    CRC-32C (crc.c) of the whole file, these 4 bytes read as 0
+ *               (the bytes as stored, whatever their order)
+ *    44  u32    length of the whole file (at most 2^30 - 1)
  *    48  strings, each a u16 length then that many bytes (no NUL, at most
  *        255): host name, kernel release, kernel version, machine, module
  *        version, kstatsctl version, boot ID (the kernel's random boot_id;
  *        absent from files of kstatsctl 0.x before it, or empty: unknown);
- *        zeros up to the header length.
+ *        zeros up to the header length. Any bytes but NUL: printing them
+ *        is text.c's business.
+ *
+ * Format version 1 is the same but for bytes 40..47, a u64 0: no
+ * checksum, no file length.
  *
  * Metric record:
  *     0  u32    record length: 208 + 16 * nr_cpus + 24 * nr_slots
@@ -36,19 +42,25 @@
  *    40  u64    hits, 48: misses, 56: probe floor in ns (traces; else 0)
  *    64  u32    owner uid, 68: u32 generation (its low 32 bits; 0: unknown,
  *               files of kstatsctl 0.1), 72: s64 owner pid (-1: a module)
- *    80  u8[64] name, NUL-terminated and padded with zeros
- *   144  u8[64] owner, likewise
+ *    80  u8[64] name ([A-Za-z0-9_.:-], 1 to 63), NUL-terminated and padded
+ *               with zeros
+ *   144  u8[64] owner (a module's or a process's name: any bytes but NUL),
+ *               likewise
  *   208  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu;
  *               count is the sum of the CPU's slot counts modulo 2^64
  *        nr_slots x { u32 cpu, u32 slot, u64 count, u64 part_sum }
  *               in cpu then slot order: exactly KSTATS_IOC_SNAPSHOT's
  *               layout; part sums as kstats_hist.h defines them.
  *
- * The reader checks every length, offset, count and ordering against the
- * file's size before it allocates or reads anything, and rejects what does
- * not add up, with a message; it never trusts a count for an allocation.
+ * The reader first tells a file cut short (the length in the header, or
+ * in version 1 the header's and records' lengths, go past its end) and,
+ * in version 2, a damaged one (the checksum); then it checks every
+ * length, offset, count and ordering against the file's size before it
+ * allocates or reads anything, and rejects what does not add up, with a
+ * message; it never trusts a count for an allocation.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,7 +69,7 @@
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	1
+#define SNAP_VERSION	2	/* written; 1 is read too */
 #define SNAP_HDR_LEN	48
 #define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
 #define SNAP_MIN_STRINGS 6
@@ -65,6 +77,17 @@
 #define SNAP_CPU_LEN	16
 #define SNAP_SLOT_LEN	24
 #define SNAP_MAX_FILE	(1ull << 30)
+#define SNAP_CRC_AT	40	/* version 2: u32 CRC-32C, then the file's length */
+#define SNAP_LEN_AT	44
+
+#define HINT_FORMAT	"is it a file written by 'kstatsctl snapshot'?"
+#define HINT_NEWER	"a newer kstatsctl wrote it: read it with that one"
+#define HINT_CUT	"the file ends early (a copy or a write that did not " \
+			"finish, a full disk?): copy it again, or take the " \
+			"snapshot again"
+#define HINT_DAMAGED	"its bytes changed after 'kstatsctl snapshot' wrote them " \
+			"(a disk, a transfer, an edit): use another copy, or take " \
+			"the snapshot again"
 
 /* ---- reading ---- */
 
@@ -72,7 +95,22 @@ struct rd {
 	const uint8_t *p;
 	size_t len;
 	bool swap;
+	unsigned int version;
 };
+
+/* Says what is wrong with the file and what to do; returns -1. */
+static int bad(struct ks_snap_why *why, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(struct ks_snap_why *why, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why->msg, sizeof(why->msg), fmt, ap);
+	va_end(ap);
+	why->hint = hint;
+	return -1;
+}
 
 static uint16_t rd16(const struct rd *r, size_t off)
 {
@@ -106,21 +144,121 @@ static bool all_zero(const uint8_t *p, size_t len)
 	return true;
 }
 
-/* A NUL-terminated, zero-padded field of @len bytes; @name: metric rules. */
+/*
+ * A NUL-terminated, zero-padded field of @len bytes; @name: a metric's
+ * name, 1 or more of [A-Za-z0-9_.:-]; else (an owner) any bytes.
+ */
 static bool field_ok(const uint8_t *p, size_t len, bool name)
 {
 	size_t n = strnlen((const char *)p, len), i;
 
 	if (n == len || !all_zero(p + n, len - n))
 		return false;
-	for (i = 0; i < n; i++) {
-		if (p[i] < 0x20 || p[i] == 0x7f)
+	for (i = 0; name && i < n; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_.:-", p[i]))
 			return false;
-		if (name && !strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				    "0123456789_.:-", p[i]))
-			return false;
-	}
 	return !name || n > 0;
+}
+
+/* The first 48 bytes: magic, byte order, version, integer sizes. */
+static int check_start(struct rd *r, struct ks_snap_why *why)
+{
+	uint16_t bom;
+
+	if (!r->len)
+		return bad(why, HINT_FORMAT, "the file is empty");
+	if (memcmp(r->p, SNAP_MAGIC, r->len < 8 ? r->len : 8))
+		return bad(why, HINT_FORMAT, "not a kstats snapshot file (bad magic)");
+	if (r->len < SNAP_HDR_LEN)
+		return bad(why, HINT_CUT, "truncated at %zu bytes (a header is at "
+			   "least %d)", r->len, SNAP_HDR_LEN);
+	memcpy(&bom, r->p + 8, sizeof(bom));
+	r->swap = bom == __builtin_bswap16(SNAP_BOM);
+	if (rd16(r, 8) != SNAP_BOM)
+		return bad(why, HINT_FORMAT, "unknown byte-order mark");
+	r->version = rd16(r, 10);
+	if (r->version < 1 || r->version > SNAP_VERSION)
+		return bad(why, r->version > SNAP_VERSION ? HINT_NEWER : HINT_FORMAT,
+			   "unsupported format version %u (this kstatsctl reads 1 "
+			   "and 2)", r->version);
+	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15])
+		return bad(why, HINT_FORMAT, "unsupported integer sizes");
+	return 0;
+}
+
+/*
+ * Does the file end before its header and records do? Their lengths are
+ * followed as far as the file goes: -1, with the message, when it ends
+ * before them; 0 when it holds them all, or when they do not add up (the
+ * parser says how).
+ */
+static int cut_short(const struct rd *r, struct ks_snap_why *why)
+{
+	uint32_t end = rd32(r, 16), nr = rd32(r, 20), i;
+	uint64_t off = end, len;
+
+	if (end < SNAP_HDR_LEN)
+		return 0;
+	if (end > r->len)
+		return bad(why, HINT_CUT, "truncated at %zu bytes (the header is %u)",
+			   r->len, end);
+	for (i = 0; i < nr; i++) {
+		if (r->len - off < 4)
+			return bad(why, HINT_CUT, "truncated at %zu bytes (metric "
+				   "record %u of %u starts at %llu)", r->len, i + 1,
+				   nr, (unsigned long long)off);
+		len = rd32(r, off);
+		if (len < SNAP_REC_LEN)
+			return 0;
+		if (len > r->len - off)
+			return bad(why, HINT_CUT, "truncated at %zu bytes (metric "
+				   "record %u of %u ends at %llu)", r->len, i + 1, nr,
+				   (unsigned long long)(off + len));
+		off += len;
+	}
+	return 0;
+}
+
+/* Version 2's checksum: of the file as stored, its own 4 bytes as 0. */
+static uint32_t checksum(const uint8_t *p, size_t len)
+{
+	static const uint8_t zero[4];
+	uint32_t crc = ks_crc32c(0, p, SNAP_CRC_AT);
+
+	crc = ks_crc32c(crc, zero, sizeof(zero));
+	return ks_crc32c(crc, p + SNAP_CRC_AT + 4, len - SNAP_CRC_AT - 4);
+}
+
+/*
+ * Is the file whole and as written? A file that ends before its header
+ * says (version 2), or before its header and records do (1), is cut
+ * short; in version 2, one whose first bytes, as many as its header says,
+ * are whole has bytes after its end, and any other change is a checksum
+ * mismatch. Damage that lengthens a length field could look like a cut
+ * in version 1, but not in 2, where the file's length must say so too.
+ */
+static int check_whole(const struct rd *r, struct ks_snap_why *why)
+{
+	uint32_t want, crc;
+
+	if (r->version == 1)
+		return cut_short(r, why);
+	want = rd32(r, SNAP_LEN_AT);
+	crc = checksum(r->p, r->len);
+	if (r->len < want && (crc == rd32(r, SNAP_CRC_AT) || cut_short(r, why)))
+		return bad(why, HINT_CUT, "truncated at %zu bytes (the header says "
+			   "%u)", r->len, want);
+	if (r->len > want && want >= SNAP_HDR_LEN &&
+	    checksum(r->p, want) == rd32(r, SNAP_CRC_AT))
+		return bad(why, HINT_FORMAT, "%zu bytes after its end (the header "
+			   "says %u)", r->len - want, want);
+	if (crc != rd32(r, SNAP_CRC_AT))
+		return bad(why, HINT_DAMAGED, "checksum mismatch: the file is damaged");
+	if (r->len != want)
+		return bad(why, HINT_FORMAT, "%zu bytes, but the header says %u",
+			   r->len, want);
+	return 0;
 }
 
 static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
@@ -140,26 +278,11 @@ static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
 	uint32_t nr_strings, i;
 	size_t off, end;
 
-	if (r->len < SNAP_HDR_LEN || memcmp(r->p, SNAP_MAGIC, 8)) {
-		*why = "not a kstats snapshot file (bad magic)";
-		return -1;
-	}
-	if (rd16(r, 8) != SNAP_BOM) {
-		*why = "unknown byte-order mark";
-		return -1;
-	}
-	if (rd16(r, 10) != SNAP_VERSION) {
-		*why = "unsupported format version (this kstatsctl reads version 1)";
-		return -1;
-	}
-	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15]) {
-		*why = "unsupported integer sizes";
-		return -1;
-	}
 	end = rd32(r, 16);
 	*nr = rd32(r, 20);
 	nr_strings = rd32(r, 36);
-	if (end < SNAP_HDR_LEN || end % 8 || end > r->len || rd64(r, 40)) {
+	if (end < SNAP_HDR_LEN || end % 8 || end > r->len ||
+	    (r->version == 1 && rd64(r, SNAP_CRC_AT))) {
 		*why = "bad header length";
 		return -1;
 	}
@@ -299,47 +422,43 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 }
 
 int ks_snapfile_parse(const void *buf, size_t len, struct ks_set *set,
-		      const char **why)
+		      struct ks_snap_why *why)
 {
-	struct rd r = { buf, len, false };
+	struct rd r = { buf, len, false, 0 };
+	const char *what = NULL;
 	size_t off, rec_len;
 	uint32_t nr, i;
 
 	memset(set, 0, sizeof(*set));
-	if (len >= 10) {
-		uint16_t bom;
-
-		memcpy(&bom, (const uint8_t *)buf + 8, sizeof(bom));
-		r.swap = bom == __builtin_bswap16(SNAP_BOM);
-	}
-	if (parse_header(&r, set, &off, &nr, why))
+	memset(why, 0, sizeof(*why));
+	if (check_start(&r, why) || check_whole(&r, why))
 		return -1;
+	if (parse_header(&r, set, &off, &nr, &what))
+		return bad(why, HINT_FORMAT, "%s", what);
 	set->m = xcalloc(nr, sizeof(*set->m));
 	for (i = 0; i < nr; i++) {
 		set->nr = i + 1;
-		if (parse_metric(&r, off, &set->m[i], &rec_len, why))
-			goto bad;
+		if (parse_metric(&r, off, &set->m[i], &rec_len, &what))
+			goto out;
 		if (ks_set_find(set, set->m[i].name) != &set->m[i]) {
-			*why = "a metric appears twice";
-			goto bad;
+			what = "a metric appears twice";
+			goto out;
 		}
 		off += rec_len;
 	}
-	if (off != len) {
-		*why = "trailing bytes after the last metric";
-		goto bad;
-	}
-	return 0;
-bad:
+	if (off == len)
+		return 0;
+	what = "trailing bytes after the last metric";
+out:
 	ks_set_free(set);
-	return -1;
+	return bad(why, HINT_FORMAT, "%s", what);
 }
 
 int ks_snapfile_read(const char *path, struct ks_set *set)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
 	size_t len = 0, cap = 1 << 16, n;
-	const char *why = NULL;
+	struct ks_snap_why why = { "", NULL };
 	struct stat st;
 	uint8_t *buf;
 	int rc = 0;
@@ -354,20 +473,19 @@ int ks_snapfile_read(const char *path, struct ks_set *set)
 		len += n;
 		if (len == cap) {
 			if (cap >= SNAP_MAX_FILE) {
-				why = "larger than 1 GiB";
+				bad(&why, HINT_FORMAT, "larger than 1 GiB");
 				break;
 			}
 			cap *= 2;
 			buf = xrealloc(buf, cap, 1);
 		}
 	}
-	if (!why && ferror(f))
+	if (!why.msg[0] && ferror(f))
 		rc = ks_fail(EXIT_RUNTIME, NULL, "%s: %s", path, strerror(errno));
-	else if (!why && ks_snapfile_parse(buf, len, set, &why))
-		rc = 1;
-	if (why)
-		rc = ks_fail(EXIT_RUNTIME, "is it a file written by 'kstatsctl "
-			     "snapshot'?", "%s: %s", path, why);
+	else if (!why.msg[0])
+		ks_snapfile_parse(buf, len, set, &why);
+	if (why.msg[0])
+		rc = ks_fail(EXIT_RUNTIME, why.hint, "%s: %s", path, why.msg);
 	if (f != stdin)
 		fclose(f);
 	free(buf);
@@ -420,6 +538,29 @@ static void pad_to(struct wr *w, size_t align)
 		put(w, zero, align - w->len % align);
 }
 
+/* Writes @v at @off, in the file's byte order. */
+static void set32(struct wr *w, size_t off, uint32_t v)
+{
+	v = w->swap ? __builtin_bswap32(v) : v;
+	memcpy(w->p + off, &v, sizeof(v));
+}
+
+void ks_snapfile_seal(void *buf, size_t len)
+{
+	struct wr w = { buf, len, len, false };
+	uint16_t v;
+
+	if (len < SNAP_HDR_LEN || len >= SNAP_MAX_FILE)
+		return;
+	memcpy(&v, w.p + 8, sizeof(v));
+	w.swap = v == __builtin_bswap16(SNAP_BOM);
+	memcpy(&v, w.p + 10, sizeof(v));
+	if ((w.swap ? __builtin_bswap16(v) : v) != 2)
+		return;
+	set32(&w, SNAP_LEN_AT, (uint32_t)len);
+	set32(&w, SNAP_CRC_AT, checksum(w.p, len));
+}
+
 static void put_field(struct wr *w, const char *s, size_t len)
 {
 	uint8_t buf[KSTATS_NAME_LEN] = { 0 };
@@ -451,7 +592,8 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	put64(&w, set->src.created_ns);
 	put32(&w, set->src.abi_version);
 	put32(&w, SNAP_NR_STRINGS);
-	put64(&w, 0);
+	put32(&w, 0);		/* the checksum, at the end */
+	put32(&w, 0);		/* the file's length, likewise */
 	for (i = 0; i < SNAP_NR_STRINGS; i++) {
 		size_t len = strnlen(strs[i], 255);
 
@@ -459,12 +601,7 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put(&w, strs[i], len);
 	}
 	pad_to(&w, 8);
-	{
-		uint32_t hl = (uint32_t)w.len;
-
-		hl = swap ? __builtin_bswap32(hl) : hl;
-		memcpy(w.p + hdr_len_at, &hl, sizeof(hl));
-	}
+	set32(&w, hdr_len_at, (uint32_t)w.len);
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
 
@@ -497,8 +634,14 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 			put64(&w, m->slots[s].part_sum);
 		}
 	}
-	if (fwrite(w.p, 1, w.len, f) != w.len || fflush(f))
+	if (w.len >= SNAP_MAX_FILE) {	/* no reader would take it */
+		errno = EFBIG;
 		ret = -1;
+	} else {
+		ks_snapfile_seal(w.p, w.len);
+		if (fwrite(w.p, 1, w.len, f) != w.len || fflush(f))
+			ret = -1;
+	}
 	free(w.p);
 	return ret;
 }

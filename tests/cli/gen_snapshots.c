@@ -16,7 +16,11 @@
  *                          later, and what was recorded in between is 60%
  *                          slower (lat.shift), or A was reset (lat.reset)
  *                          or created again (lat.recreated) in between;
- *                          DIR/other-host.ksnap: B, from another host
+ *                          DIR/other-host.ksnap: B, from another host;
+ *                          DIR/hostile.ksnap: control characters and bytes
+ *                          that are not UTF-8 in every string;
+ *                          DIR/cut.ksnap: it, cut short; DIR/damaged.ksnap:
+ *                          it, with one bit of a part sum changed
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
@@ -498,6 +502,74 @@ static int interval(const char *dir)
 	return rc;
 }
 
+static int write_bytes(const char *dir, const char *file, const void *buf, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A file's strings may hold any byte but NUL, and an owner too: ESC
+ * sequences (colour, a window title, a terminal reset, the alternate
+ * screen), other C0 characters, DEL, C1 both as UTF-8 and as raw bytes,
+ * and bytes that are not UTF-8 (stray, cut short, overlong, surrogate),
+ * beside UTF-8 that must come through as it is. Its metric is user.small,
+ * as in basic, for diff. Then the same file cut short, and damaged.
+ */
+static int hostile(const char *dir)
+{
+	struct ks_metric m;
+	struct ks_set set;
+	struct gen g;
+	char *buf = NULL;
+	size_t len = 0;
+	uint32_t k;
+	int rc = 0;
+	FILE *f;
+
+	rng = 0x7f4a7c159e3779b9ull;
+	gen_init(&g, &m, "user.small", "own\x1b[1mer\x07\xff\x9b\xc2\x9b\\ \xc3\xa9",
+		 KSTATS_KIND_USER, 0, 2);
+	for (k = 0; k < 60; k++)
+		rec(&g, k % 2, next() % 21);
+	gen_finish(&g);
+	source(&set.src);
+	snprintf(set.src.host, sizeof(set.src.host), "%s",
+		 "host\x1b[31mred\x1b[0m\x1b]0;title\x07|tab\tnl\ncr\rdel\x7f|"
+		 "c1\xc2\x9b|raw\x9b|ff\xff|lone\xc3|overlong\xc0\xaf|"
+		 "surrogate\xed\xa0\x80|cut\xe2\x82|ok \xc3\xa9\xe2\x82\xac"
+		 "\xf0\x9f\x98\x80|back\\slash");
+	snprintf(set.src.kernel, sizeof(set.src.kernel), "6.12.0\x1b[2J");
+	snprintf(set.src.kernel_version, sizeof(set.src.kernel_version),
+		 "#1 SMP \xc2\x85 \xe2\x80\xa8");
+	snprintf(set.src.machine, sizeof(set.src.machine), "x86_64\x9b" "31m");
+	snprintf(set.src.module_version, sizeof(set.src.module_version), "\xfe\xff");
+	snprintf(set.src.tool_version, sizeof(set.src.tool_version), "0.0.0\x1b" "c");
+	snprintf(set.src.boot_id, sizeof(set.src.boot_id), "\x1b[5m\x1b[?1049h");
+	set.m = &m;
+	set.nr = 1;
+	f = open_memstream(&buf, &len);
+	if (!f || ks_snapfile_write(f, &set, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
+	    fclose(f))
+		return 1;
+	rc |= write_bytes(dir, "hostile.ksnap", buf, len);
+	rc |= write_bytes(dir, "cut.ksnap", buf, 300);
+	buf[len - 8] ^= 0x01;	/* the last slot's part sum, low byte */
+	rc |= write_bytes(dir, "damaged.ksnap", buf, len);
+	free(buf);
+	gen_free(&g);
+	ks_metric_free(&m);
+	return rc;
+}
+
 static int bench(const char *path)
 {
 	struct ks_metric m;
@@ -546,7 +618,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--bench"))
 		return bench(argv[2]);
 	if (argc == 2)
-		return golden(argv[1]) | big(argv[1]) | interval(argv[1]);
+		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
+		       hostile(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

@@ -3,18 +3,23 @@
 # ends with "N passed, M failed". With --update, regenerates tests/cli/data
 # (snapshot files, through gen_snapshots) and tests/cli/golden instead of
 # comparing ('make -C cli golden-update').
-#   1. the committed snapshot files are what the generator writes
+#   1. the committed snapshot files are what the generator writes (but
+#      basic-v1.ksnap and basic-be-v1.ksnap: format version 1, written by
+#      kstatsctl 0.1.0, kept as they are); each holds its CRC-32C
 #   2. golden outputs: every formatter and option, errors and usage errors;
 #      each run has $TIMEOUT seconds (default 20): a hang is a failure
-#   3. the big-endian file gives the same output as the little-endian one
-#   4. JSON: a real parser and the schema (cli/kstatsctl.schema.json)
+#   3. the big-endian file gives the same output as the little-endian one,
+#      and so do the version-1 files
+#   4. JSON: a real parser and the schema (cli/kstatsctl.schema.json); no
+#      control character in any text output, whatever the file's strings
 #   5. Prometheus text: prometheus_client's Prometheus and OpenMetrics parsers
 #   6. estimates: each exact statistic in the slot printed for it, the
 #      percentiles' ± the true half-width of their slot (hist and JSON)
 #   7. counts past 64 bits (1e9, 1e12, 2^63 samples; 2^64 - 1 in every
 #      slot of every CPU): every format ends in time with the exact totals
 #   8. diff: the interval B - A when B is A later, not a cumulative mix
-#   9. malformed snapshot files: an error and exit 1, never a crash
+#   9. malformed snapshot files: an error and exit 1, never a crash; every
+#      cut says "truncated"; no change of one byte goes unnoticed
 #  10. no module here: the errors and hints for "not loaded"/"not installed"
 #  11. --help, kstatsctl(8) and the bash completion agree; the man page lints
 #  12. the fuzzer, for FUZZ_SECONDS (default 60)
@@ -53,7 +58,7 @@ cd "$here" || exit 1
 "$cli/build/gen_snapshots" "$tmp" || { echo "gen_snapshots failed"; exit 1; }
 for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
-	other-host.ksnap; do
+	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -90,16 +95,28 @@ if ((update)); then
 	echo "updated tests/cli/data and tests/cli/golden ($(ls golden | wc -l) cases)"
 	exit 0
 fi
+v2=()
+for f in basic basic-be later big full interval-a interval-b other-host hostile; do
+	v2+=("data/$f.ksnap")
+done
+check "version-2 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
 
-# 3. byte order
+# 3. byte order, and format version 1
 for f in hist percentiles cdf raw json csv prometheus; do
 	"$bin" show -i data/basic.ksnap -f "$f" >"$tmp/le.$f" 2>&1
-	"$bin" show -i data/basic-be.ksnap -f "$f" >"$tmp/be.$f" 2>&1
-	if [[ $f == json ]]; then
-		check "big-endian file: same $f output" "$py" validate.py same "$tmp/le.json" "$tmp/be.json"
-	else
-		check "big-endian file: same $f output" cmp "$tmp/le.$f" "$tmp/be.$f"
-	fi
+	for v in be v1 be-v1; do
+		"$bin" show -i "data/basic-$v.ksnap" -f "$f" >"$tmp/$v.$f" 2>&1
+		case $v in
+		be) what="big-endian file" ;;
+		v1) what="version-1 file" ;;
+		be-v1) what="big-endian version-1 file" ;;
+		esac
+		if [[ $f == json ]]; then
+			check "$what: same $f output" "$py" validate.py same "$tmp/le.json" "$tmp/$v.json"
+		else
+			check "$what: same $f output" cmp "$tmp/le.$f" "$tmp/$v.$f"
+		fi
+	done
 done
 
 # 4. JSON schema: every JSON golden output, and the error documents
@@ -114,6 +131,14 @@ check "JSON schema: ${#jsons[@]} documents validate" \
 	"$py" validate.py schema "$cli/kstatsctl.schema.json" "${jsons[@]}"
 check "JSON: show -j on every snapshot validates" \
 	"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/le.json" "$tmp/be.json"
+check "no control character or byte not UTF-8 in any golden output (stdout, stderr)" \
+	"$py" validate.py text golden/*.out
+"$bin" show -i data/hostile.ksnap -f json >"$tmp/hostile.json"
+check "JSON: a file's strings as they are, U+FFFD for each byte not UTF-8" \
+	"$py" validate.py strings data/hostile.ksnap "$tmp/hostile.json"
+"$bin" show -i data/hostile.ksnap -f prometheus >"$tmp/hostile.prom"
+check "Prometheus/OpenMetrics parsers read the file's strings in HELP" \
+	"$py" validate.py prom "$tmp/hostile.prom" "$tmp/hostile.json"
 
 # 5. Prometheus
 check "Prometheus/OpenMetrics parsers agree with JSON" \
@@ -185,34 +210,52 @@ malformed() {
 		return 1
 	fi
 }
-truncations() {
-	local size n
+truncations() {	# every 37th cut, through kstatsctl: "truncated"
+	local size n out
 	size=$(stat -c %s data/basic.ksnap)
-	for ((n = 0; n < size; n += 37)); do
+	for ((n = 1; n < size; n += 37)); do
 		head -c "$n" data/basic.ksnap >"$tmp/trunc"
 		malformed "$tmp/trunc" || return 1
+		out=$("$bin" show -i "$tmp/trunc" 2>&1)
+		[[ $out == *": truncated at $n bytes ("* ]] || { echo "cut at $n: $out"; return 1; }
 	done
 }
-check "every truncation of a snapshot is an error (exit 1)" truncations
-flips() {	# flip one byte at many offsets: error or a valid file, never a crash
+check "every 37th truncation of a snapshot says so (exit 1)" truncations
+for f in basic basic-be basic-v1 basic-be-v1; do
+	check "every truncation of $f.ksnap says so (in-process)" \
+		"$cli/build/check_snapfile" cuts "data/$f.ksnap"
+done
+flips() {	# one byte changed every 13: an error, or the same output
 	local size n rc
+	"$bin" show -i data/basic.ksnap -f json --per-cpu >"$tmp/flip.want"
 	size=$(stat -c %s data/basic.ksnap)
 	for ((n = 0; n < size; n += 13)); do
 		cp data/basic.ksnap "$tmp/flip"
 		printf '\xa5' | dd of="$tmp/flip" bs=1 seek="$n" conv=notrunc status=none
-		"$bin" show -i "$tmp/flip" -f raw >/dev/null 2>&1
+		"$bin" show -i "$tmp/flip" -f json --per-cpu >"$tmp/flip.out" 2>&1
 		rc=$?
 		((rc == 0 || rc == 1)) || { echo "offset $n: exit $rc"; return 1; }
+		((rc == 1)) || cmp -s "$tmp/flip.want" "$tmp/flip.out" ||
+			{ echo "offset $n: read, and shown otherwise"; return 1; }
 	done
 }
-check "byte flips give an error or a valid file, never a crash" flips
+check "a byte changed every 13: an error or the same output, never a crash" flips
+# Every byte, each of its bits and all 8, in-process (over 100,000 cases).
+what="every change of one byte of basic.ksnap: refused, or shown as before"
+if out=$("$cli/build/check_snapfile" flips data/basic.ksnap 2>&1); then
+	ok "$what (${out#*: })"
+else
+	not_ok "$what" "$out"
+fi
+check "a damaged file says so" sh -c \
+	"\"$bin\" show -i data/damaged.ksnap 2>&1 | grep -q 'checksum mismatch: the file is damaged'"
 { cat data/basic.ksnap; printf 'x'; } >"$tmp/trailing"
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x02\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v2"
+{ head -c 10 data/basic.ksnap; printf '\x03\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v3"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v2 2>&1 | grep -q 'unsupported format version'"
+	"\"$bin\" show -i $tmp/v3 2>&1 | grep -q 'unsupported format version 3'"
 check "an empty file is an error" malformed /dev/null
 
 # 10. without the module (skipped where kstats is loaded)

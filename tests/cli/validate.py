@@ -23,6 +23,15 @@
   validate.py shift JSON TEXT            the diff of interval-a and -b: the
                                          interval moved +60%, the whole ~+11%;
                                          lat.reset has no interval
+  validate.py text FILE...               each FILE is UTF-8 without a control
+                                         character (C0, DEL, C1) but tab and
+                                         newline: fit for a terminal
+  validate.py strings KSNAP JSON         the strings of snapshot file KSNAP
+                                         (read here from its bytes) are those
+                                         of the show document JSON, with one
+                                         U+FFFD for each byte not UTF-8
+  validate.py crc KSNAP...               each version-2 file's header holds its
+                                         length and CRC-32C (computed here)
 
 Exits 0 when every check passes; prints what failed otherwise.
 """
@@ -316,6 +325,92 @@ def check_shift(json_path, text_path):
     return ok
 
 
+def check_text(files):
+    ok = True
+    for f in files:
+        try:
+            text = open(f, "rb").read().decode("utf-8")
+        except UnicodeDecodeError as e:
+            print(f"{f}: not UTF-8: {e}")
+            ok = False
+            continue
+        bad = [c for c in text if c not in "\t\n" and
+               (ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f)]
+        if bad:
+            print(f"{f}: control characters {sorted(set(bad))!r}")
+            ok = False
+    return ok
+
+
+def snapfile(path):
+    """A snapshot file's byte order, version, header strings and owners,
+    read as kstatsctl(8) describes the format."""
+    import struct
+    d = open(path, "rb").read()
+    e = "<" if d[8:10] == b"\xff\xfe" else ">"
+    u16 = lambda o: struct.unpack_from(e + "H", d, o)[0]
+    u32 = lambda o: struct.unpack_from(e + "I", d, o)[0]
+    strings, off = [], 48
+    for _ in range(u32(36)):
+        n = u16(off)
+        strings.append(d[off + 2:off + 2 + n])
+        off += 2 + n
+    owners, off = [], u32(16)
+    for _ in range(u32(20)):
+        owners.append(d[off + 144:off + 208].split(b"\0")[0])
+        off += u32(off)
+    return d, e, u16(10), strings, owners
+
+
+def per_byte(err):
+    """Decoding: one U+FFFD for each byte that is not UTF-8."""
+    return "\ufffd" * (err.end - err.start), err.end
+
+
+def check_strings(ksnap, json_path):
+    import codecs
+    codecs.register_error("per_byte", per_byte)
+    _, _, _, strings, owners = snapfile(ksnap)
+    show = documents(json_path)[0]
+    keys = ["host", "kernel", "kernel_version", "machine", "module_version",
+            "kstatsctl_version", "boot_id"]
+    want = {k: s.decode("utf-8", "per_byte") for k, s in zip(keys, strings)}
+    got = {k: show["source"][k] for k in keys}
+    want["owners"] = [o.decode("utf-8", "per_byte") for o in owners]
+    got["owners"] = [m["owner"] for m in show["metrics"]]
+    for k in want:
+        if want[k] != got[k]:
+            print(f"{k}: JSON says {got[k]!r}, the file {want[k]!r}")
+    return want == got
+
+
+def crc32c(data):
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    c = 0xFFFFFFFF
+    for b in data:
+        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def check_crc(files):
+    import struct
+    ok = True
+    for f in files:
+        d, e, version, _, _ = snapfile(f)
+        crc, length = struct.unpack_from(e + "II", d, 40)
+        want = crc32c(d[:40] + bytes(4) + d[44:])
+        if version != 2 or length != len(d) or crc != want:
+            print(f"{f}: version {version}, length {length} of {len(d)}, "
+                  f"CRC-32C {crc:#010x}, computed {want:#010x}")
+            ok = False
+    return ok
+
+
 def check_same(a, b):
     da, db = documents(a)[0], documents(b)[0]
     da["source"].pop("path", None)
@@ -342,6 +437,12 @@ def main(argv):
         return check_counts(argv[2], argv[3], argv[4])
     if cmd == "shift" and len(argv) == 4:
         return check_shift(argv[2], argv[3])
+    if cmd == "text" and len(argv) >= 3:
+        return check_text(argv[2:])
+    if cmd == "strings" and len(argv) == 4:
+        return check_strings(argv[2], argv[3])
+    if cmd == "crc" and len(argv) >= 3:
+        return check_crc(argv[2:])
     print(__doc__)
     return False
 
