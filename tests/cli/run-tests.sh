@@ -100,6 +100,8 @@ for f in basic basic-be later big full interval-a interval-b other-host hostile;
 	v2+=("data/$f.ksnap")
 done
 check "version-2 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
+check "CRC-32C: the check value; 8 bytes a step is a bit at a time's CRC" \
+	"$cli/build/check_snapfile" crc
 
 # 3. byte order, and format version 1
 for f in hist percentiles cdf raw json csv prometheus; do
