@@ -297,7 +297,7 @@ static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
 		uint16_t len;
 
 		if (off + 2 > end) {
-			*why = "truncated header strings";
+			*why = "more header strings than the header holds";
 			return -1;
 		}
 		len = rd16(r, off);
@@ -336,7 +336,7 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	size_t so;
 
 	if (r->len - off < SNAP_REC_LEN) {
-		*why = "truncated metric record";
+		*why = "a metric record runs past the end of the file";
 		return -1;
 	}
 	len = rd32(r, off);
