@@ -39,9 +39,6 @@ static void kstats_seq_slot_line(struct seq_file *sf, u32 slot, const char *who,
 		   kstats_slot_mean(slot, frac_bits, count, part_sum));
 }
 
-/* Longest line kstats_view_show() prints, with room to spare. */
-#define KSTATS_VIEW_LINE	128
-
 /* A CPU with samples, as the view walks its slots in order. */
 struct kstats_view_row {
 	u32 next, end;			/* its entries in the copy's slots */
@@ -55,10 +52,13 @@ static int kstats_view_show(struct seq_file *sf, void *unused)
 	u32 s, r, nr = 0, first = 0;
 	u64 total = 0, cum = 0;
 
-	rows = kvcalloc(c->nr_rows, sizeof(*rows), GFP_KERNEL_ACCOUNT);
+	/* Only the CPUs with samples: memory in proportion to the output. */
+	for (r = 0; r < c->nr_rows; r++)
+		nr += !!c->rows[r].nr_slots;
+	rows = kvcalloc(nr ?: 1, sizeof(*rows), GFP_KERNEL_ACCOUNT);
 	if (!rows)
 		return -ENOMEM;
-	for (r = 0; r < c->nr_rows; r++) {
+	for (r = 0, nr = 0; r < c->nr_rows; r++) {
 		u32 n = c->rows[r].nr_slots;
 
 		total += c->rows[r].count;
@@ -99,7 +99,10 @@ static int kstats_view_show(struct seq_file *sf, void *unused)
 	return 0;
 }
 
-/* The copy is taken once, at open: a read that grows the buffer reprints it. */
+/*
+ * The copy is taken once, at open: when seq_file doubles its buffer and
+ * prints again, it reprints the same copy.
+ */
 static int kstats_view_open(struct inode *inode, struct file *file)
 {
 	struct kstats_metric *m = inode->i_private;
@@ -108,8 +111,7 @@ static int kstats_view_open(struct inode *inode, struct file *file)
 
 	if (IS_ERR_OR_NULL(c))
 		return c ? PTR_ERR(c) : -ENOMEM;
-	err = single_open_size(file, kstats_view_show, c,
-			       ((size_t)c->nr_slots + c->nslots) * KSTATS_VIEW_LINE + 1);
+	err = single_open(file, kstats_view_show, c);
 	if (err)
 		kstats_copy_free(c);
 	return err;

@@ -27,9 +27,11 @@ else
 fi
 start=$(date +%s)
 tests/vm/run.sh "$lane" tests/guest/main-tests.sh "$top/build/$lane"
-# The 6.12 lane boots again with many possible CPUs (4 online).
-if [[ $lane == 6.12 ]]; then
-	KSTATS_VM_MAXCPUS=240 KSTATS_VM_TIMEOUT=600 \
+# The 6.1 lane boots again with 240 possible CPUs (4 online): possible_cpus=
+# raises the count up to 6.8 (later kernels only lower it, and do not count
+# QEMU's hot-pluggable CPUs as possible).
+if [[ $lane == 6.1 ]]; then
+	KSTATS_VM_APPEND="possible_cpus=240" KSTATS_VM_TIMEOUT=600 \
 		tests/vm/run.sh "$lane" tests/guest/bigcpu-tests.sh "$top/build/$lane" 240
 fi
 echo "lane $lane: PASS in $(($(date +%s) - start)) s"

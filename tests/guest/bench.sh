@@ -16,7 +16,7 @@ if dmesg | grep 'unloaded without kstats_delete' >/dev/null; then
 fi
 echo
 # What one SNAPSHOT allocates (kmem events), here and in the 240-CPU boot of the
-# 6.12 lane (tests/guest/bigcpu-tests.sh), where it is also checked.
+# 6.1 lane (tests/guest/bigcpu-tests.sh), where it is also checked.
 insmod "$build/module/kstats.ko"
 echo "# SNAPSHOT memory, possible CPUs $(cat /sys/devices/system/cpu/possible):"
 "$build/alloc_test" | sed -n 's/^# \(.*bytes allocated.*\)/#   \1/p'

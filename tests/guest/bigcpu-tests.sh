@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# kstats on a machine with many possible CPUs (tests/lane.sh boots the 6.12
-# lane a second time with QEMU -smp 4,maxcpus=N; 4 are online): the whole
+# kstats on a machine with many possible CPUs (tests/lane.sh boots the 6.1
+# lane a second time with possible_cpus=N; 4 are online): the whole
 # ioctl ABI suite, whose CPU masks then reach past CPU 32 and 64 and whose
 # maxactive bound (2^20 / possible CPUs) is below 65536; and what SNAPSHOT
 # and the debugfs view allocate, by the kernel's kmem events.
@@ -11,9 +11,15 @@ build=${1:?usage: bigcpu-tests.sh BUILD_DIR POSSIBLE_CPUS} want=${2:?}
 
 ok "possible CPUs: 0-$((want - 1))" test "$(cat /sys/devices/system/cpu/possible)" = "0-$((want - 1))"
 echo "# abi-tests with $want possible CPUs"
-tests/guest/abi-tests.sh "$build" 2>&1 | sed 's/^/    /'
+KSTATS_ABI_PASSES=1 tests/guest/abi-tests.sh "$build" 2>&1 | sed 's/^/    /'
 ok "abi-tests with $want possible CPUs" test "${PIPESTATUS[0]}" = 0
 insmod "$build/module/kstats.ko"
+limit=$((2 ** 20 / want))
+out=$(cli/kstatsctl trace vfs_read --maxactive $((limit + 1)) 2>&1)
+ok "kstatsctl trace --maxactive $((limit + 1)): exit 1, the bound named" \
+	test "$?/$(head -n1 <<<"$out")" = "1/kstatsctl: error: --maxactive: at most $limit on this machine ($want possible CPUs)"
+ok "kstatsctl trace --maxactive $limit works" cli/kstatsctl trace vfs_read --maxactive $limit
+ok "kstatsctl untrace" cli/kstatsctl untrace vfs_read
 echo "# alloc_test"
 "$build/alloc_test" 2>&1 | sed 's/^/    /'
 ok "alloc_test: SNAPSHOT and the debugfs view allocate in proportion to what they return" \

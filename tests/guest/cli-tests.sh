@@ -56,6 +56,19 @@ expect() {
 	fi
 	grep -qE -- "$pat" <<<"$out" || { echo "output lacks /$pat/: $out"; return 1; }
 }
+# A python thread tells its id, and ends when its stdin closes.
+pid_of_thread_refused() {
+	local tid rc
+	coproc T { python3 -c 'import sys, threading
+t = threading.Thread(target=sys.stdin.read); t.start(); print(t.native_id, flush=True); t.join()'; }
+	read -r tid <&"${T[0]}"
+	expect 1 "error: tracing vfs_read: no process $tid\$|hint: --pid takes a process" \
+		"$K" trace vfs_read --pid "$tid"
+	rc=$?
+	exec {T[1]}>&-
+	wait "$T_PID"
+	return $rc
+}
 # stderr_is RC 'LINE1' 'LINE2'... CMD: exact error lines (stdout empty).
 errors() {
 	local want=$1 err1=$2 err2=$3 rc
@@ -345,6 +358,8 @@ if "$K" info -j | grep -q '"trace"'; then
 	ok "untrace tcp_sendmsg" "$K" untrace tcp_sendmsg
 	ok "no such function: error, exit 1" expect 1 '^kstatsctl: error: no such function: kstats_no_such_fn' \
 		"$K" trace kstats_no_such_fn
+	ok "--pid of a thread that is not its process's leader: no such process, hint --tid" \
+		pid_of_thread_refused
 else
 	skip "trace tcp_sendmsg over loopback TCP" "this module has no tracing"
 	ok "trace: 'tracing: not supported by this kstats module', exit 1" errors 1 \

@@ -13,8 +13,6 @@
 #                      mktemp dir); the console log is saved there as console-LANE.log
 #   KSTATS_VM_VERBOSE  1 = stream the console to stderr while it runs
 #   KSTATS_VM_ACCEL    QEMU -accel value (default tcg,thread=single, see below)
-#   KSTATS_VM_MAXCPUS  possible CPUs (QEMU -smp 4,maxcpus=N: 4 online, the rest hot-pluggable;
-#                      at most 240, so that xAPIC IDs suffice)
 # Note: the guest has fresh tmpfs on /tmp, /run and /var/tmp, so host files there are invisible
 # to SCRIPT, except the repo itself (a clone in /tmp works) and KSTATS_VM_OUT.
 set -euo pipefail
@@ -94,9 +92,6 @@ cmd=("$script" "$@")
 mkdir -p "$run/root/kstats"
 echo "$nonce" >"$run/root/kstats/nonce"
 [[ $timeout =~ ^[0-9]+$ ]] || die "KSTATS_VM_TIMEOUT must be a number of seconds"
-maxcpus=${KSTATS_VM_MAXCPUS:-4}
-[[ $maxcpus =~ ^[0-9]+$ ]] && ((maxcpus >= 4 && maxcpus <= 240)) ||
-	die "KSTATS_VM_MAXCPUS must be 4 to 240"
 printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\nTIMEOUT=%s\n' "$lane" "$KVER" "$out" \
 	"$MODDIR" "$repo_bind" "$timeout" >"$run/root/kstats/run.conf"
 {
@@ -121,7 +116,7 @@ append+=" ${KSTATS_VM_APPEND:-}"
 # la57=off: with 5-level paging, an interrupt landing while identify_cpu() re-reads the CPU
 # features sees LA57 "off" for a moment and KASAN reports a wild access (~1 debug boot in 10).
 qemu=(qemu-system-x86_64 -accel "${KSTATS_VM_ACCEL:-tcg,thread=single}" -M q35 -cpu max,la57=off
-	-smp "4,maxcpus=$maxcpus" -m 2G -nographic -no-reboot -nic none
+	-smp 4 -m 2G -nographic -no-reboot -nic none
 	-kernel "$VMLINUZ" -initrd "$run/initrd" -append "$append"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
