@@ -64,7 +64,7 @@ int cmd_info(int argc, char **argv)
 	struct stat st;
 	struct passwd *pw;
 	struct group *gr;
-	char lock[64], mode[12], user[32], group[32];
+	char lock[64], mode[12], user[32], group[32], t1[4 * 256 + 1];
 	const char *lockmode;
 	int rc, done, fd, i;
 	bool traced = false;
@@ -136,11 +136,14 @@ int cmd_info(int argc, char **argv)
 		json_end(j);
 		return 0;
 	}
+	/* The kernel's and the account database's strings, as text.c shows any. */
 	printf("kstatsctl    %s (ABI %u)\n", KSTATS_VERSION, KSTATS_ABI_VERSION);
-	printf("module       %s (ABI %u)\n", (const char *)info.version, info.abi_version);
-	printf("kernel       %s\n", un.release);
-	printf("device       %s %s %s %s (%u:%u)\n", ks_dev_path(), mode, user, group,
-	       major(st.st_rdev), minor(st.st_rdev));
+	printf("module       %s (ABI %u)\n", ks_text(t1, sizeof(t1), (const char *)info.version),
+	       info.abi_version);
+	printf("kernel       %s\n", ks_text(t1, sizeof(t1), un.release));
+	printf("device       %s %s %s ", ks_dev_path(), mode, ks_text(t1, sizeof(t1), user));
+	printf("%s (%u:%u)\n", ks_text(t1, sizeof(t1), group), major(st.st_rdev),
+	       minor(st.st_rdev));
 	printf("features    ");
 	for (i = 0; i < (int)ARRAY_SIZE(feature_names); i++)
 		if (info.features & (1ull << i))
