@@ -105,6 +105,22 @@ static void check(const char *what, uint64_t used, uint64_t returned)
 	tap_end("%s allocates in proportion to what it returns", what);
 }
 
+/* What one SNAPSHOT into @buf allocates; its errno (0: none) in @err. */
+static uint64_t snapshot_cost(int fd, void *buf, size_t len, struct kstats_snapshot *sn,
+			      int *err)
+{
+	memset(sn, 0, sizeof(*sn));
+	set_name(sn->name, METRIC);
+	sn->buf = U64PTR(buf);
+	sn->buf_len = len;
+	events(1);
+	trace_window(1);
+	*err = ioctl(fd, KSTATS_IOC_SNAPSHOT, sn) ? errno : 0;
+	trace_window(0);
+	events(0);
+	return allocated();
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t samples = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0) : 64;
@@ -115,7 +131,7 @@ int main(int argc, char **argv)
 	char *buf = malloc(len), *view;
 	ssize_t n, total = 0;
 	uint32_t i;
-	int fd, vfd;
+	int fd, vfd, err;
 
 	tap_init();
 	fd = kopen();
@@ -136,30 +152,14 @@ int main(int argc, char **argv)
 	tap_note("%u possible CPUs, frac_bits 5, %u samples", info.nr_cpus, samples);
 
 	/* The sizing call: no buffer, -ENOSPC and the size. */
-	memset(&sn, 0, sizeof(sn));
-	set_name(sn.name, METRIC);
-	events(1);
-	trace_window(1);
-	n = ioctl(fd, KSTATS_IOC_SNAPSHOT, &sn);
-	trace_window(0);
-	events(0);
-	used = allocated();
-	if (n != -1 || errno != ENOSPC)
-		tap_fail("sizing SNAPSHOT: %zd (%s), want ENOSPC", n, errname(errno));
+	used = snapshot_cost(fd, NULL, 0, &sn, &err);
+	if (err != ENOSPC)
+		tap_fail("sizing SNAPSHOT: %s, want ENOSPC", errname(err));
 	check("SNAPSHOT sizing call", used, sn.buf_len);
 
-	memset(&sn, 0, sizeof(sn));
-	set_name(sn.name, METRIC);
-	sn.buf = U64PTR(buf);
-	sn.buf_len = len;
-	events(1);
-	trace_window(1);
-	n = ioctl(fd, KSTATS_IOC_SNAPSHOT, &sn);
-	trace_window(0);
-	events(0);
-	used = allocated();
-	if (n)
-		tap_fail("SNAPSHOT: %s", errname(errno));
+	used = snapshot_cost(fd, buf, len, &sn, &err);
+	if (err)
+		tap_fail("SNAPSHOT: %s", errname(err));
 	else if (sn.nr_slots == 0 || sn.nr_cpus != info.nr_cpus)
 		tap_fail("SNAPSHOT: %u slots, %u CPUs", sn.nr_slots, sn.nr_cpus);
 	check("SNAPSHOT", used, sn.buf_len);
