@@ -3,6 +3,7 @@
 #   make check				every test: unit, style, VM lanes 6.1, 6.12, debug
 #   make demo				boot Debian's kernel in QEMU and show kstats at work
 #   make bench				record-path benchmark in the VM
+#   make fuzz [FUZZ_CALLS=N FUZZ_LANE=L]	long ioctl fuzzer run in the VM (debug lane)
 #   sudo make install			install kstats.ko for KERNELRELEASE
 #   sudo make dkms-source		the DKMS source tree in /usr/src/kstats-VERSION
 KERNELRELEASE ?= $(shell uname -r)
@@ -26,6 +27,9 @@ demo:
 bench:
 	tests/bench.sh
 
+fuzz:
+	tests/fuzz.sh
+
 version:
 	@echo $(VERSION)
 
@@ -45,4 +49,4 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all module install dkms-source check demo bench version clean
+.PHONY: all module install dkms-source check demo bench fuzz version clean

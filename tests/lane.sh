@@ -19,11 +19,11 @@ stamp=$qdir/.done-$(sha256sum tests/guest/quantiles.py | cut -c1-16)
 	[[ -e $stamp ]] || { rm -rf "$qdir" && tests/guest/quantiles.py gen "$qdir" && touch "$stamp"; }
 ) 9>"$top/build/quantiles.lock"
 # A hung guest fails the lane at this limit: about twice what a lane takes
-# with another lane beside it on 2 cores (stock ~5-7 min; debug ~16, KASAN).
+# with another lane beside it on 2 cores (stock ~5-10 min; debug ~16, KASAN).
 if [[ $lane == debug ]]; then
 	export KSTATS_VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-1800}
 else
-	export KSTATS_VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-900}
+	export KSTATS_VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-1200}
 fi
 start=$(date +%s)
 tests/vm/run.sh "$lane" tests/guest/main-tests.sh "$top/build/$lane"

@@ -5,10 +5,21 @@
 set -uo pipefail
 build=${1:?usage: main-tests.sh BUILD_DIR}
 failed=()
-for suite in lane-tests abi-tests trace-tests churn-tests quantile-tests cli-tests; do
+# The ioctl fuzzer: 100,000 calls where the sanitizers watch (debug) and on
+# stock 6.12, which also does the 100 load-trace-unload cycles (too slow
+# under KASAN for make check's time budget).
+suites=(lane-tests abi-tests trace-tests churn-tests quantile-tests)
+case ${KSTATS_LANE:-} in
+debug) suites+=("fuzz-tests 100000 0") ;;
+6.12) suites+=("fuzz-tests 100000 100") ;;
+esac
+suites+=(cli-tests)
+for entry in "${suites[@]}"; do
+	read -r suite args <<<"$entry"
 	echo "# ==== $suite"
 	t0=$SECONDS
-	tests/guest/$suite.sh "$build" || failed+=("$suite")
+	# shellcheck disable=SC2086 # args: the suite's numbers
+	tests/guest/$suite.sh "$build" $args || failed+=("$suite")
 	echo "# ==== $suite: $((SECONDS - t0)) s"
 done
 echo "# ==== suites failed: ${failed[*]:-none}"
