@@ -18,8 +18,9 @@
 #include "kstatsctl.h"
 
 #define HINT_ROOT "needs root or CAP_PERFMON (e.g. sudo kstatsctl ...)"
-#define HINT_INSTALL "install it: 'apt install kstats-dkms', or from its source " \
-	"tree 'make && sudo make install' (see kstatsctl(8))"
+#define HINT_INSTALL "install the kstats-dkms package ('make deb' in kstats' " \
+	"source tree builds it), or from that tree 'sudo dkms add . && sudo dkms " \
+	"install kstats/VERSION' (see kstatsctl(8))"
 #define HINT_MOK "Secure Boot loads only signed modules: sign kstats.ko with a " \
 	"Machine Owner Key (DKMS makes one, /var/lib/dkms/mok.pub), enroll it with " \
 	"'sudo mokutil --import /var/lib/dkms/mok.pub', reboot, confirm it in the " \

@@ -3,7 +3,9 @@
 #   1. unit tests of the shared histogram math (cmocka, plain and ASan/UBSan)
 #   2. kernel style: checkpatch and kernel-doc on the module and its headers
 #   3. kstatsctl on the host: golden outputs, JSON schema, Prometheus, fuzzing
-#   4. the DKMS source tree builds kstats.ko for each stock kernel
+#   4. packages: .debs (lintian-clean) and RPMs built, DKMS from a clone, the
+#      .debs installed, DKMS builds for each stock kernel, the 6.1 VM runs
+#      with the packaged module and CLI, upgrade N -> N+1, purge leaves nothing
 #   5. VM lanes: Debian 6.1, 6.12, 6.12 PREEMPT_RT and the debug kernel, in QEMU: the
 #      module core, the ioctl ABI (also -m32), tracing, and kstatsctl end to end
 # Every step runs; a step that cannot run fails (nothing is skipped quietly).
@@ -71,10 +73,10 @@ flock 8
 	step 1 "unit tests (shared histogram math)" make -s -C tests/unit
 	step 2 "kernel style (checkpatch, kernel-doc)" tests/style.sh
 	step 3 "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" make -s -C cli check
-	step 4 "DKMS source tree (make dkms-source) builds for 6.1, 6.12 and 6.12-rt" tests/dkms-tree.sh
 	make -s -C cli >/dev/null 2>&1	# once, so that no two lanes build it at once
 	flock -u 8
 	renice -n 0 -p $BASHPID >/dev/null
+	step 4 "packages: .deb + lintian, RPM, DKMS, install, 6.1 VM, upgrade, purge" tests/packages.sh
 	for s in "${stock[@]}"; do
 		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
 	done

@@ -12,6 +12,7 @@ pkgs=(
 	flex bison bc libelf-dev libssl-dev dwarves	# debug kernel build
 	python3				# test helpers
 	bpftrace			# an independent count of traced calls, in the lanes
+	dpkg-dev debhelper dh-dkms dkms lintian rpm udev	# packages (tests/packages.sh)
 	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
 )
 missing=()

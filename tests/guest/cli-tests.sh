@@ -3,6 +3,8 @@
 # repository root as root, with cli/kstatsctl built on the host beforehand.
 # Prints TAP; exits non-zero if any test failed.
 # Usage: tests/guest/cli-tests.sh BUILD_DIR
+#   KSTATS_CTL, KSTATS_COMPLETION: the kstatsctl and completion to test
+#   (default: the tree's; tests/guest/package-tests.sh passes the installed)
 #   BUILD_DIR/module/kstats.ko, BUILD_DIR/tests/kmod/kstats_selftest.ko
 #
 # Covers: autoload through libkmod (and --no-autoload, "not installed",
@@ -16,7 +18,8 @@ set -uo pipefail
 build=${1:?usage: cli-tests.sh BUILD_DIR}
 build=$(realpath "$build")
 top=$PWD
-K=$top/cli/kstatsctl
+K=${KSTATS_CTL:-$top/cli/kstatsctl}
+completion_file=${KSTATS_COMPLETION:-$top/completion/kstatsctl.bash}
 ko=$build/module/kstats.ko
 selftest=$build/tests/kmod/kstats_selftest.ko
 view=/sys/kernel/debug/kstats
@@ -114,7 +117,7 @@ ok "--no-autoload -j: {\"error\", \"hint\"} on stdout, exit 1" sh -c \
 modules_tree empty
 ok "not installed: error, how to install, exit 1" errors 1 \
 	"kstatsctl: error: the kstats module is not loaded, and not installed for kernel $kver" \
-	"hint: install it: 'apt install kstats-dkms', or from its source tree 'make && sudo make install' (see kstatsctl(8))" \
+	"hint: install the kstats-dkms package ('make deb' in kstats' source tree builds it), or from that tree 'sudo dkms add . && sudo dkms install kstats/VERSION' (see kstatsctl(8))" \
 	"$K" list
 modules_restore
 modules_tree kstats
@@ -309,7 +312,7 @@ ok "info -j validates" sh -c "\"$K\" info -j >$tmp/i.json && $py $validate schem
 ok "--version: tool and module" expect 0 "^kstats module $version \(ABI 1\)" "$K" --version
 completion() {
 	# shellcheck disable=SC1091
-	. "$top/completion/kstatsctl.bash"
+	. "$completion_file"
 	COMP_WORDS=("$K" show selftest.b)
 	COMP_CWORD=2
 	_kstatsctl

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# The packages, end to end, on this machine (as root: it installs them and
+# removes them again; it refuses to start if kstats packages are installed):
+#  1. dpkg-buildpackage -b from a clean copy (make deb); lintian: no error,
+#     warning, info or pedantic tag;
+#  2. make rpm: rpmbuild -ba on the spec; rpm -qlp lists the expected files;
+#  3. DKMS straight from a clone: dkms add DIR, dkms install kstats/VERSION;
+#  4. apt install of both .debs, then dkms install -k for each stock lane's
+#     kernel: the module, its version, depmod, Module.symvers and headers;
+#  5. third-party modules built against the DKMS install alone, and the 6.1
+#     VM booted with the DKMS-built kstats.ko and the installed kstatsctl:
+#     udev rule and group kstats, then the CLI suite
+#     (tests/guest/package-tests.sh);
+#  6. upgrade to version N+1: every kernel that had N gets N+1;
+#  7. apt purge: no file left behind (dkms, /usr/src, /lib/modules, /etc,
+#     /usr, /var compared with before the install).
+# Usage: tests/packages.sh
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+lanes=(6.1 6.12 6.12-rt)
+out=$top/build/packages
+arch=$(uname -m)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok - $*"; }
+
+[ "$(id -u)" -eq 0 ] || fail "needs root: it installs and purges the packages"
+if [[ $(dpkg-query -W -f='${Status}\n' kstats-dkms kstatsctl 2>/dev/null) == *installed* ]] ||
+	[ -e /var/lib/dkms/kstats ]; then
+	fail "kstats is installed on this machine (packages or DKMS); this test installs and" \
+		"purges it: remove it first (apt purge kstats-dkms kstatsctl; dkms remove kstats --all)"
+fi
+version=$(make -s version)
+rm -rf "$out"
+mkdir -p "$out"
+
+# Everything named *kstats* outside the repo and the caches, to compare
+# after the purge.
+leftovers() {
+	find /etc /usr /var /lib /opt -xdev \( -path "$top" -o -path /var/cache/apt \
+		-o -path "$HOME/.cache" -o -path /var/lib/apt/lists \) -prune -o \
+		-iname '*kstats*' -print 2>/dev/null | sort
+}
+leftovers >"$out/before.txt"
+installed=0
+# dkms' own postinst builds for the running kernel (and the newest), or, when
+# the running kernel has no /lib/modules (a container, a CI machine), for
+# every kernel. Give it the usual case, a running kernel without headers
+# here, so that the upgrade's rebuilds for the lanes' kernels must come from
+# kstats-dkms' own maintainer scripts.
+running=/lib/modules/$(uname -r)
+made_running=0
+if [ ! -e "$running" ]; then
+	mkdir "$running"
+	made_running=1
+fi
+cleanup() {
+	((installed)) && apt-get purge -y -qq kstats-dkms kstatsctl >/dev/null 2>&1
+	((made_running)) && rm -rf "$running"
+	dkms remove kstats --all >/dev/null 2>&1
+	rm -rf "/usr/src/kstats-$version" "/usr/src/kstats-$version.1"
+}
+trap cleanup EXIT
+
+# ---- 1. .debs and lintian ----
+make -s deb >"$out/deb.log" 2>&1 || { cat "$out/deb.log"; fail "make deb"; }
+dkms_deb=$top/build/deb/kstats-dkms_${version}_all.deb
+ctl_deb=$top/build/deb/kstatsctl_${version}_$(dpkg --print-architecture).deb
+{ [ -f "$dkms_deb" ] && [ -f "$ctl_deb" ]; } || fail "make deb did not make $dkms_deb and $ctl_deb"
+dpkg -c "$ctl_deb" >"$out/deb-ctl.txt"
+dpkg -c "$dkms_deb" >"$out/deb-dkms.txt"
+grep -q ' ./usr/sbin/kstatsctl$' "$out/deb-ctl.txt" || fail "kstatsctl .deb lacks /usr/sbin/kstatsctl"
+grep -q '/usr/src/' "$out/deb-ctl.txt" && fail "kstatsctl .deb carries /usr/src"
+for f in "usr/src/kstats-$version/dkms.conf" "usr/src/kstats-$version/module/main.c" \
+	lib/udev/rules.d/60-kstats.rules usr/share/man/man4/kstats.4.gz; do
+	grep -q " ./$f\$" "$out/deb-dkms.txt" || fail "kstats-dkms .deb lacks /$f"
+done
+pass "dpkg-buildpackage -us -uc -b: kstats-dkms_${version}_all.deb, kstatsctl_${version}"
+# Every level down to pedantic and classification (which lists the fields
+# it read: proof that lintian looked at the packages).
+lintian --allow-root --pedantic --display-info -L '>=classification' \
+	"$top"/build/deb/*.changes >"$out/lintian.log" 2>&1 || true
+grep -q '^C: kstats' "$out/lintian.log" || { cat "$out/lintian.log"; fail "lintian did not run"; }
+if grep -E '^[EWIPX]: ' "$out/lintian.log"; then
+	fail "lintian has something to say about the packages (above)"
+fi
+pass "lintian: no error, warning, info, pedantic or experimental tag"
+
+# ---- 2. RPMs ----
+# --nodeps: the build dependencies are Debian packages, not RPMs.
+make -s rpm RPMBUILD_FLAGS=--nodeps >"$out/rpm.log" 2>&1 || { tail -n 40 "$out/rpm.log"; fail "make rpm"; }
+rpm_dkms=$top/build/rpm/RPMS/noarch/kstats-dkms-$version-1.noarch.rpm
+rpm_ctl=$top/build/rpm/RPMS/$arch/kstatsctl-$version-1.$arch.rpm
+rpm -qlp "$rpm_dkms" >"$out/rpm-dkms.txt"
+rpm -qlp "$rpm_ctl" >"$out/rpm-ctl.txt"
+for f in "/usr/src/kstats-$version/dkms.conf" "/usr/src/kstats-$version/module/main.c" \
+	"/usr/src/kstats-$version/packaging/dkms-post-build" /usr/lib/udev/rules.d/60-kstats.rules \
+	/usr/share/man/man4/kstats.4; do
+	grep -qxF "$f" "$out/rpm-dkms.txt" || fail "kstats-dkms RPM lacks $f"
+done
+for f in /usr/sbin/kstatsctl /usr/share/man/man8/kstatsctl.8 \
+	/usr/share/bash-completion/completions/kstatsctl; do
+	grep -qxF "$f" "$out/rpm-ctl.txt" || fail "kstatsctl RPM lacks $f"
+done
+grep -qx "PACKAGE_VERSION=\"$version\"" <(rpm2cpio "$rpm_dkms" |
+	cpio -i --quiet --to-stdout "./usr/src/kstats-$version/dkms.conf") ||
+	fail "the RPM's dkms.conf does not say version $version"
+rpm -qp --scripts "$rpm_dkms" >"$out/rpm-scripts.txt"
+grep -q "dkms add -m kstats -v $version" "$out/rpm-scripts.txt" || fail "RPM %post lacks dkms add"
+grep -q "dkms remove -m kstats -v $version --all" "$out/rpm-scripts.txt" ||
+	fail "RPM %preun lacks dkms remove"
+pass "rpmbuild -ba: kstats-dkms (noarch) and kstatsctl RPMs, files and scriptlets as expected"
+
+# The lanes' kernels and their headers.
+declare -A kver
+for lane in "${lanes[@]}"; do
+	eval "$(tests/vm/kernel.sh "$lane")"
+	# shellcheck disable=SC2153 # KVER: from kernel.sh
+	kver[$lane]=$KVER
+	[ -d "/lib/modules/$KVER/build" ] || fail "no headers for $KVER"
+done
+
+# A kernel has kstats VERSION from DKMS: the installed file, its version
+# and vermagic, depmod's index, and what third-party modules need.
+has_kstats() {
+	local v=$1 k=$2 f dk=/var/lib/dkms/kstats/kernel-$2-$arch
+	f=$(find "/lib/modules/$k/updates/dkms" -name 'kstats.ko*' 2>/dev/null | head -n1)
+	[ -n "$f" ] || { echo "no kstats.ko in /lib/modules/$k/updates/dkms"; return 1; }
+	[ "$(modinfo -F version "$f")" = "$v" ] || { echo "$f: version $(modinfo -F version "$f"), want $v"; return 1; }
+	[ "$(modinfo -F vermagic "$f" | cut -d' ' -f1)" = "$k" ] || { echo "$f: vermagic"; return 1; }
+	[[ $(modprobe -S "$k" --show-depends kstats) == "insmod $f "* ]] ||
+		{ echo "depmod's index for $k does not point at $f"; return 1; }
+	grep -q '__kstats_new' "$dk/Module.symvers" ||
+		{ echo "no $dk/Module.symvers with kstats' symbols"; return 1; }
+	[ -f "$dk/include/linux/kstats.h" ] || { echo "no $dk/include/linux/kstats.h"; return 1; }
+	cmp -s "$f" "$dk/module/$(basename "$f")" || { echo "$f differs from DKMS's copy"; return 1; }
+}
+
+# ---- 3. DKMS straight from a clone ----
+clone=$out/clone
+mkdir -p "$clone"
+make -s source-list | tar -cf - -T - | tar -xf - -C "$clone"
+dkms add "$clone" >"$out/dkms-clone.log" 2>&1 || { cat "$out/dkms-clone.log"; fail "dkms add CLONE"; }
+dkms install "kstats/$version" -k "${kver[6.1]}" >>"$out/dkms-clone.log" 2>&1 ||
+	{ cat "$out/dkms-clone.log"; fail "dkms install kstats/$version (from a clone)"; }
+has_kstats "$version" "${kver[6.1]}" || fail "after dkms install from a clone"
+dkms remove "kstats/$version" --all >>"$out/dkms-clone.log" 2>&1 || fail "dkms remove"
+rm -rf "/usr/src/kstats-$version" "$clone"
+pass "dkms add CLONE && dkms install kstats/$version: works from a clone for ${kver[6.1]}"
+
+# ---- 4. install the .debs; DKMS for each lane's kernel ----
+installed=1
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$dkms_deb" "$ctl_deb" >"$out/install.log" 2>&1 ||
+	{ cat "$out/install.log"; fail "apt install of the .debs"; }
+for lane in "${lanes[@]}"; do
+	k=${kver[$lane]}
+	[[ $(dkms status -m kstats -v "$version" -k "$k") == *': installed'* ]] ||
+		dkms install -m kstats -v "$version" -k "$k" >>"$out/install.log" 2>&1 ||
+		{ cat "$out/install.log"; fail "dkms install -k $k"; }
+	has_kstats "$version" "$k" || fail "kstats-dkms for $k"
+done
+getent group kstats >/dev/null || fail "no group kstats after the install"
+[ -f /lib/udev/rules.d/60-kstats.rules ] || fail "no udev rule"
+/usr/sbin/kstatsctl --help >/dev/null || fail "installed kstatsctl does not run"
+pass "apt install: kstats $version built by DKMS for ${kver[*]}; group kstats; udev rule"
+
+# ---- 5. third-party modules, and the 6.1 VM with what the packages installed ----
+k=${kver[6.1]}
+dk=/var/lib/dkms/kstats/kernel-$k-$arch
+g=$out/guest
+mkdir -p "$g/module" "$g/tests"
+# A module of someone else's needs only what the install keeps per kernel
+# (the header and Module.symvers), as the README says; the test modules
+# also include kstats' compat.h, from the installed sources.
+cp -R "$dk/include" "$g/include"
+cp "/usr/src/kstats-$version/module/"compat.* "/usr/src/kstats-$version/module/"*.[ch] "$g/module/"
+cp -R tests/kmod "$g/tests/"
+eval "$(tests/vm/kernel.sh 6.1)"
+make -C "$KDIR" M="$g/tests/kmod" KBUILD_EXTRA_SYMBOLS="$dk/Module.symvers" W=1 modules \
+	>"$out/kmod.log" 2>&1 || { cat "$out/kmod.log"; fail "test modules against the DKMS install"; }
+grep -E 'warning|undefined' "$out/kmod.log" && fail "warnings building against the DKMS install"
+cp "$dk/module/kstats.ko" "$g/module/kstats.ko"
+make -s -C tests/guest OUT="$g"
+make -s -C cli >/dev/null
+pass "third-party modules build against $dk alone"
+KSTATS_VM_TIMEOUT=900 tests/vm/run.sh 6.1 tests/guest/package-tests.sh "$g" ||
+	fail "the 6.1 VM with the packages' kstats.ko and kstatsctl"
+
+# ---- 6. upgrade N -> N+1 ----
+next=$version.1
+src=$out/next/kstats-$next
+mkdir -p "$src"
+make -s source-list | tar -cf - -T - | tar -xf - -C "$src"
+sed -i "s/^#define KSTATS_VERSION .*/#define KSTATS_VERSION \"$next\"/" "$src/module/version.h"
+{
+	printf 'kstats (%s) unstable; urgency=medium\n\n  * Test upgrade.\n\n' "$next"
+	printf ' -- kstats tests <tests@kstats.invalid>  %s\n\n' "$(date -R)"
+	cat "$src/debian/changelog"
+} >"$src/debian/changelog.new"
+mv "$src/debian/changelog.new" "$src/debian/changelog"
+(cd "$src" && dpkg-buildpackage -us -uc -b) >"$out/next.log" 2>&1 || { tail -n 30 "$out/next.log"; fail "building $next"; }
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$out/next/kstats-dkms_${next}_all.deb" \
+	>"$out/upgrade.log" 2>&1 || { cat "$out/upgrade.log"; fail "apt install of $next over $version"; }
+for lane in "${lanes[@]}"; do
+	has_kstats "$next" "${kver[$lane]}" || { cat "$out/upgrade.log"; fail "after the upgrade to $next"; }
+done
+[[ $(dkms status kstats) == *"kstats/$version,"* ]] && fail "dkms still has kstats/$version"
+[ ! -e "/usr/src/kstats-$version" ] || fail "/usr/src/kstats-$version is left after the upgrade"
+[ ! -e /var/lib/kstats-dkms ] || fail "/var/lib/kstats-dkms is left after the upgrade"
+pass "upgrade $version -> $next: every kernel that had $version has $next (${kver[*]})"
+
+# ---- 7. purge ----
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q kstats-dkms kstatsctl >"$out/purge.log" 2>&1 ||
+	{ cat "$out/purge.log"; fail "apt purge"; }
+installed=0
+[ -z "$(dkms status kstats)" ] || fail "dkms status after the purge: $(dkms status kstats)"
+leftovers >"$out/after.txt"
+if ! diff -u "$out/before.txt" "$out/after.txt"; then
+	fail "the purge left the files above"
+fi
+pass "apt purge: dkms status empty, no file left in /etc /usr /var /lib /opt"
