@@ -147,14 +147,6 @@ static int unsupported(void)
 		       "can", "tracing: not supported by this kstats module");
 }
 
-/* The module's bound on maxactive (kstats(4)): max(64, min(65536, 2^20 / CPUs)). */
-static uint32_t maxactive_limit(uint32_t nr_cpus)
-{
-	uint32_t n = (1u << 20) / (nr_cpus ? nr_cpus : 1);
-
-	return n < 64 ? 64 : n > 65536 ? 65536 : n;
-}
-
 static int trace_error(int err, int fd, const char *func, const struct trace_args *a)
 {
 	struct kstats_info info;
@@ -194,11 +186,11 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 			       "a module's as MODULE:SYMBOL", "no such function: %s", func);
 	case EINVAL:
 		if (a->maxactive && !ks_dev_info(fd, &info) &&
-		    a->maxactive > maxactive_limit(info.nr_cpus))
+		    a->maxactive > KSTATS_MAXACTIVE_MAX(info.nr_cpus))
 			return ks_fail(EXIT_RUNTIME, "kretprobe's instance pool costs possible "
 				       "CPUs x maxactive", "--maxactive: at most %u on this "
 				       "machine (%u possible CPUs)",
-				       maxactive_limit(info.nr_cpus), info.nr_cpus);
+				       KSTATS_MAXACTIVE_MAX(info.nr_cpus), info.nr_cpus);
 		/* fall through */
 	case EBUSY:
 	case EADDRNOTAVAIL:

@@ -305,6 +305,8 @@ u64 kstats_metric_count(struct kstats_metric *m)
 	u64 count = 0;
 	int cpu;
 
+	/* CPUs x slots of work: never where kstats_new()/delete() wait. */
+	lockdep_assert_not_held(&kstats_lock);
 	for_each_possible_cpu(cpu) {
 		struct kstats_slot *row = per_cpu_ptr(m->ks.slots, cpu);
 
@@ -418,6 +420,7 @@ struct kstats_copy *kstats_copy_bare(struct kstats *ks, u32 max_slots, u32 *need
 	struct kstats_copy *c;
 	u32 used, tries;
 
+	lockdep_assert_not_held(&kstats_lock);
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return NULL;

@@ -67,11 +67,11 @@ static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *
 /*
  * The most calls in flight a trace may ask for: kretprobe's instance pool
  * (objpool, 6.7+) gives every possible CPU a ring for all of them, so the
- * cost is CPUs x maxactive; this keeps it near 8 MB of pointers.
+ * cost is CPUs x maxactive.
  */
 u32 kstats_maxactive_limit(void)
 {
-	return clamp_t(u32, (1U << 20) / num_possible_cpus(), 64, 65536);
+	return KSTATS_MAXACTIVE_MAX(num_possible_cpus());
 }
 
 /*

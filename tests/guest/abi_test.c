@@ -204,6 +204,7 @@ static const char *trace_strs[NR_STRS] = {
 	/* STR_AT_EDGE, STR_INTO_EDGE: set up by setup_fixtures() */
 };
 
+/* Computed here from kstats(4)'s formula, not from the header's macro. */
 static uint64_t maxactive_limit(void)
 {
 	uint64_t n = (1u << 20) / (g_nr_cpus ? g_nr_cpus : 1);

@@ -11,14 +11,17 @@
  *  - a call that ends after its trace was stopped is neither a hit nor a
  *    sample;
  *  - after stop and start, the first entry on a CPU begins no GAP that
- *    spans the stopped time; the next one does.
+ *    spans the stopped time; the next one does;
+ *  - a kretprobe is registered by address alone (module/trace_func.c,
+ *    built in here): kprobes keeps kp.symbol_name for the probe's life,
+ *    and a name taken from a TRACE request is freed when the ioctl returns.
  */
 #include <linux/kstats.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
-#include "../../module/trace.h"
+#include "../../module/trace_func.c"
 
 #include "kstats_whitebox.h"
 
@@ -76,6 +79,29 @@ static int run_checks(struct kstats_probe *p)
 	return err;
 }
 
+static noinline int probe_test_target(int x)
+{
+	return x + 1;
+}
+
+static int check_attach(struct kstats_probe *p)
+{
+	int err;
+
+	p->mech = KSTATS_MECH_KRETPROBE;
+	err = kstats_func_attach(p, (unsigned long)probe_test_target, 0);
+	if (err) {
+		pr_err("kstats_probe_test: kretprobe on a function of ours: %d\n", err);
+		return err;
+	}
+	if (p->rp.kp.symbol_name) {
+		pr_err("kstats_probe_test: the kretprobe keeps a symbol_name\n");
+		err = -EINVAL;
+	}
+	kstats_func_detach(p);
+	return err;
+}
+
 static int __init probe_test_init(void)
 {
 	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -89,7 +115,7 @@ static int __init probe_test_init(void)
 	if (p->pcpu && !IS_ERR(p->time) && !IS_ERR(p->gap)) {
 		p->time_metric = to_metric(p->time);
 		p->gap_metric = to_metric(p->gap);
-		err = run_checks(p);
+		err = run_checks(p) ?: check_attach(p);
 	}
 	kstats_delete(p->time);
 	kstats_delete(p->gap);

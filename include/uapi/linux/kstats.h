@@ -34,6 +34,15 @@
 #define KSTATS_ABI_VERSION	1
 #define KSTATS_NAME_LEN		64	/* with the NUL: names are 1..63 bytes */
 #define KSTATS_RECORD_MAX	4096	/* samples per RECORD call */
+/*
+ * The largest TRACE maxactive on a machine with @cpus possible CPUs:
+ * max(64, min(65536, 2^20 / cpus)), so that kretprobe's instance pool
+ * (CPUs x maxactive pointers) stays near 8 MB.
+ */
+#define KSTATS_MAXACTIVE_MAX(cpus)					\
+	((1U << 20) / ((cpus) ? (cpus) : 1) < 64 ? 64U :		\
+	 (1U << 20) / ((cpus) ? (cpus) : 1) > 65536 ? 65536U :		\
+	 (1U << 20) / ((cpus) ? (cpus) : 1))
 
 /* Metric kinds, in LIST and SNAPSHOT. */
 #define KSTATS_KIND_MODULE	1	/* kstats_new() from a kernel module */
@@ -229,10 +238,9 @@ struct kstats_record {
  * from a tracepoint to a function, a mechanism that does not fit, a filter
  * value without its flag, a pid/tgid outside 1..4194304 with its flag, an
  * empty CPU mask or one past the last CPU, cpus_len above 4096, maxactive
- * above max(64, min(65536, 2^20 / possible CPUs)) (kretprobe's instance
- * pool costs CPUs x maxactive; fprobe from 6.14 ignores maxactive), a
- * symbol on the kprobe
- * blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit).
+ * above KSTATS_MAXACTIVE_MAX(possible CPUs) (kretprobe's instance pool
+ * costs CPUs x maxactive; fprobe from 6.14 ignores maxactive), a symbol on
+ * the kprobe blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit).
  * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
  * core or of a loaded module (held while traced).
  * -ENOENT: no such symbol, tracepoint, or event in that system
