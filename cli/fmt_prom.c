@@ -32,7 +32,7 @@
 #include "kstatsctl.h"
 
 /* The shortest decimal that reads back as @d, in Go/OpenMetrics' form. */
-static char *canon(char *buf, size_t len, double d)
+char *ks_prom_float(char *buf, size_t len, double d)
 {
 	char tmp[40], digits[24], *e;
 	int prec, exp, nd = 0, i;
@@ -130,7 +130,7 @@ static const char *unit_word(enum ks_unit u)
 static const char *le_of(char (*cache)[32], uint32_t s, uint32_t fb, double scale)
 {
 	if (!cache[s][0])
-		canon(cache[s], sizeof(cache[s]), (double)kstats_slot_last(s, fb) / scale);
+		ks_prom_float(cache[s], sizeof(cache[s]), (double)kstats_slot_last(s, fb) / scale);
 	return cache[s];
 }
 
@@ -163,7 +163,7 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 	if (row >= 0)
 		label[strlen(label) - 1] = '\0';
 	fprintf(out, "%s_sum%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
-		row >= 0 ? "}" : "", canon(le, sizeof(le), st.sum / scale));
+		row >= 0 ? "}" : "", ks_prom_float(le, sizeof(le), st.sum / scale));
 	fprintf(out, "%s_count%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
 		row >= 0 ? "}" : "", ks_fmt_u128(n, sizeof(n), h.total));
 	ks_hist_free(&h);

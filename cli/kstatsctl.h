@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <linux/kstats.h>
 #include "kstats_hist.h"
@@ -377,6 +378,8 @@ void fmt_raw(FILE *out, const struct ks_metric *m);
 void fmt_csv_header(FILE *out, const struct ks_show *sh);
 void fmt_csv(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
 void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+/* The shortest decimal that reads back as @d, as Prometheus writes floats. */
+char *ks_prom_float(char *buf, size_t len, double d);
 void fmt_prom_end(FILE *out);
 struct json;
 void fmt_json_metric(struct json *j, const struct ks_metric *m,
@@ -439,10 +442,14 @@ int cmd_info(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_untrace(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,
-	trace_argp, untrace_argp, help_argp;
+	trace_argp, untrace_argp, export_argp, help_argp;
+
+/* Sleeps until @next (CLOCK_MONOTONIC) + @step seconds, and sets @next to it. */
+void ks_sleep_until(struct timespec *next, double step);
 
 /* Holds a metric or trace until SIGINT/SIGTERM (--autoremove). */
 void ks_hold_until_signal(void);

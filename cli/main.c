@@ -30,6 +30,7 @@ const struct ks_cmd ks_cmds[] = {
 	{ "untrace", cmd_untrace, &untrace_argp, "remove a trace and its metrics" },
 	{ "snapshot", cmd_snapshot, &snapshot_argp, "save metrics to a snapshot file" },
 	{ "diff", cmd_diff, &diff_argp, "compare two snapshots, or one with the live metrics" },
+	{ "export", cmd_export, &export_argp, "write metrics for Prometheus (node_exporter textfile)" },
 	{ "info", cmd_info, &info_argp, "module, ABI, tracing mechanisms, lockdown, device" },
 	{ "help", cmd_help, &help_argp, "this help, or a command's" },
 };

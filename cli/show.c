@@ -267,20 +267,6 @@ static int check_cpu(const struct ks_set *set, const struct show_args *a)
 	return 0;
 }
 
-static void sleep_until(struct timespec *next, double step)
-{
-	long ns = (long)(step * 1e9);
-
-	next->tv_sec += ns / 1000000000;
-	next->tv_nsec += ns % 1000000000;
-	if (next->tv_nsec >= 1000000000) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
-		;
-}
-
 static int watch(int fd, struct show_args *a, struct ks_show *sh)
 {
 	struct ks_set prev = { 0 }, cur = { 0 };
@@ -295,7 +281,7 @@ static int watch(int fd, struct show_args *a, struct ks_show *sh)
 		return rc;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 1; !a->count || i <= a->count; i++) {
-		sleep_until(&next, a->watch);
+		ks_sleep_until(&next, a->watch);
 		memset(&cur, 0, sizeof(cur));
 		rc = take(fd, a, &cur);
 		if (rc)

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kstatsctl.h"
 
@@ -253,4 +254,18 @@ void ks_hold_until_signal(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	fflush(stdout);
 	sigwait(&set, &sig);
+}
+
+void ks_sleep_until(struct timespec *next, double step)
+{
+	long ns = (long)(step * 1e9);
+
+	next->tv_sec += ns / 1000000000;
+	next->tv_nsec += ns % 1000000000;
+	if (next->tv_nsec >= 1000000000) {
+		next->tv_sec++;
+		next->tv_nsec -= 1000000000;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+		;
 }

@@ -2,7 +2,7 @@
 # the names of live metrics (from 'kstatsctl list', never loading the module).
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
-_kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff info help"
+_kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff export info help"
 _kstatsctl_global="--json --pretty --device --no-autoload --units --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]=""
@@ -17,6 +17,7 @@ declare -gA _kstatsctl_opts=(
 	[untrace]=""
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative"
+	[export]="--input --output --interval --count --bucket-bits --per-cpu --ns"
 	[info]=""
 	[help]=""
 )
@@ -53,11 +54,13 @@ _kstatsctl()
 	--mechanism)
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint" -- "$cur"))
 		return ;;
+	--bucket-bits)
+		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-b | --bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")); return ;;
-	--cpu | --watch | --count | --pid | --tid | --name | --maxactive | --start | --end)
+	--cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
 		return ;;
 	esac
 
@@ -74,7 +77,7 @@ _kstatsctl()
 		return
 	fi
 	case $cmd in
-	show | delete | record | start | stop | reset | snapshot | untrace)
+	show | delete | record | start | stop | reset | snapshot | untrace | export)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")) ;;
 	diff)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;

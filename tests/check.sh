@@ -8,6 +8,8 @@
 #      with the packaged module and CLI, upgrade N -> N+1, purge leaves nothing
 #   5. VM lanes: Debian 6.1, 6.12, 6.12 PREEMPT_RT and the debug kernel, in QEMU: the
 #      module core, the ioctl ABI (also -m32), tracing, and kstatsctl end to end
+#   6. Prometheus: kstatsctl export of a lane's snapshot through Debian's
+#      node_exporter and prometheus (loopback), quantiles, counts, resets
 # Every step runs; a step that cannot run fails (nothing is skipped quietly).
 # KSTATS_LANES="6.1 6.12 6.12-rt debug" picks lanes (a lane left out is reported).
 #
@@ -64,6 +66,8 @@ for lane in $lanes; do
 	ids+=("$id")
 	id=$((id + 1))
 done
+prom=$id
+ids+=("$prom")
 
 # Held by the host chain until its steps are done: the debug lane waits on it.
 exec 8>"$logs/host.lock"
@@ -80,6 +84,8 @@ flock 8
 	for s in "${stock[@]}"; do
 		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
 	done
+	step "$prom" "Prometheus: export via node_exporter and prometheus (a lane's snapshot)" \
+		tests/prometheus.sh
 ) &
 chain=$!
 exec 8>&-

@@ -26,6 +26,9 @@ else
 	export KSTATS_VM_TIMEOUT=${KSTATS_VM_TIMEOUT:-1200}
 fi
 start=$(date +%s)
+# What the guest leaves for the host (tests/prometheus.sh reads its snapshot).
+export KSTATS_VM_OUT=$top/build/$lane/vm-out
+mkdir -p "$KSTATS_VM_OUT"
 tests/vm/run.sh "$lane" tests/guest/main-tests.sh "$top/build/$lane"
 # The 6.1 lane boots again with 240 possible CPUs (4 online): possible_cpus=
 # raises the count up to 6.8 (later kernels only lower it, and do not count

@@ -55,10 +55,13 @@ if [ ! -e "$running" ]; then
 	made_running=1
 fi
 cleanup() {
+	local rc=$?
+	set +e
 	((installed)) && apt-get purge -y -qq kstats-dkms kstatsctl >/dev/null 2>&1
 	((made_running)) && rm -rf "$running"
-	dkms remove kstats --all >/dev/null 2>&1
+	[[ -e /var/lib/dkms/kstats ]] && dkms remove kstats --all >/dev/null 2>&1
 	rm -rf "/usr/src/kstats-$version" "/usr/src/kstats-$version.1"
+	exit "$rc"
 }
 trap cleanup EXIT
 
@@ -99,7 +102,7 @@ for f in "/usr/src/kstats-$version/dkms.conf" "/usr/src/kstats-$version/module/m
 	grep -qxF "$f" "$out/rpm-dkms.txt" || fail "kstats-dkms RPM lacks $f"
 done
 for f in /usr/sbin/kstatsctl /usr/share/man/man8/kstatsctl.8 \
-	/usr/share/bash-completion/completions/kstatsctl; do
+	/usr/share/bash-completion/completions/kstatsctl /usr/lib/systemd/system/kstats-export.service; do
 	grep -qxF "$f" "$out/rpm-ctl.txt" || fail "kstatsctl RPM lacks $f"
 done
 grep -qx "PACKAGE_VERSION=\"$version\"" <(rpm2cpio "$rpm_dkms" |
@@ -150,7 +153,7 @@ pass "dkms add CLONE && dkms install kstats/$version: works from a clone for ${k
 
 # ---- 4. install the .debs; DKMS for each lane's kernel ----
 installed=1
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$dkms_deb" "$ctl_deb" >"$out/install.log" 2>&1 ||
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q "$dkms_deb" "$ctl_deb" >"$out/install.log" 2>&1 ||
 	{ cat "$out/install.log"; fail "apt install of the .debs"; }
 for lane in "${lanes[@]}"; do
 	k=${kver[$lane]}
@@ -162,7 +165,11 @@ done
 getent group kstats >/dev/null || fail "no group kstats after the install"
 [ -f /lib/udev/rules.d/60-kstats.rules ] || fail "no udev rule"
 /usr/sbin/kstatsctl --help >/dev/null || fail "installed kstatsctl does not run"
-pass "apt install: kstats $version built by DKMS for ${kver[*]}; group kstats; udev rule"
+systemd-analyze verify /lib/systemd/system/kstats-export.service >"$out/unit.log" 2>&1 ||
+	{ cat "$out/unit.log"; fail "systemd-analyze verify kstats-export.service"; }
+[ -z "$(find /etc/systemd/system -name kstats-export.service)" ] ||
+	fail "kstats-export.service got enabled: it ships disabled"
+pass "apt install: kstats $version built by DKMS for ${kver[*]}; group kstats; udev rule; kstats-export.service verified, not enabled"
 
 # ---- 5. third-party modules, and the 6.1 VM with what the packages installed ----
 k=${kver[6.1]}
@@ -173,7 +180,7 @@ mkdir -p "$g/module" "$g/tests"
 # (the header and Module.symvers), as the README says; the test modules
 # also include kstats' compat.h, from the installed sources.
 cp -R "$dk/include" "$g/include"
-cp "/usr/src/kstats-$version/module/"compat.* "/usr/src/kstats-$version/module/"*.[ch] "$g/module/"
+cp "/usr/src/kstats-$version/module/"* "$g/module/"
 cp -R tests/kmod "$g/tests/"
 eval "$(tests/vm/kernel.sh 6.1)"
 make -C "$KDIR" M="$g/tests/kmod" KBUILD_EXTRA_SYMBOLS="$dk/Module.symvers" W=1 modules \
@@ -199,7 +206,7 @@ sed -i "s/^#define KSTATS_VERSION .*/#define KSTATS_VERSION \"$next\"/" "$src/mo
 } >"$src/debian/changelog.new"
 mv "$src/debian/changelog.new" "$src/debian/changelog"
 (cd "$src" && dpkg-buildpackage -us -uc -b) >"$out/next.log" 2>&1 || { tail -n 30 "$out/next.log"; fail "building $next"; }
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$out/next/kstats-dkms_${next}_all.deb" \
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q "$out/next/kstats-dkms_${next}_all.deb" \
 	>"$out/upgrade.log" 2>&1 || { cat "$out/upgrade.log"; fail "apt install of $next over $version"; }
 for lane in "${lanes[@]}"; do
 	has_kstats "$next" "${kver[$lane]}" || { cat "$out/upgrade.log"; fail "after the upgrade to $next"; }
@@ -210,7 +217,7 @@ done
 pass "upgrade $version -> $next: every kernel that had $version has $next (${kver[*]})"
 
 # ---- 7. purge ----
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -q kstats-dkms kstatsctl >"$out/purge.log" 2>&1 ||
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 purge -y -q kstats-dkms kstatsctl >"$out/purge.log" 2>&1 ||
 	{ cat "$out/purge.log"; fail "apt purge"; }
 installed=0
 [ -z "$(dkms status kstats)" ] || fail "dkms status after the purge: $(dkms status kstats)"

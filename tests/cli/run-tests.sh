@@ -20,7 +20,8 @@
 #   8. diff: the interval B - A when B is A later, not a cumulative mix
 #   9. malformed snapshot files: an error and exit 1, never a crash; every
 #      cut says "truncated"; no change of one byte goes unnoticed
-#  10. no module here: the errors and hints for "not loaded"/"not installed"
+#  10. no module here: the errors and hints for "not loaded"/"not installed";
+#      export --interval writes kstats_up 0 and goes on
 #  11. --help, kstatsctl(8) and the bash completion agree; the man page lints
 #  12. the fuzzer, for FUZZ_SECONDS (default 60)
 set -uo pipefail
@@ -279,6 +280,20 @@ else
 		'not installed for kernel.*|libkmod cannot read' "$bin" list
 	check "not installed, JSON: {\"error\"} on stdout" sh -c \
 		"\"$bin\" -j list 2>/dev/null | $py -c 'import json,sys; d=json.load(sys.stdin); assert \"error\" in d and \"hint\" in d'"
+	# An exporter keeps going while the module is away: kstats_up 0.
+	export_down() {
+		local out
+		out=$("$bin" --no-autoload export --interval 1 --count 2 -o "$tmp/k.prom" 2>&1) ||
+			{ echo "exit $?: $out"; return 1; }
+		[[ $(grep -c 'exporting kstats_up 0 until it is back' <<<"$out") == 1 ]] ||
+			{ echo "want the message once: $out"; return 1; }
+		[[ $(grep -v '^#' "$tmp/k.prom") == "kstats_up 0" ]] || { cat "$tmp/k.prom"; return 1; }
+		[[ $(stat -c %a "$tmp/k.prom") == 644 ]] || return 1
+		[[ -z $(find "$tmp" -maxdepth 1 -name '.k.prom.*') ]]
+	}
+	check "export --interval without the module: kstats_up 0, said once, exit 0" export_down
+	check "export once without the module: error, exit 1" expect 1 \
+		'error: the kstats module is not loaded' "$bin" --no-autoload export
 fi
 
 # 11. documentation

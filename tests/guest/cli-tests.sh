@@ -350,6 +350,20 @@ if "$K" info -j | grep -q '"trace"'; then
 	ok "show tcp_sendmsg --cpu 0 / --per-cpu" sh -c \
 		"\"$K\" show tcp_sendmsg --cpu 0 >/dev/null && \"$K\" show tcp_sendmsg --per-cpu >/dev/null"
 	ok "show: hits, misses and probe floor" expect 0 '^hits [0-9]+  misses [0-9]+  probe floor ' "$K" show tcp_sendmsg
+	# For the host's Prometheus test (tests/prometheus.sh): this trace, the
+	# selftest's metrics, and three names that one Prometheus family name
+	# each would merge.
+	export_snapshot() {
+		local n
+		for n in net.tx net_tx net-tx; do
+			"$K" create "$n" || return 1
+		done
+		"$K" record net.tx 1000 2000 3000 && "$K" record net_tx 50 &&
+			"$K" record net-tx 7 8 9 10 &&
+			"$K" snapshot --all -o "$KSTATS_VM_OUT/export-$KSTATS_LANE.ksnap" &&
+			"$K" delete net.tx && "$K" delete net_tx && "$K" delete net-tx
+	}
+	ok "snapshot for the Prometheus test" export_snapshot
 	watch_push() {
 		(sleep 0.3; push_tcp) &
 		"$K" show tcp_sendmsg --watch 1 --count 2 >"$tmp/wt.txt" || return 1

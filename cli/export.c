@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl export [PATTERN...] [-i FILE] [-o FILE [--interval SECONDS]]
+ *
+ * The metrics in the Prometheus text format (0.0.4) that node_exporter's
+ * textfile collector reads: to standard output, or to FILE replaced
+ * atomically (written beside it under a name the collector skips, fsync'ed,
+ * renamed over it, the directory fsync'ed), once or every SECONDS.
+ *
+ * Families never collide, whatever the names: one family per unit, the
+ * kstats name in a "name" label.
+ *   kstats_duration_seconds  histogram: traces' metrics (nanoseconds, shown
+ *                            in seconds) and those named by --ns
+ *   kstats_value             histogram: every other metric, as recorded
+ *                            (a module's or a program's own unit)
+ *   kstats_hits_total, kstats_misses_total  counters, traces only
+ *   kstats_probe_floor_seconds              gauge, traces only
+ *   kstats_recording         gauge: 1 recording, 0 stopped
+ *   kstats_up                gauge: 1 the module answered, 0 not loaded
+ * Buckets: a ladder fixed per metric, the same at every export: 2^B
+ * buckets per power of two (--bucket-bits B, default 0, at most the
+ * metric's frac_bits), each a union of whole slots, so every count is
+ * exact; le = the largest integer in the bucket (Prometheus' buckets are
+ * upper-inclusive). Empty buckets are written too: the series never
+ * change between exports. A RESET empties the counts, which Prometheus
+ * reads as a counter reset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+struct export_args {
+	struct ks_names pats, ns;
+	const char *input, *output;
+	double interval;
+	long count;
+	uint32_t bucket_bits;
+	bool per_cpu;
+};
+
+enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_BUCKET_BITS, OPT_PER_CPU, OPT_NS };
+
+static const struct argp_child children[] = {
+	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ 0 }
+};
+
+static const struct argp_option export_options[] = {
+	{ "input", 'i', "FILE", 0, "Read a snapshot file instead of the live metrics", 0 },
+	{ "output", 'o', "FILE", 0, "Replace FILE atomically (default: standard output)", 0 },
+	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Export again every SECONDS "
+	  "(with -o), until stopped", 0 },
+	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N exports", 0 },
+	{ "bucket-bits", OPT_BUCKET_BITS, "B", 0, "2^B buckets per power of two, "
+	  "0 to 5 (default 0)", 0 },
+	{ "per-cpu", OPT_PER_CPU, NULL, 0, "A series per CPU (cpu label)", 0 },
+	{ "ns", OPT_NS, "PATTERN", 0, "Metrics matching PATTERN hold nanoseconds: "
+	  "export them as kstats_duration_seconds (traces always are)", 0 },
+	{ 0 }
+};
+
+static error_t export_parse(int key, char *arg, struct argp_state *state)
+{
+	struct export_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i':
+		a->input = arg;
+		break;
+	case 'o':
+		a->output = arg;
+		break;
+	case OPT_INTERVAL:
+		a->interval = strtod(arg, &end);
+		if (*end || end == arg || !(a->interval >= 1 && a->interval <= 86400)) {
+			ks_usage("--interval: '%s' is not a number of seconds (1 to 86400)",
+				 arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_COUNT:
+		errno = 0;
+		a->count = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || a->count < 1) {
+			ks_usage("--count: '%s' is not a positive number", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_BUCKET_BITS:
+		if (ks_parse_u32(arg, KSTATS_FRAC_BITS_MAX, &a->bucket_bits)) {
+			ks_usage("--bucket-bits: '%s' is not 0 to %u", arg,
+				 KSTATS_FRAC_BITS_MAX);
+			return EINVAL;
+		}
+		break;
+	case OPT_PER_CPU:
+		a->per_cpu = true;
+		break;
+	case OPT_NS:
+		ks_names_add(&a->ns, arg);
+		break;
+	case ARGP_KEY_ARG:
+		ks_names_add(&a->pats, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp export_argp = {
+	export_options, export_parse, "[PATTERN...] [-o FILE [--interval SECONDS]]",
+	"Writes the metrics (all, or those whose names match a PATTERN, shell-style "
+	"as in 'net.*') for node_exporter's textfile collector: Prometheus text, "
+	"collision-free families, a fixed bucket ladder per metric, hits, misses "
+	"and state beside each histogram.",
+	children, NULL, NULL
+};
+
+static bool matches(const struct ks_names *pats, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < pats->nr; i++)
+		if (!fnmatch(pats->v[i], name, 0))
+			return true;
+	return false;
+}
+
+/* @s as a label value: as on a terminal (ks_text), then \ and " escaped. */
+static char *label_value(char *buf, size_t len, const char *s)
+{
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	const char *p;
+	size_t o = 0;
+
+	ks_text(t, sizeof(t), s);
+	for (p = t; *p && o + 2 < len; p++) {
+		if (*p == '\\' || *p == '"')
+			buf[o++] = '\\';
+		buf[o++] = *p;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static bool is_duration(const struct ks_metric *m, const struct export_args *a)
+{
+	return m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP ||
+	       matches(&a->ns, m->name);
+}
+
+/* One histogram's series: every bucket of the ladder, +Inf, sum, count. */
+static void series(FILE *out, const char *fam, const char *labels,
+		   const struct ks_metric *m, int row, uint32_t bits, double scale)
+{
+	struct ks_hist h;
+	struct ks_stats st;
+	ks_u128 cum = 0;
+	char le[48], n[48];
+	uint32_t s;
+
+	ks_hist_build(&h, m, row);
+	for (s = 0; s < h.nslots; s++) {
+		uint64_t last = kstats_slot_last(s, h.frac_bits);
+
+		cum += h.count[s];
+		/* A bucket ends where a slot of the coarser ladder ends. */
+		if (last == UINT64_MAX ||
+		    kstats_slot_last(kstats_hist_slot(last, bits), bits) != last)
+			continue;
+		fprintf(out, "%s_bucket{%s,le=\"%s\"} %s\n", fam, labels,
+			ks_prom_float(le, sizeof(le), (double)last / scale),
+			ks_fmt_u128(n, sizeof(n), cum));
+	}
+	fprintf(out, "%s_bucket{%s,le=\"+Inf\"} %s\n", fam, labels,
+		ks_fmt_u128(n, sizeof(n), h.total));
+	ks_hist_stats(&h, &st);
+	fprintf(out, "%s_sum{%s} %s\n", fam, labels,
+		ks_prom_float(le, sizeof(le), st.sum / scale));
+	fprintf(out, "%s_count{%s} %s\n", fam, labels, ks_fmt_u128(n, sizeof(n), h.total));
+	ks_hist_free(&h);
+}
+
+static void histograms(FILE *out, const struct ks_set *set, const struct export_args *a,
+		       bool durations)
+{
+	const char *fam = durations ? "kstats_duration_seconds" : "kstats_value";
+	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], labels[sizeof(name) + 32];
+	bool head = false;
+	size_t i;
+	uint32_t r;
+
+	for (i = 0; i < set->nr; i++) {
+		const struct ks_metric *m = &set->m[i];
+		uint32_t bits = a->bucket_bits < m->frac_bits ? a->bucket_bits : m->frac_bits;
+
+		if (is_duration(m, a) != durations)
+			continue;
+		if (!head) {
+			fprintf(out, "# HELP %s %s\n", fam, durations ?
+				"Time measured by kstats (label name: the kstats metric)." :
+				"Values recorded by kstats, in the unit their recorder "
+				"uses (label name: the kstats metric).");
+			fprintf(out, "# TYPE %s histogram\n", fam);
+			head = true;
+		}
+		label_value(name, sizeof(name), m->name);
+		if (!a->per_cpu) {
+			snprintf(labels, sizeof(labels), "name=\"%s\"", name);
+			series(out, fam, labels, m, -1, bits, durations ? 1e9 : 1);
+			continue;
+		}
+		for (r = 0; r < m->nr_cpus; r++) {
+			snprintf(labels, sizeof(labels), "name=\"%s\",cpu=\"%u\"", name,
+				 m->cpus[r].cpu);
+			series(out, fam, labels, m, (int)r, bits, durations ? 1e9 : 1);
+		}
+	}
+}
+
+enum extra { HITS, MISSES, FLOOR, RECORDING };
+
+static void extras(FILE *out, const struct ks_set *set, enum extra what)
+{
+	static const char *const fams[][3] = {
+		[HITS] = { "kstats_hits_total", "counter",
+			   "Calls a trace timed (label name: its metric)." },
+		[MISSES] = { "kstats_misses_total", "counter",
+			     "Calls a trace could not time." },
+		[FLOOR] = { "kstats_probe_floor_seconds", "gauge",
+			    "A trace's own cost, measured when it was attached." },
+		[RECORDING] = { "kstats_recording", "gauge",
+				"1: the metric records, 0: stopped." },
+	};
+	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], v[48];
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		const struct ks_metric *m = &set->m[i];
+
+		if (what != RECORDING && m->kind != KSTATS_KIND_TRACE)
+			continue;
+		if (!head) {
+			fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", fams[what][0],
+				fams[what][2], fams[what][0], fams[what][1]);
+			head = true;
+		}
+		if (what == HITS)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->hits);
+		else if (what == MISSES)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->misses);
+		else if (what == FLOOR)
+			ks_prom_float(v, sizeof(v), (double)m->floor_ns / 1e9);
+		else
+			snprintf(v, sizeof(v), "%d", !!(m->flags & KSTATS_METRIC_ACTIVE));
+		fprintf(out, "%s{name=\"%s\"} %s\n", fams[what][0],
+			label_value(name, sizeof(name), m->name), v);
+	}
+}
+
+static void write_export(FILE *out, const struct ks_set *set, const struct export_args *a,
+			 bool up)
+{
+	fprintf(out, "# HELP kstats_up 1: the kstats module answered, 0: it is not loaded.\n"
+		"# TYPE kstats_up gauge\nkstats_up %d\n", up);
+	histograms(out, set, a, true);
+	histograms(out, set, a, false);
+	extras(out, set, HITS);
+	extras(out, set, MISSES);
+	extras(out, set, FLOOR);
+	extras(out, set, RECORDING);
+}
+
+/* Keeps the metrics whose names match (all without patterns). */
+static void pick(struct ks_set *set, const struct export_args *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < set->nr; i++) {
+		if (!a->pats.nr || matches(&a->pats, set->m[i].name))
+			set->m[n++] = set->m[i];
+		else
+			ks_metric_free(&set->m[i]);
+	}
+	set->nr = n;
+}
+
+/* The live metrics into @set; 0, or an exit code (printed unless @quiet). */
+static int take_live(int fd, struct ks_set *set)
+{
+	struct kstats_metric_info *li = NULL;
+	uint32_t nr = 0, i;
+	int rc = ks_dev_list(fd, &li, &nr);
+
+	if (rc)
+		return ks_dev_error(-rc, "listing metrics");
+	set->m = xcalloc(nr, sizeof(*set->m));
+	for (i = 0; i < nr; i++) {
+		rc = ks_snapshot_live(fd, (const char *)li[i].name, &set->m[set->nr], true);
+		if (rc < 0)
+			continue;	/* gone since LIST */
+		if (rc)
+			break;
+		set->nr++;
+	}
+	free(li);
+	return rc > 0 ? rc : 0;
+}
+
+/* Writes @path through a hidden file beside it, then renames it over. */
+static int replace_file(const char *path, const struct ks_set *set,
+			const struct export_args *a, bool up)
+{
+	char *d = xstrdup(path), *b = xstrdup(path), *tmp;
+	const char *dir = dirname(d), *base = basename(b);
+	int fd, dfd, err = 0;
+	FILE *f = NULL;
+
+	tmp = xcalloc(strlen(dir) + strlen(base) + 16, 1);
+	sprintf(tmp, "%s/.%s.XXXXXX", dir, base);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	write_export(f, set, a, up);
+	/* Readable by node_exporter's user; mkstemp made it 0600. */
+	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		goto out;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+out:
+	if (err)
+		ks_fail(EXIT_RUNTIME, NULL, "writing %s: %s", path, strerror(err));
+	free(tmp);
+	free(d);
+	free(b);
+	return err ? EXIT_RUNTIME : 0;
+}
+
+static int emit(const struct ks_set *set, const struct export_args *a, bool up)
+{
+	if (!a->output || !strcmp(a->output, "-")) {
+		write_export(stdout, set, a, up);
+		return fflush(stdout) ? ks_fail(EXIT_RUNTIME, NULL, "writing: %s",
+						strerror(errno)) : 0;
+	}
+	return replace_file(a->output, set, a, up);
+}
+
+/*
+ * One export of the live metrics. With --interval the device is opened
+ * each time and closed after, so that the exporter never holds the module:
+ * while it is not loaded, kstats_up is 0 (said once on standard error).
+ */
+static int export_live(const struct export_args *a, bool looping, bool *was_down)
+{
+	struct ks_set set = { 0 };
+	int fd, rc;
+
+	if (!looping) {
+		fd = ks_dev_open();
+		if (fd < 0)
+			return EXIT_RUNTIME;
+	} else {
+		fd = ks_dev_try_open();
+		if (fd < 0) {
+			if (!*was_down)
+				fprintf(stderr, "kstatsctl: %s: %s; exporting kstats_up 0 "
+					"until it is back\n", ks_dev_path(), strerror(errno));
+			*was_down = true;
+			return emit(&set, a, false);
+		}
+		*was_down = false;
+	}
+	rc = take_live(fd, &set);
+	close(fd);
+	if (!rc) {
+		pick(&set, a);
+		rc = emit(&set, a, true);
+	}
+	ks_set_free(&set);
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_args a = { 0 };
+	struct timespec next;
+	struct ks_set set = { 0 };
+	bool down = false;
+	int rc, done;
+	long n;
+
+	rc = ks_parse(&export_argp, argc, argv, &a, &done);
+	if (rc || done)
+		goto out;
+	rc = EXIT_USAGE;
+	if (opts.units_set) {
+		ks_usage("export writes seconds, Prometheus' unit: --units does not apply");
+		goto out;
+	}
+	if (opts.json) {
+		ks_usage("export writes Prometheus text: -j does not apply");
+		goto out;
+	}
+	if (a.interval && (!a.output || !strcmp(a.output, "-"))) {
+		ks_usage("--interval needs -o FILE");
+		goto out;
+	}
+	if (a.interval && a.input) {
+		ks_usage("--interval reads the live metrics, not a file");
+		goto out;
+	}
+	if (a.count && !a.interval) {
+		ks_usage("--count goes with --interval");
+		goto out;
+	}
+	if (a.input) {
+		rc = ks_snapfile_read(a.input, &set);
+		if (!rc) {
+			pick(&set, &a);
+			rc = emit(&set, &a, true);
+		}
+		goto out;
+	}
+	if (!a.interval) {
+		rc = export_live(&a, false, &down);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (n = 0; !a.count || n < a.count; n++) {
+		if (n)
+			ks_sleep_until(&next, a.interval);
+		rc = export_live(&a, true, &down);
+		if (rc && !down)
+			goto out;	/* cannot write the file: nothing to wait for */
+	}
+out:
+	ks_set_free(&set);
+	free(a.pats.v);
+	free(a.ns.v);
+	return rc;
+}
