@@ -21,7 +21,8 @@
  *
  * Per slot: A's count, B's, and B - A; then count, mean, min, max and the
  * percentiles of both sides with the change, as a range where the values
- * are known only to their slots.
+ * are known only to their slots. --fail-if conditions on those changes
+ * (fail_if.c) make the exit status 4 when one surely holds.
  */
 #include <errno.h>
 #include <math.h>
@@ -37,9 +38,11 @@ struct diff_args {
 	char **names;
 	size_t nr;
 	bool cumulative;
+	char **conds;
+	size_t nr_conds;
 };
 
-enum { OPT_CUMULATIVE = 0x300 };
+enum { OPT_CUMULATIVE = 0x300, OPT_FAIL_IF };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, "Global options:", 1 },
@@ -50,6 +53,8 @@ static const struct argp_option diff_options[] = {
 	{ "metric", 'm', "NAME", 0, "Only this metric (repeatable)", 0 },
 	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Compare A and B whole, even when B "
 	  "is A later (by default: A with B - A, what was recorded in between)", 0 },
+	{ "fail-if", OPT_FAIL_IF, "COND", 0, "Exit with status 4 when a change surely "
+	  "passes COND, e.g. 'p99>+10%' or 'mean<-5%' (repeatable)", 0 },
 	{ 0 }
 };
 
@@ -64,6 +69,10 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CUMULATIVE:
 		a->cumulative = true;
+		break;
+	case OPT_FAIL_IF:
+		a->conds = xrealloc(a->conds, a->nr_conds + 1, sizeof(*a->conds));
+		a->conds[a->nr_conds++] = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (a->file[1]) {
@@ -85,7 +94,7 @@ const struct argp diff_argp = {
 	"not reset), compares A with B - A, the samples recorded in between; "
 	"with --cumulative, or across hosts, A and B whole. A metric reset, "
 	"rebooted or created again between A and B has no interval: diff says "
-	"so and exits with status 3.",
+	"so and exits with status 3; --fail-if conditions, with status 4.",
 	children, NULL, NULL
 };
 
@@ -185,16 +194,23 @@ static struct range mean_range(const struct ks_stats *st)
  * B relative to A, in %: one figure when both are exact (or nearly), else
  * the range from the lowest to the highest ratio their ranges allow.
  */
+static bool change_range(struct range a, struct range b, double *lo, double *hi)
+{
+	if (isnan(a.lo) || isnan(b.lo) || a.lo <= 0)
+		return false;
+	*lo = (b.lo / a.hi - 1) * 100;
+	*hi = (b.hi / a.lo - 1) * 100;
+	return true;
+}
+
 static char *change(char *buf, size_t len, struct range a, struct range b)
 {
 	double lo, hi;
 
-	if (isnan(a.lo) || isnan(b.lo) || a.lo <= 0) {
+	if (!change_range(a, b, &lo, &hi)) {
 		snprintf(buf, len, a.hi == 0 && b.hi == 0 ? "0%%" : "-");
 		return buf;
 	}
-	lo = (b.lo / a.hi - 1) * 100;
-	hi = (b.hi / a.lo - 1) * 100;
 	/* Rounded outwards; "+ 0.0" makes -0 a 0. */
 	if (hi - lo < 0.1)
 		snprintf(buf, len, "%+.1f%%", (lo + hi) / 2);
@@ -252,10 +268,14 @@ static void sides_free(struct sides *sd)
 		ks_hist_free(&sd->h[i]);
 }
 
-#define NR_ROWS	(4 + KS_NR_PCT)
-static const char *const row_names[NR_ROWS] = {
-	"count", "mean", "min", "max", "p50", "p90", "p99", "p99.9", "p99.99",
-};
+/* Rows: count, mean, min, max, then each percentile shown. */
+#define NR_ROWS	((int)(4 + ks_nr_pcts))
+static const char *row_name(int r)
+{
+	static const char *const fixed[] = { "count", "mean", "min", "max" };
+
+	return r < 4 ? fixed[r] : ks_pct_names[r - 4];
+}
 
 /* Row @r (>= 2) of @st: min, max or a percentile. */
 static const struct ks_est *row_est(const struct ks_stats *st, int r)
@@ -341,7 +361,7 @@ static void diff_text(const struct pair *p)
 			count_change(c, sizeof(c), sd.st[0].count, sd.st[1].count);
 		else
 			change(c, sizeof(c), va, vb);
-		printf("%-8s %20s %20s %12s\n", row_names[r], x, y, c);
+		printf("%-8s %20s %20s %12s\n", row_name(r), x, y, c);
 	}
 	sides_free(&sd);
 }
@@ -404,7 +424,7 @@ static void diff_json(struct json *j, const struct pair *p)
 	json_key(j, "stats");
 	json_obj(j);
 	for (r = 0; r < NR_ROWS; r++) {
-		json_key(j, row_names[r]);
+		json_key(j, row_name(r));
 		json_obj(j);
 		for (i = 0; i < sd.nr; i++)
 			side_json(j, keys[i], &sd.st[i], r, sd.h[i].frac_bits);
@@ -468,6 +488,47 @@ static int take_live(int fd, const struct ks_set *sa, struct ks_set *sb)
 }
 
 /* Every metric in both: compared, printed; EXIT_NO_INTERVAL if one has none. */
+/*
+ * The --fail-if conditions that surely hold for @p: printed (text) or
+ * added to @j's "fail_if" array; returns how many.
+ */
+static int fail_ifs(const struct ks_fail_if *conds, size_t nr, const struct pair *p,
+		    struct json *j)
+{
+	char x[128], t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	struct range va, vb;
+	struct sides sd;
+	double lo, hi;
+	int held = 0;
+	size_t c;
+
+	if (!nr || p->cmp == CMP_NONE)
+		return 0;
+	sides_build(&sd, p);
+	for (c = 0; c < nr; c++) {
+		row_text(x, sizeof(x), &sd.st[0], conds[c].row, sd.h[0].frac_bits, &va);
+		row_text(x, sizeof(x), &sd.st[sd.nr - 1], conds[c].row,
+			 sd.h[sd.nr - 1].frac_bits, &vb);
+		if (!change_range(va, vb, &lo, &hi) || !ks_fail_if_holds(&conds[c], lo, hi))
+			continue;
+		held++;
+		if (j) {
+			json_obj(j);
+			json_kstr(j, "name", p->a->name);
+			json_kstr(j, "condition", conds[c].text);
+			json_kdbl(j, "change_low", lo);
+			json_kdbl(j, "change_high", hi);
+			json_obj_end(j);
+		} else {
+			printf("fail-if: %s: %s changed %+.1f..%+.1f%%, past '%s'\n",
+			       ks_text(t, sizeof(t), p->a->name), row_name(conds[c].row),
+			       lo, hi, conds[c].text);
+		}
+	}
+	sides_free(&sd);
+	return held;
+}
+
 static int compare(const struct diff_args *a, const struct ks_set *sa,
 		   const struct ks_set *sb, struct json *j)
 {
@@ -493,6 +554,33 @@ static int compare(const struct diff_args *a, const struct ks_set *sa,
 		ks_metric_free(&p.iv);
 	}
 	return rc;
+}
+
+/* Every condition on every metric compared; how many held. */
+static int check_conds(const struct diff_args *a, const struct ks_fail_if *conds,
+		       const struct ks_set *sa, const struct ks_set *sb, struct json *j)
+{
+	struct pair p;
+	int held = 0;
+	size_t i;
+
+	if (j) {
+		json_key(j, "fail_if");
+		json_arr(j);
+	}
+	for (i = 0; i < sa->nr; i++) {
+		memset(&p, 0, sizeof(p));
+		p.a = &sa->m[i];
+		p.b = ks_set_find(sb, sa->m[i].name);
+		if (!p.b || !picked(a, p.a->name))
+			continue;
+		classify(&p, &sa->src, &sb->src, a->cumulative);
+		held += fail_ifs(conds, a->nr_conds, &p, j);
+		ks_metric_free(&p.iv);
+	}
+	if (j)
+		json_arr_end(j);
+	return held;
 }
 
 /* The names picked in @x but not in @y (none unless @list). */
@@ -521,8 +609,9 @@ static void only_in(const struct diff_args *a, const struct ks_set *x,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { { NULL, NULL }, NULL, 0, false };
+	struct diff_args a = { 0 };
 	struct ks_set sa = { 0 }, sb = { 0 };
+	struct ks_fail_if *conds = NULL;
 	struct json *j = NULL;
 	int rc, done, fd = -1;
 	size_t i;
@@ -530,6 +619,11 @@ int cmd_diff(int argc, char **argv)
 	rc = ks_parse(&diff_argp, argc, argv, &a, &done);
 	if (rc || done)
 		goto out;
+	/* After every option: a percentile may come from --percentiles. */
+	conds = xcalloc(a.nr_conds, sizeof(*conds));
+	for (i = 0; i < a.nr_conds; i++)
+		if ((rc = ks_fail_if_parse(a.conds[i], &conds[i])))
+			goto out;
 	if (!a.file[0]) {
 		rc = ks_usage("diff needs a snapshot file: 'diff A [B]'");
 		goto out;
@@ -571,6 +665,8 @@ int cmd_diff(int argc, char **argv)
 	only_in(&a, &sa, &sb, "A", true, j);
 	/* Live, B is read for A's names only; with -m, only those count. */
 	only_in(&a, &sb, &sa, "B", a.file[1] && !a.nr, j);
+	if (a.nr_conds && check_conds(&a, conds, &sa, &sb, j))
+		rc = EXIT_FAIL_IF;
 	if (j) {
 		json_obj_end(j);
 		json_end(j);
@@ -581,5 +677,7 @@ out:
 	ks_set_free(&sa);
 	ks_set_free(&sb);
 	free(a.names);
+	free(a.conds);
+	free(conds);
 	return rc;
 }

@@ -55,7 +55,7 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 			ks_fmt_mean(a, sizeof(a), &st, u, false),
 			ks_fmt_est(b, sizeof(b), &st.min, h->frac_bits, u, true, false),
 			ks_fmt_est(c, sizeof(c), &st.max, h->frac_bits, u, true, false));
-		for (i = 0; i < KS_NR_PCT; i++)
+		for (i = 0; i < (int)ks_nr_pcts; i++)
 			fprintf(out, "%s%s %s", i ? "  " : "", ks_pct_names[i],
 				ks_fmt_est(a, sizeof(a), &st.pct[i], h->frac_bits, u,
 					   false, false));

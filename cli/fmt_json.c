@@ -106,7 +106,7 @@ static void stats(struct json *j, const struct ks_hist *h)
 	fmt_json_kest(j, "max", &st.max, h->frac_bits, true);
 	json_key(j, "percentiles");
 	json_arr(j);
-	for (i = 0; st.count && i < KS_NR_PCT; i++) {
+	for (i = 0; st.count && i < (int)ks_nr_pcts; i++) {
 		json_obj(j);
 		json_kdbl(j, "p", ks_pcts[i] * 100);
 		fmt_json_est(j, &st.pct[i], h->frac_bits, false);

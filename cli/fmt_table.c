@@ -169,8 +169,11 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		ks_hist_free(&h);
 		return;
 	}
-	/* HdrHistogram's ticks: 5 per halving of the distance to 100%. */
-	while (p < 1.0 && ks_quantile_rank(p, h.total) < h.total) {
+	/* --percentiles: those rows; else HdrHistogram's ticks, 5 per
+	 * halving of the distance to 100%, and the maximum. */
+	for (level = 0; ks_pcts_set && level < (int)ks_nr_pcts; level++)
+		pct_row(out, &h, ks_pcts[level], u, &max_err);
+	while (!ks_pcts_set && p < 1.0 && ks_quantile_rank(p, h.total) < h.total) {
 		pct_row(out, &h, p, u, &max_err);
 		level = (int)floor(log2(1 / (1 - p)));
 		if (level > 48)
@@ -178,7 +181,8 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		ticks = 5 * ldexp(1.0, level + 1);
 		p = floor(p * ticks + 0.5) / ticks + 1.0 / ticks;
 	}
-	pct_row(out, &h, 1.0, u, &max_err);
+	if (!ks_pcts_set)
+		pct_row(out, &h, 1.0, u, &max_err);
 	stddev(&h, &st, &sd, &half);
 	tbl_val(a, sizeof(a), st.mean, st.mean * st.mean_err, u);
 	tbl_val(b, sizeof(b), sd, half, u);

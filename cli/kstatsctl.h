@@ -27,6 +27,7 @@
 #define EXIT_RUNTIME	1
 #define EXIT_USAGE	2
 #define EXIT_NO_INTERVAL 3	/* diff: a metric was reset between A and B */
+#define EXIT_FAIL_IF	4	/* diff: a --fail-if condition held */
 
 /* Version of every JSON document kstatsctl prints ("schema": N). */
 #define KS_JSON_SCHEMA	2
@@ -273,9 +274,13 @@ bool ks_metric_row_used(const struct ks_metric *m, uint32_t r);
  * count and part sum per slot (summed over CPUs in 128 bits), plus what
  * every footer needs.
  */
-#define KS_NR_PCT	5
-extern const double ks_pcts[KS_NR_PCT];		/* 50, 90, 99, 99.9, 99.99 */
-extern const char *const ks_pct_names[KS_NR_PCT];
+/* The percentiles shown: 50, 90, 99, 99.9, 99.99, or --percentiles' list. */
+#define KS_MAX_PCT	16
+extern double ks_pcts[KS_MAX_PCT];			/* as fractions */
+extern char ks_pct_names[KS_MAX_PCT][24];		/* "p99.5" */
+extern size_t ks_nr_pcts;
+extern bool ks_pcts_set;
+int ks_pcts_parse(const char *s);	/* 0, or EINVAL with a usage error printed */
 
 struct ks_hist {
 	uint32_t frac_bits, nslots;
@@ -301,7 +306,7 @@ struct ks_stats {
 	double sum, mean;
 	double mean_err;	/* relative bound of sum and mean */
 	struct ks_est min, max;
-	struct ks_est pct[KS_NR_PCT];
+	struct ks_est pct[KS_MAX_PCT];
 };
 
 /* @row: a CPU row, or -1 for every CPU. */
@@ -443,6 +448,17 @@ int cmd_trace(int argc, char **argv);
 int cmd_untrace(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+
+/* diff --fail-if (fail_if.c). */
+struct ks_fail_if {
+	int row;		/* diff's row: 1 mean, 2 min, 3 max, 4.. percentiles */
+	bool above;		/* STAT>CHANGE; else STAT<CHANGE */
+	double pct;		/* the change, in % */
+	char text[64];
+};
+int ks_fail_if_parse(const char *s, struct ks_fail_if *f);	/* 0 or EXIT_USAGE */
+/* Whether the change, known to lie in [@lo, @hi] %, is surely past it. */
+bool ks_fail_if_holds(const struct ks_fail_if *f, double lo, double hi);
 
 extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,

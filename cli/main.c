@@ -39,6 +39,7 @@ const size_t ks_nr_cmds = ARRAY_SIZE(ks_cmds);
 enum {
 	OPT_NO_AUTOLOAD = 0x100,
 	OPT_UNITS,
+	OPT_PERCENTILES,
 };
 
 static const struct argp_option global_options[] = {
@@ -49,6 +50,8 @@ static const struct argp_option global_options[] = {
 	  "Do not load the kstats module when it is not loaded", -1 },
 	{ "units", OPT_UNITS, "UNIT", 0,
 	  "Show values in ns, us, ms, s, or auto (per value; the default)", -1 },
+	{ "percentiles", OPT_PERCENTILES, "LIST", 0,
+	  "The percentiles to show, e.g. 50,95,99.5 (default 50,90,99,99.9,99.99)", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
 	{ 0 }
@@ -112,6 +115,8 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 		}
 		opts.units_set = true;
 		break;
+	case OPT_PERCENTILES:
+		return ks_pcts_parse(arg);
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
 		help_done = true;
@@ -222,7 +227,8 @@ static void build_main_doc(void)
 	snprintf(main_doc + n, sizeof(main_doc) - n,
 		 "\nWithout a command: list. 'kstatsctl COMMAND --help' shows a "
 		 "command's options.\nExit status: 0 ok, 1 runtime error, "
-		 "2 usage error, 3 diff: a metric has no interval. See kstatsctl(8).");
+		 "2 usage error, 3 diff: a metric has no interval, 4 diff: a "
+		 "--fail-if condition held. See kstatsctl(8).");
 }
 
 static void ks_main_help(FILE *out)

@@ -26,8 +26,39 @@
 
 #include "kstatsctl.h"
 
-const double ks_pcts[KS_NR_PCT] = { 0.50, 0.90, 0.99, 0.999, 0.9999 };
-const char *const ks_pct_names[KS_NR_PCT] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+double ks_pcts[KS_MAX_PCT] = { 0.50, 0.90, 0.99, 0.999, 0.9999 };
+char ks_pct_names[KS_MAX_PCT][24] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+size_t ks_nr_pcts = 5;
+bool ks_pcts_set;
+
+/* "50,95,99.5": up to KS_MAX_PCT percentiles, each above 0 and at most 100. */
+int ks_pcts_parse(const char *s)
+{
+	const char *p = s;
+	size_t n = 0;
+	char *end;
+	double v;
+
+	for (;;) {
+		v = strtod(p, &end);
+		if (end == p || !(v > 0 && v <= 100) || (*end && *end != ',') ||
+		    n == KS_MAX_PCT) {
+			ks_usage("--percentiles: '%s' is not a list of at most %d "
+				 "percentiles above 0 and up to 100, such as 50,95,99.5",
+				 s, KS_MAX_PCT);
+			return EINVAL;
+		}
+		ks_pcts[n] = v / 100;
+		snprintf(ks_pct_names[n], sizeof(ks_pct_names[n]), "p%g", v);
+		n++;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	ks_nr_pcts = n;
+	ks_pcts_set = true;
+	return 0;
+}
 
 /* Past 2^52 samples a slot's part sum may have wrapped (kstats_hist.h). */
 #define SUM_KNOWN_BELOW	((ks_u128)1 << (64 - KSTATS_SUM_BITS))
@@ -474,6 +505,6 @@ void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st)
 	}
 	st->mean = h->total ? st->sum / (double)h->total : NAN;
 	st->mean_err = st->sum > 0 ? err / st->sum : 0;
-	for (i = 0; i < KS_NR_PCT; i++)
+	for (i = 0; i < (int)ks_nr_pcts; i++)
 		ks_hist_quantile(h, ks_pcts[i], &st->pct[i]);
 }

@@ -3,7 +3,7 @@
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff export info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --percentiles --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]=""
 	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots"
@@ -16,7 +16,7 @@ declare -gA _kstatsctl_opts=(
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --autoremove"
 	[untrace]=""
 	[snapshot]="--output --all"
-	[diff]="--metric --cumulative"
+	[diff]="--metric --cumulative --fail-if"
 	[export]="--input --output --interval --count --bucket-bits --per-cpu --ns"
 	[info]=""
 	[help]=""
@@ -37,7 +37,7 @@ _kstatsctl()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		-d | --device | --units) ((i++)) ;;
+		-d | --device | --units | --percentiles) ((i++)) ;;
 		-*) ;;
 		*) cmd=$w; break ;;
 		esac
@@ -60,7 +60,7 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")); return ;;
-	--cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
+	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
 		return ;;
 	esac
 

@@ -196,7 +196,8 @@ static int u64cmp(const void *a, const void *b)
 
 static void truth(FILE *f, struct gen *g, size_t nr)
 {
-	const double q[] = { 0.5, 0.9, 0.99, 0.999, 0.9999 };
+	/* The default percentiles, and 95 and 99.5 for --percentiles. */
+	const double q[] = { 0.5, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9999 };
 	size_t i, k;
 
 	fputs("{\n", f);

@@ -154,6 +154,9 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # 6. accuracy against the exact samples
 check "percentiles, mean, min, max: the exact value in the slot given" \
 	"$py" validate.py truth "$tmp/le.json" data/basic.truth.json
+"$bin" --percentiles 95,99.5 show -i data/basic.ksnap -f json >"$tmp/p95.json"
+check "--percentiles 95,99.5: the exact values in the slots given" \
+	"$py" validate.py truth "$tmp/p95.json" data/basic.truth.json
 check "hist: min/max as slots, each percentile's ± its slot's half-width" \
 	"$py" validate.py footer "$tmp/le.hist" "$tmp/le.json"
 check "hist: no exact-looking estimate (max of user.small: 20, in [16ns, 32ns))" \
