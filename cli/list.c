@@ -14,9 +14,20 @@ static const struct argp_child list_children[] = {
 	{ 0 }
 };
 
+static const struct argp_option list_options[] = {
+	{ "input", 'i', "FILE", 0, "The metrics a snapshot file holds, instead of "
+	  "the live ones", 0 },
+	{ 0 }
+};
+
 static error_t list_parse(int key, char *arg, struct argp_state *state)
 {
-	(void)state;
+	const char **input = state->input;
+
+	if (key == 'i') {
+		*input = arg;
+		return 0;
+	}
 	if (key == ARGP_KEY_ARG) {
 		ks_usage("list takes no arguments ('%s')", arg);
 		return EINVAL;
@@ -25,40 +36,31 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp list_argp = {
-	NULL, list_parse, NULL,
+	list_options, list_parse, "[-i FILE]",
 	"Lists every metric: name, kind (module, user, trace, gap), owner, state, "
-	"frac_bits and number of samples.",
+	"frac_bits and number of samples; with -i, those of a snapshot file.",
 	list_children, NULL, NULL
+};
+
+/* One line of the list, from LIST or from a snapshot file. */
+struct row {
+	const char *name, *owner;
+	uint32_t kind, flags, frac_bits, owner_uid;
+	int64_t owner_pid;
+	ks_u128 count;
 };
 
 static int by_name(const void *a, const void *b)
 {
-	return strncmp((const char *)((const struct kstats_metric_info *)a)->name,
-		       (const char *)((const struct kstats_metric_info *)b)->name,
-		       KSTATS_NAME_LEN);
+	return strcmp(((const struct row *)a)->name, ((const struct row *)b)->name);
 }
 
-int cmd_list(int argc, char **argv)
+static void print_rows(struct row *r, size_t nr)
 {
-	struct kstats_metric_info *e = NULL;
-	uint32_t nr = 0, i;
-	int rc, done, fd;
+	char n[48];
+	size_t i;
 
-	rc = ks_parse(&list_argp, argc, argv, NULL, &done);
-	if (rc || done)
-		return rc;
-	fd = ks_dev_open();
-	if (fd < 0)
-		return EXIT_RUNTIME;
-	rc = ks_dev_list(fd, &e, &nr);
-	close(fd);
-	if (rc)
-		return ks_dev_error(-rc, "listing metrics");
-	for (i = 0; i < nr; i++) {
-		e[i].name[KSTATS_NAME_LEN - 1] = '\0';
-		e[i].owner[KSTATS_NAME_LEN - 1] = '\0';
-	}
-	qsort(e, nr, sizeof(*e), by_name);
+	qsort(r, nr, sizeof(*r), by_name);
 	if (opts.json) {
 		struct json *j = json_doc("list");
 
@@ -66,27 +68,25 @@ int cmd_list(int argc, char **argv)
 		json_arr(j);
 		for (i = 0; i < nr; i++) {
 			json_obj(j);
-			json_kstr(j, "name", (const char *)e[i].name);
-			json_kstr(j, "kind", ks_kind_name(e[i].kind));
-			json_kstr(j, "owner", (const char *)e[i].owner);
-			json_kstr(j, "state", ks_state_name(e[i].flags));
-			json_kbool(j, "autoremove", e[i].flags & KSTATS_METRIC_AUTOREMOVE);
-			json_ku64(j, "frac_bits", e[i].frac_bits);
-			json_ku64(j, "count", e[i].count);
-			json_ku64(j, "owner_uid", e[i].owner_uid);
-			json_ki64(j, "owner_pid", e[i].owner_pid);
+			json_kstr(j, "name", r[i].name);
+			json_kstr(j, "kind", ks_kind_name(r[i].kind));
+			json_kstr(j, "owner", r[i].owner);
+			json_kstr(j, "state", ks_state_name(r[i].flags));
+			json_kbool(j, "autoremove", r[i].flags & KSTATS_METRIC_AUTOREMOVE);
+			json_ku64(j, "frac_bits", r[i].frac_bits);
+			json_ku128(j, "count", r[i].count);
+			json_ku64(j, "owner_uid", r[i].owner_uid);
+			json_ki64(j, "owner_pid", r[i].owner_pid);
 			json_obj_end(j);
 		}
 		json_arr_end(j);
 		json_obj_end(j);
 		json_end(j);
-		free(e);
-		return 0;
+		return;
 	}
 	if (!nr) {
 		printf("no metrics\n");
-		free(e);
-		return 0;
+		return;
 	}
 	printf("%s%-32s %-7s %-20s %-8s %4s %12s%s\n", ks_color(opts.color_out, C_BOLD),
 	       "NAME", "KIND", "OWNER", "STATE", "BITS", "COUNT",
@@ -95,14 +95,70 @@ int cmd_list(int argc, char **argv)
 		/* An owner may be a process's name, which that process chose. */
 		char name[KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)] = "-";
 
-		if (e[i].owner[0])
-			ks_text(owner, sizeof(owner), (const char *)e[i].owner);
-		printf("%-32s %-7s %-20s %-8s %4u %12llu\n",
-		       ks_text(name, sizeof(name), (const char *)e[i].name),
-		       ks_kind_name(e[i].kind), owner,
-		       ks_state_name(e[i].flags),
-		       e[i].frac_bits, (unsigned long long)e[i].count);
+		if (r[i].owner[0])
+			ks_text(owner, sizeof(owner), r[i].owner);
+		printf("%-32s %-7s %-20s %-8s %4u %12s\n",
+		       ks_text(name, sizeof(name), r[i].name), ks_kind_name(r[i].kind),
+		       owner, ks_state_name(r[i].flags), r[i].frac_bits,
+		       ks_fmt_u128(n, sizeof(n), r[i].count));
 	}
+}
+
+static int list_file(const char *path)
+{
+	struct ks_set set = { 0 };
+	struct row *r;
+	struct ks_hist h;
+	size_t i;
+	int rc = ks_snapfile_read(path, &set);
+
+	if (rc)
+		return rc;
+	r = xcalloc(set.nr, sizeof(*r));
+	for (i = 0; i < set.nr; i++) {
+		const struct ks_metric *m = &set.m[i];
+
+		ks_hist_build(&h, m, -1);
+		r[i] = (struct row){ m->name, m->owner, m->kind, m->flags, m->frac_bits,
+				     m->owner_uid, m->owner_pid, h.total };
+		ks_hist_free(&h);
+	}
+	print_rows(r, set.nr);
+	free(r);
+	ks_set_free(&set);
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct kstats_metric_info *e = NULL;
+	const char *input = NULL;
+	uint32_t nr = 0, i;
+	struct row *r;
+	int rc, done, fd;
+
+	rc = ks_parse(&list_argp, argc, argv, &input, &done);
+	if (rc || done)
+		return rc;
+	if (input)
+		return list_file(input);
+	fd = ks_dev_open();
+	if (fd < 0)
+		return EXIT_RUNTIME;
+	rc = ks_dev_list(fd, &e, &nr);
+	close(fd);
+	if (rc)
+		return ks_dev_error(-rc, "listing metrics");
+	r = xcalloc(nr, sizeof(*r));
+	for (i = 0; i < nr; i++) {
+		e[i].name[KSTATS_NAME_LEN - 1] = '\0';
+		e[i].owner[KSTATS_NAME_LEN - 1] = '\0';
+		r[i] = (struct row){ (const char *)e[i].name, (const char *)e[i].owner,
+				     e[i].kind, e[i].flags, e[i].frac_bits, e[i].owner_uid,
+				     e[i].owner_pid, e[i].count };
+	}
+	print_rows(r, nr);
+	free(r);
 	free(e);
 	return 0;
 }

@@ -5,7 +5,7 @@
 _kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff export info help"
 _kstatsctl_global="--json --pretty --device --no-autoload --units --percentiles --help --version"
 declare -gA _kstatsctl_opts=(
-	[list]=""
+	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots"
 	[create]="--bits --autoremove"
 	[delete]=""
