@@ -101,6 +101,13 @@ int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
 			fmt_cdf(out, &m[i], sh);
 			break;
 		case FMT_RAW:
+			/* One metric is debugfs' text exactly; several are marked
+			 * with a comment line ('grep CPUS' skips it, gnuplot too). */
+			if (nr > 1) {
+				char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+
+				fprintf(out, "# metric %s\n", ks_text(t, sizeof(t), m[i].name));
+			}
 			fmt_raw(out, &m[i]);
 			break;
 		case FMT_CSV:
