@@ -79,6 +79,40 @@ static void quiet_log(void *data, int priority, const char *file, int line,
 	(void)format, (void)args;
 }
 
+/*
+ * Where modprobe would find kstats.ko for the running kernel, and its
+ * version: 0, or -1 when it is not installed (or libkmod cannot tell).
+ */
+int ks_module_file(char *path, size_t plen, char *ver, size_t vlen)
+{
+	struct kmod_list *info = NULL, *l;
+	struct kmod_module *mod = NULL;
+	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
+	const char *p = NULL;
+	int rc = -1;
+
+	if (!ctx)
+		return -1;
+	kmod_set_log_fn(ctx, quiet_log, NULL);
+	if (!kmod_module_new_from_name(ctx, "kstats", &mod))
+		p = kmod_module_get_path(mod);
+	if (p) {
+		snprintf(path, plen, "%s", p);
+		snprintf(ver, vlen, "?");
+		if (kmod_module_get_info(mod, &info) >= 0) {
+			kmod_list_foreach(l, info)
+				if (!strcmp(kmod_module_info_get_key(l), "version"))
+					snprintf(ver, vlen, "%s", kmod_module_info_get_value(l));
+			kmod_module_info_free_list(info);
+		}
+		rc = 0;
+	}
+	if (mod)
+		kmod_module_unref(mod);
+	kmod_unref(ctx);
+	return rc;
+}
+
 /* Loads kstats with libkmod, as modprobe would; 0 or an exit code. */
 static int autoload(void)
 {

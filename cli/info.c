@@ -2,8 +2,12 @@
 /*
  * kstatsctl info: what the loaded module is and can do (KSTATS_IOC_INFO),
  * whether the kernel is locked down, and the device's path and rights.
+ * Without the module (never loaded for this): whether kstats.ko is
+ * installed for the running kernel, what the kernel's config offers
+ * kstats, and what the lockdown state allows.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <grp.h>
 #include <pwd.h>
 #include <string.h>
@@ -33,7 +37,8 @@ const struct argp info_argp = {
 	NULL, info_parse, NULL,
 	"Shows the module and ABI versions, what the module supports (commands, "
 	"tracing mechanisms), the kernel's lockdown state, and the device's path "
-	"and permissions.",
+	"and permissions; without the module loaded, whether it is installed and "
+	"what this kernel offers it (it does not load it).",
 	children, NULL, NULL
 };
 
@@ -57,6 +62,115 @@ static void mode_string(char *buf, mode_t m)
 	buf[10] = '\0';
 }
 
+/* What kstats uses from the kernel's config, and what for. */
+static const char *const config_keys[][2] = {
+	{ "CONFIG_MODULES", "loading kstats at all" },
+	{ "CONFIG_KPROBES", "tracing (kprobes)" },
+	{ "CONFIG_KRETPROBES", "tracing functions (kretprobe)" },
+	{ "CONFIG_FPROBE", "tracing functions (fprobe, faster)" },
+	{ "CONFIG_TRACEPOINTS", "tracing tracepoint pairs" },
+	{ "CONFIG_DEBUG_FS", "the text views in /sys/kernel/debug/kstats" },
+	{ "CONFIG_MODULE_SIG_FORCE", "only signed modules load (then sign kstats.ko)" },
+};
+
+/* @key's value in /boot/config-RELEASE: "y", "m", "n" (not set), or NULL. */
+static char *config_value(FILE *f, const char *key, char *buf, size_t len)
+{
+	char line[256];
+	size_t n = strlen(key);
+
+	if (!f)
+		return NULL;
+	rewind(f);
+	snprintf(buf, len, "n");
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == '=') {
+			snprintf(buf, len, "%s", line + n + 1);
+			buf[strcspn(buf, "\n")] = '\0';
+		}
+	return buf;
+}
+
+static int info_unloaded(void)
+{
+	char path[4096], ver[64], lock[64], cfgpath[300], v[64], t[4 * 4096 + 1];
+	bool installed = !ks_module_file(path, sizeof(path), ver, sizeof(ver));
+	const char *lockmode = ks_lockdown_mode(lock, sizeof(lock));
+	struct utsname un;
+	FILE *cfg;
+	size_t i;
+
+	uname(&un);
+	snprintf(cfgpath, sizeof(cfgpath), "/boot/config-%s", un.release);
+	cfg = fopen(cfgpath, "re");
+	if (opts.json) {
+		struct json *j = json_doc("info");
+
+		json_kstr(j, "kstatsctl_version", KSTATS_VERSION);
+		json_kstr(j, "kernel", un.release);
+		json_key(j, "module");
+		json_null(j);
+		json_key(j, "installed");
+		if (installed) {
+			json_obj(j);
+			json_kstr(j, "path", path);
+			json_kstr(j, "version", ver);
+			json_obj_end(j);
+		} else {
+			json_null(j);
+		}
+		json_key(j, "kernel_config");
+		if (cfg) {
+			json_obj(j);
+			for (i = 0; i < ARRAY_SIZE(config_keys); i++)
+				json_kstr(j, config_keys[i][0],
+					  config_value(cfg, config_keys[i][0], v, sizeof(v)));
+			json_obj_end(j);
+		} else {
+			json_null(j);
+		}
+		json_key(j, "lockdown");
+		json_obj(j);
+		json_kstr(j, "mode", lockmode ? lockmode : "unknown");
+		json_kbool(j, "tracing_blocked", lockmode && !strcmp(lockmode, "confidentiality"));
+		json_obj_end(j);
+		json_key(j, "device");
+		json_null(j);
+		json_obj_end(j);
+		json_end(j);
+		if (cfg)
+			fclose(cfg);
+		return 0;
+	}
+	printf("kstatsctl    %s (ABI %u)\n", KSTATS_VERSION, KSTATS_ABI_VERSION);
+	if (installed)
+		printf("module       not loaded; installed: %s, version %s ('sudo modprobe "
+		       "kstats', or any command as root, loads it)\n",
+		       ks_text(t, sizeof(t), path), ks_text(v, sizeof(v), ver));
+	else
+		printf("module       not loaded, and not installed for this kernel (the "
+		       "kstats-dkms package, or 'dkms install' from the source tree)\n");
+	printf("kernel       %s\n", ks_text(t, sizeof(t), un.release));
+	printf("lockdown     %s%s\n", lockmode ? lockmode : "unknown",
+	       !lockmode || !strcmp(lockmode, "none") ? "" :
+	       !strcmp(lockmode, "confidentiality") ?
+	       " (tracing blocked; only signed modules load)" : " (only signed modules load)");
+	if (!cfg) {
+		printf("config       %s not readable: what the kernel offers is unknown\n",
+		       cfgpath);
+	} else {
+		for (i = 0; i < ARRAY_SIZE(config_keys); i++)
+			printf("%-12s %s=%s: %s\n", i ? "" : "config",
+			       config_keys[i][0],
+			       config_value(cfg, config_keys[i][0], v, sizeof(v)),
+			       config_keys[i][1]);
+		fclose(cfg);
+	}
+	printf("device       %s: not there while the module is not loaded\n",
+	       ks_dev_path());
+	return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct kstats_info info;
@@ -72,6 +186,8 @@ int cmd_info(int argc, char **argv)
 	rc = ks_parse(&info_argp, argc, argv, NULL, &done);
 	if (rc || done)
 		return rc;
+	if (!ks_module_loaded() && !opts.device)
+		return info_unloaded();
 	fd = ks_dev_open();
 	if (fd < 0)
 		return EXIT_RUNTIME;

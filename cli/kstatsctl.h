@@ -188,6 +188,8 @@ enum ks_unit ks_table_unit(enum ks_unit u, double typical_ns);
 int ks_dev_open(void);
 /* Opens it if it is there, without loading anything or printing; fd or -1. */
 int ks_dev_try_open(void);
+/* kstats.ko as modprobe would find it, and its version; 0 or -1. */
+int ks_module_file(char *path, size_t plen, char *ver, size_t vlen);
 const char *ks_dev_path(void);
 /*
  * An ioctl failed with @err: prints "what: reason" with the hint that fits.

@@ -21,7 +21,7 @@
 #   9. malformed snapshot files: an error and exit 1, never a crash; every
 #      cut says "truncated"; no change of one byte goes unnoticed
 #  10. no module here: the errors and hints for "not loaded"/"not installed";
-#      export --interval writes kstats_up 0 and goes on
+#      export --interval writes kstats_up 0 and goes on; info says what it can
 #  11. --help, kstatsctl(8) and the bash completion agree; the man page lints
 #  12. the fuzzer, for FUZZ_SECONDS (default 60)
 set -uo pipefail
@@ -295,6 +295,12 @@ else
 		[[ -z $(find "$tmp" -maxdepth 1 -name '.k.prom.*') ]]
 	}
 	check "export --interval without the module: kstats_up 0, said once, exit 0" export_down
+	check "info without the module: not loaded, installed or not, exit 0" expect 0 \
+		'^module +not loaded(, and not installed for this kernel|; installed: )' "$bin" info
+	check "info without the module does not load it" sh -c \
+		"\"$bin\" info >/dev/null; [ ! -e /sys/module/kstats ]"
+	check "info -j without the module: module null, validates" sh -c \
+		"\"$bin\" -j info >$tmp/info.json && $py validate.py schema $top/cli/kstatsctl.schema.json $tmp/info.json && grep -q '\"module\": null' $tmp/info.json"
 	check "export once without the module: error, exit 1" expect 1 \
 		'error: the kstats module is not loaded' "$bin" --no-autoload export
 fi

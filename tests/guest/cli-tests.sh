@@ -119,8 +119,15 @@ ok "not installed: error, how to install, exit 1" errors 1 \
 	"kstatsctl: error: the kstats module is not loaded, and not installed for kernel $kver" \
 	"hint: install the kstats-dkms package ('make deb' in kstats' source tree builds it), or from that tree 'sudo dkms add . && sudo dkms install kstats/VERSION' (see kstatsctl(8))" \
 	"$K" list
+ok "info, not installed: says so, exit 0" expect 0 \
+	'^module +not loaded, and not installed for this kernel' "$K" info
 modules_restore
 modules_tree kstats
+ok "info, installed: its path and version, exit 0" expect 0 \
+	"^module +not loaded; installed: /lib/modules/$kver/extra/kstats.ko(\\.xz)?, version $version " "$K" info
+ok "info -j, installed: module null, installed {path, version}; validates" sh -c \
+	"\"$K\" -j info >$tmp/i0.json && $py $validate schema $schema $tmp/i0.json && grep -q '\"version\": \"$version\"' $tmp/i0.json"
+ok "info did not load it" test ! -e /sys/module/kstats
 ok "as uid 65534, not loaded: loading needs root, exit 1" expect 1 \
 	'^kstatsctl: error: the kstats module is not loaded, and loading it needs root: Operation not permitted' \
 	nobody "$tmp/kstatsctl" list
