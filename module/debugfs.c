@@ -171,6 +171,7 @@ void kstats_debugfs_remove(struct kstats_metric *m)
 int kstats_debugfs_init(void)
 {
 	kstats_dir = debugfs_create_dir("kstats", NULL);
+	kstats_control_init(kstats_dir);
 	return 0;
 }
 

@@ -50,7 +50,7 @@ int kstats_name_check(const char *name)
 	size_t i, len = strnlen(name, KSTATS_NAME_MAX + 1);
 
 	if (!len || len > KSTATS_NAME_MAX || !strcmp(name, ".") ||
-	    !strcmp(name, ".."))
+	    !strcmp(name, "..") || !strcmp(name, KSTATS_CONTROL_NAME))
 		return -EINVAL;
 	for (i = 0; i < len; i++)
 		if (!kstats_name_char(name[i]))

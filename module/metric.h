@@ -89,6 +89,9 @@ int kstats_dev_init(void);
 void kstats_dev_exit(void);
 
 int kstats_debugfs_init(void);
+/* debugfs kstats/_control (control.c): no metric may take its name. */
+#define KSTATS_CONTROL_NAME	"_control"
+void kstats_control_init(struct dentry *dir);
 void kstats_debugfs_exit(void);
 void kstats_debugfs_add(struct kstats_metric *m);
 void kstats_debugfs_remove(struct kstats_metric *m);

@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -447,6 +448,19 @@ int kstats_trace_stop(struct file *file, const char *name)
 		kstats_probe_remove(p);
 	mutex_unlock(&kstats_trace_lock);
 	return p ? 0 : -ENOENT;
+}
+
+int kstats_trace_names(struct seq_file *sf)
+{
+	struct kstats_probe *p;
+	int err = mutex_lock_killable(&kstats_trace_lock);
+
+	if (err)
+		return err;
+	list_for_each_entry(p, &kstats_probes, node)
+		seq_printf(sf, "%s\n", p->time_metric->name);
+	mutex_unlock(&kstats_trace_lock);
+	return 0;
 }
 
 void kstats_trace_file_closed(struct file *file)

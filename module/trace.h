@@ -9,6 +9,8 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
+struct seq_file;
+
 #include "compat.h"
 #include "metric.h"
 
@@ -135,6 +137,8 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
 		       const unsigned long *cpus);
 int kstats_trace_stop(struct file *file, const char *name);
+/* Every trace's name, a line each (debugfs kstats/_control). */
+int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
 void kstats_trace_module_going(struct module *mod);

@@ -64,7 +64,7 @@ struct kstats *__kstats_new(const char *name, u8 frac_bits,
 /**
  * kstats_new() - create a metric and start it
  * @name: 1 to %KSTATS_NAME_MAX characters of ASCII [A-Za-z0-9_.:-], unique,
- *	not "." or ".."
+ *	not ".", ".." or "_control"
  * @frac_bits: 0..5; each power of two is split into 2^@frac_bits slots
  *
  * Context: process context, may sleep.

@@ -64,6 +64,8 @@ const struct tcase arg_cases[] = {
 	{ "\\xff in name", NAMED, .how = H_RAWNAME, RAW("abi\xff"), .expect = EINVAL },
 	{ "name \".\"", NAMED, .how = H_RAWNAME, RAW("."), .expect = EINVAL },
 	{ "name \"..\"", NAMED, .how = H_RAWNAME, RAW(".."), .expect = EINVAL },
+	{ "name \"_control\" (debugfs' command file)", NAMED, .name = "_control",
+	  .expect = EINVAL },
 	{ "name \"...\"", NAMED, .name = "...", .expect = OK },
 	{ "non-zero byte right after the NUL", NAMED, .how = H_RAWNAME, RAW("abi\0x"), .expect = EINVAL },
 	{ "non-zero name[63] after the NUL", NAMED, .how = H_NAME63, .expect = EINVAL },

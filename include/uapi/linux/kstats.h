@@ -12,7 +12,8 @@
  * - Unknown command, or a known number with the wrong direction: -ENOTTY.
  * - Every flags, pad and reserved field must be 0 on input: else -EINVAL.
  *   Fields marked "out" are ignored on input.
- * - Names are 1..63 bytes of ASCII [A-Za-z0-9_.:-], not "." or "..",
+ * - Names are 1..63 bytes of ASCII [A-Za-z0-9_.:-], not ".", ".." or
+ *   "_control" (debugfs' kstats/_control),
  *   NUL-terminated within KSTATS_NAME_LEN bytes, the rest zero: else -EINVAL.
  * - Pointers are __u64 (cast through uintptr_t); a bad one gives -EFAULT.
  * - Mutating commands (CREATE, DELETE, CONTROL, RECORD into a metric this
