@@ -282,6 +282,8 @@ extern double ks_pcts[KS_MAX_PCT];			/* as fractions */
 extern char ks_pct_names[KS_MAX_PCT][24];		/* "p99.5" */
 extern size_t ks_nr_pcts;
 extern bool ks_pcts_set;
+/* --color / KSTATS_COLOR: "always", "never", else auto. */
+void ks_set_color(const char *when);
 int ks_pcts_parse(const char *s);	/* 0, or EINVAL with a usage error printed */
 
 struct ks_hist {

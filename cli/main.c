@@ -40,6 +40,7 @@ enum {
 	OPT_NO_AUTOLOAD = 0x100,
 	OPT_UNITS,
 	OPT_PERCENTILES,
+	OPT_COLOR,
 };
 
 static const struct argp_option global_options[] = {
@@ -52,6 +53,8 @@ static const struct argp_option global_options[] = {
 	  "Show values in ns, us, ms, s, or auto (per value; the default)", -1 },
 	{ "percentiles", OPT_PERCENTILES, "LIST", 0,
 	  "The percentiles to show, e.g. 50,95,99.5 (default 50,90,99,99.9,99.99)", -1 },
+	{ "color", OPT_COLOR, "WHEN", 0,
+	  "Colour: auto (on a terminal; the default), always or never", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
 	{ 0 }
@@ -117,6 +120,13 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PERCENTILES:
 		return ks_pcts_parse(arg);
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
+			ks_usage("--color: '%s' is not auto, always or never", arg);
+			return EINVAL;
+		}
+		ks_set_color(arg);
+		break;
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
 		help_done = true;
@@ -300,10 +310,9 @@ int cmd_help(int argc, char **argv)
 	return ks_parse(c->argp, 2, hargv, NULL, &done);
 }
 
-static void setup_color(void)
+/* "always", "never", or else auto: on a terminal, unless NO_COLOR is set. */
+void ks_set_color(const char *c)
 {
-	const char *c = getenv("KSTATS_COLOR");
-
 	if (c && !strcmp(c, "always")) {
 		opts.color_out = opts.color_err = true;
 	} else if ((c && !strcmp(c, "never")) || getenv("NO_COLOR")) {
@@ -312,6 +321,11 @@ static void setup_color(void)
 		opts.color_out = isatty(STDOUT_FILENO);
 		opts.color_err = isatty(STDERR_FILENO);
 	}
+}
+
+static void setup_color(void)
+{
+	ks_set_color(getenv("KSTATS_COLOR"));
 }
 
 /* -j/-p given before the command: JSON for errors from the start. */

@@ -3,7 +3,7 @@
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff export info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --percentiles --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots"
@@ -37,7 +37,7 @@ _kstatsctl()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		-d | --device | --units | --percentiles) ((i++)) ;;
+		-d | --device | --units | --color | --percentiles) ((i++)) ;;
 		-*) ;;
 		*) cmd=$w; break ;;
 		esac
@@ -46,6 +46,8 @@ _kstatsctl()
 	case $prev in
 	--units)
 		COMPREPLY=($(compgen -W "auto ns us ms s" -- "$cur")); return ;;
+	--color)
+		COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 	-f | --format)
 		COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
 		return ;;

@@ -134,8 +134,9 @@ check "JSON schema: ${#jsons[@]} documents validate" \
 	"$py" validate.py schema "$cli/kstatsctl.schema.json" "${jsons[@]}"
 check "JSON: show -j on every snapshot validates" \
 	"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/le.json" "$tmp/be.json"
+# (but color-always.out, whose colour codes --color=always asks for)
 check "no control character or byte not UTF-8 in any golden output (stdout, stderr)" \
-	"$py" validate.py text golden/*.out
+	"$py" validate.py text $(ls golden/*.out | grep -v '/color-always\.out$')
 "$bin" show -i data/hostile.ksnap -f json >"$tmp/hostile.json"
 check "JSON: a file's strings as they are, U+FFFD for each byte not UTF-8" \
 	"$py" validate.py strings data/hostile.ksnap "$tmp/hostile.json"
