@@ -1,5 +1,7 @@
-# bash completion for kstatsctl(8): commands, options, option values, and
-# the names of live metrics (from 'kstatsctl list', never loading the module).
+# bash completion for kstatsctl(8): commands, options, option values (also
+# as --opt=value), and metric names: those of a snapshot file given with
+# -i/--input, else the live ones (from 'kstatsctl list', never loading the
+# module).
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff export info help"
@@ -22,26 +24,47 @@ declare -gA _kstatsctl_opts=(
 	[help]=""
 )
 
-_kstatsctl_metrics()	# $1: the kstatsctl being completed
+_kstatsctl_metrics()	# $1: the kstatsctl being completed, $2: a snapshot file or ""
 {
-	"$1" --no-autoload list 2>/dev/null | awk 'NR > 1 && NF >= 6 { print $1 }'
+	if [[ -n $2 ]]; then
+		"$1" list -i "$2" 2>/dev/null
+	else
+		"$1" --no-autoload list 2>/dev/null
+	fi | awk 'NR > 1 && NF >= 6 { print $1 }'
 }
 
 _kstatsctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local prog=${COMP_WORDS[0]} cmd="" i w
+	local prog=${COMP_WORDS[0]} cmd="" input="" i w
 	COMPREPLY=()
 
-	# The command: the first word that is neither an option nor its value.
+	# --opt=value: bash splits it at "=" (COMP_WORDBREAKS).
+	if [[ $cur == = ]]; then
+		cur=""
+	elif [[ $prev == = ]]; then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
+	# The command: the first word that is neither an option nor its value;
+	# and a snapshot file given with -i, whose names are then completed.
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
+		if [[ ${COMP_WORDS[i + 1]-} == = ]]; then
+			[[ $w == --input ]] && input=${COMP_WORDS[i + 2]-}
+			((i += 2))
+			continue
+		fi
 		case $w in
-		-d | --device | --units | --color | --percentiles) ((i++)) ;;
+		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
+		-d | --device | --units | --color | --percentiles | -f | --format | \
+		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
+		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
+		--pid | --tid | --name | --maxactive | --start | --end) ((i++)) ;;
 		-*) ;;
-		*) cmd=$w; break ;;
+		*) [[ -z $cmd ]] && cmd=$w ;;
 		esac
 	done
+	input=${input/#\~/$HOME}
 
 	case $prev in
 	--units)
@@ -61,7 +84,7 @@ _kstatsctl()
 	-b | --bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)
-		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
 	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
 		return ;;
 	esac
@@ -80,7 +103,7 @@ _kstatsctl()
 	fi
 	case $cmd in
 	show | delete | record | start | stop | reset | snapshot | untrace | export)
-		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog")" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")) ;;
 	diff)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	help)

@@ -10,6 +10,11 @@ stub=$(mktemp)
 trap 'rm -f "$stub"' EXIT
 cat >"$stub" <<'STUB'
 #!/bin/sh
+if [ "$1 $2 $3" = "list -i snap.ksnap" ]; then
+	echo "NAME                             KIND    OWNER                STATE    BITS        COUNT"
+	echo "from.file                        user    kstatsctl            active      3           10"
+	exit 0
+fi
 [ "$1 $2" = "--no-autoload list" ] || exit 1
 echo "NAME                             KIND    OWNER                STATE    BITS        COUNT"
 echo "net.tx_latency                   module  kstats_demo          active      3         3000"
@@ -21,6 +26,9 @@ bad=0
 
 expect() {	# expect "WORDS" "WANTED REPLIES": last word is the one completed
 	local line=$1 want=$2 got
+	# As bash splits them: "--opt=value" is three words, "--opt" "=" "value".
+	line=${line//=/ = }
+	[[ $1 == *= ]] && line=${line% }
 	read -ra COMP_WORDS <<<"$line"
 	[[ $line == *" " ]] && COMP_WORDS+=("")
 	COMP_WORDS[0]=$stub
@@ -54,4 +62,14 @@ expect "kstatsctl trace f --mechanism k" "kprobe kretprobe"
 expect "kstatsctl diff a.ksnap b.ksnap --m" "--metric"
 expect "kstatsctl help un" "untrace"
 expect "kstatsctl info --j" "--json"
+expect "kstatsctl --units=" "auto ms ns s us"
+expect "kstatsctl --units=m" "ms"
+expect "kstatsctl --color=a" "always auto"
+expect "kstatsctl show --format=c" "cdf csv"
+expect "kstatsctl --units=us sh" "show"
+expect "kstatsctl show -i snap.ksnap " "from.file"
+expect "kstatsctl show --input=snap.ksnap f" "from.file"
+expect "kstatsctl export --input snap.ksnap " "from.file"
+expect "kstatsctl diff snap.ksnap --metric " "net.tx_latency selftest.b0 selftest.b1"
+expect "kstatsctl show -w 1 sel" "selftest.b0 selftest.b1"
 exit $bad
