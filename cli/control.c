@@ -19,7 +19,7 @@ struct control_args {
 };
 
 static const struct argp_child children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 

@@ -25,7 +25,7 @@ struct create_args {
 enum { OPT_AUTOREMOVE = 0x300 };
 
 static const struct argp_child children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 

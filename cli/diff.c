@@ -45,7 +45,7 @@ struct diff_args {
 enum { OPT_CUMULATIVE = 0x300, OPT_FAIL_IF };
 
 static const struct argp_child children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 

@@ -49,7 +49,7 @@ struct export_args {
 enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_BUCKET_BITS, OPT_PER_CPU, OPT_NS };
 
 static const struct argp_child children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 

@@ -143,8 +143,30 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp ks_global_argp = { global_options, global_parse, NULL, NULL,
-				     NULL, NULL, NULL };
+/* kstatsctl --help lists the global options ... */
+static const struct argp global_argp = { global_options, global_parse, NULL, NULL,
+					 NULL, NULL, NULL };
+/*
+ * ... and each command takes them too, after it, without listing them
+ * again: the same options, hidden (filled in by main()), and a line.
+ */
+static struct argp_option hidden_global_options[ARRAY_SIZE(global_options)];
+const struct argp ks_global_argp = {
+	hidden_global_options, global_parse, NULL,
+	"\vThe global options (-j, -d, --units, --color, --percentiles, ...) work "
+	"here too: 'kstatsctl --help' lists them.", NULL, NULL, NULL
+};
+
+static void hide_global_options(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(global_options); i++) {
+		hidden_global_options[i] = global_options[i];
+		if (global_options[i].name)
+			hidden_global_options[i].flags |= OPTION_HIDDEN;
+	}
+}
 
 struct parse_ctx {
 	void *input;		/* the command's own input */
@@ -216,7 +238,7 @@ static error_t main_parse(int key, char *arg, struct argp_state *state)
 static char main_doc[4096];
 
 static const struct argp_child main_children[] = {
-	{ &ks_global_argp, 0, NULL, 0 },
+	{ &global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -273,7 +295,7 @@ static error_t help_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child help_children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -348,6 +370,7 @@ int main(int argc, char **argv)
 	int rc, done;
 
 	setup_color();
+	hide_global_options();
 	prescan_json(argc, argv);
 	build_main_doc();
 	signal(SIGPIPE, SIG_DFL);

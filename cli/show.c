@@ -217,7 +217,7 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp_child show_children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 

@@ -33,7 +33,7 @@ enum {
 };
 
 static const struct argp_child children[] = {
-	{ &ks_global_argp, 0, "Global options:", 1 },
+	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -131,7 +131,8 @@ const struct argp trace_argp = {
 	trace_options, trace_parse, "FUNC",
 	"Times every call of the kernel function FUNC ([module:]symbol), or the "
 	"section from --start X to --end Y, into a metric named FUNC (and the time "
-	"between calls into GAP-FUNC).",
+	"between calls into GAP-FUNC). X and Y are functions, or tracepoints: "
+	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc).",
 	children, NULL, NULL
 };
 

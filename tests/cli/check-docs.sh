@@ -45,7 +45,7 @@ same "global options" "$help_global" "$man_global" "$comp_global"
 
 # Each command's options (what is not global).
 for c in $help_cmds; do
-	h=$("$bin" "$c" --help | sed '/Global options:/q' | grep -E '^ +(-., )?--' | longopts)
+	h=$("$bin" "$c" --help | sed '/^The global options/,$d' | grep -E '^ +(-., )?--' | longopts)
 	m=$(man_section SS "$c" | longopts)
 	m=$(comm -23 <(tr ' ' '\n' <<<"$m" | sort) <(tr ' ' '\n' <<<"$man_global" | sort) | words)
 	k=$(echo "${_kstatsctl_opts[$c]-MISSING}" | words)
