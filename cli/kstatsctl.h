@@ -452,6 +452,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_untrace(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
 
 /* diff --fail-if (fail_if.c). */
 struct ks_fail_if {
@@ -466,7 +467,7 @@ bool ks_fail_if_holds(const struct ks_fail_if *f, double lo, double hi);
 
 extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,
-	trace_argp, untrace_argp, export_argp, help_argp;
+	trace_argp, untrace_argp, export_argp, summary_argp, help_argp;
 
 /* Sleeps until @next (CLOCK_MONOTONIC) + @step seconds, and sets @next to it. */
 void ks_sleep_until(struct timespec *next, double step);

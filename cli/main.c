@@ -20,6 +20,7 @@
 const struct ks_cmd ks_cmds[] = {
 	{ "list", cmd_list, &list_argp, "every metric: kind, owner, state, frac_bits, count" },
 	{ "show", cmd_show, &show_argp, "a metric's distribution, percentiles, CDF, ..." },
+	{ "summary", cmd_summary, &summary_argp, "a line per metric: count, rate, mean, p50, p99, max" },
 	{ "create", cmd_create, &create_argp, "create a metric to record into from user space" },
 	{ "delete", cmd_delete, &delete_argp, "delete a metric created from user space" },
 	{ "record", cmd_record, &record_argp, "add samples to a metric" },

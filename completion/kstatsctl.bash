@@ -4,11 +4,12 @@
 # module).
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
-_kstatsctl_commands="list show create delete record start stop reset trace untrace snapshot diff export info help"
+_kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export info help"
 _kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots"
+	[summary]="--input --interval --format"
 	[create]="--bits --autoremove"
 	[delete]=""
 	[record]=""
@@ -72,7 +73,11 @@ _kstatsctl()
 	--color)
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 	-f | --format)
-		COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
+		if [[ $cmd == summary ]]; then
+			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
+		fi
 		return ;;
 	-d | --device | -i | --input | -o | --output)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -102,7 +107,7 @@ _kstatsctl()
 		return
 	fi
 	case $cmd in
-	show | delete | record | start | stop | reset | snapshot | untrace | export)
+	show | summary | delete | record | start | stop | reset | snapshot | untrace | export)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")) ;;
 	diff)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;

@@ -155,6 +155,17 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # 6. accuracy against the exact samples
 check "percentiles, mean, min, max: the exact value in the slot given" \
 	"$py" validate.py truth "$tmp/le.json" data/basic.truth.json
+"$bin" -j summary -i data/basic.ksnap >"$tmp/sum.json"
+"$bin" --percentiles 50,99 show -i data/basic.ksnap -f json >"$tmp/p5099.json"
+check "summary -j: each metric's count, percentiles and max as show gives them" "$py" -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["metrics"]
+w = {m["name"]: m for m in json.load(open(sys.argv[2]))["metrics"]}
+assert len(s) == len(w)
+for m in s:
+    x = w[m["name"]]
+    assert (m["count"], m["percentiles"], m["max"]) == (x["count"], x["percentiles"], x["max"]), m
+' "$tmp/sum.json" "$tmp/p5099.json"
 "$bin" --percentiles 95,99.5 show -i data/basic.ksnap -f json >"$tmp/p95.json"
 check "--percentiles 95,99.5: the exact values in the slots given" \
 	"$py" validate.py truth "$tmp/p95.json" data/basic.truth.json

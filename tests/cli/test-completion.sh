@@ -42,7 +42,7 @@ expect() {	# expect "WORDS" "WANTED REPLIES": last word is the one completed
 }
 
 expect "kstatsctl sh" "show"
-expect "kstatsctl s" "show snapshot start stop"
+expect "kstatsctl s" "show snapshot start stop summary"
 expect "kstatsctl --no" "--no-autoload"
 expect "kstatsctl -j sh" "show"
 expect "kstatsctl --units us sh" "show"
@@ -72,4 +72,6 @@ expect "kstatsctl show --input=snap.ksnap f" "from.file"
 expect "kstatsctl export --input snap.ksnap " "from.file"
 expect "kstatsctl diff snap.ksnap --metric " "net.tx_latency selftest.b0 selftest.b1"
 expect "kstatsctl show -w 1 sel" "selftest.b0 selftest.b1"
+expect "kstatsctl summary -f " "csv json table"
+expect "kstatsctl su" "summary"
 exit $bad

@@ -277,6 +277,29 @@ assert m["reset"] is True and m["count"] == int(sys.argv[2]), m
 PY
 }
 ok "--watch sees a reset, and shows what came after it" watch_reset
+summary_interval() {	# what was recorded during the interval, and its rate
+	local pid
+	"$K" summary 'selftest.b*' -j --interval 3 >"$tmp/si.json" &
+	pid=$!
+	wait_for in_clock_nanosleep "$pid" || { echo "summary never slept"; return 1; }
+	echo 'record 7' >"$ctl" || return 1
+	wait "$pid" || return 1
+	"$py" - "$tmp/si.json" "$ncpu" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 7 * int(sys.argv[2])
+assert 2.9 < d["interval_s"] < 10, d["interval_s"]
+ms = d["metrics"]
+assert [m["name"] for m in ms] == ["selftest.b%d" % b for b in range(6)], ms
+for m in ms:
+    assert m["count"] == n, m
+    assert abs(m["rate"] - n / d["interval_s"]) < 1e-6 * n, m
+    assert [p["p"] for p in m["percentiles"]] == [50, 99], m
+PY
+}
+ok "summary --interval 3 -j: the samples of the interval, rate = count / interval" summary_interval
+ok "summary: a line per metric, table" sh -c \
+	"[ \$(\"$K\" summary 'selftest.*' | grep -c '^selftest\.b[0-5] ') -eq 6 ]"
 
 # ---- deleting, and error paths ----
 ok "delete cli.t" "$K" delete cli.t

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl summary [PATTERN...] [-i FILE | --interval SECONDS] [-f FORMAT]
+ *
+ * One line per metric, sorted by name: count, rate, mean, the percentiles
+ * shown (p50 and p99 unless --percentiles), max, and a trace's hits and
+ * misses; as a table, CSV or JSON. The rate needs a time span: with
+ * --interval, two snapshots SECONDS apart, and every figure is then of the
+ * samples recorded in between; without, the rate is unknown ("-", null).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+enum sum_format { SUM_TABLE, SUM_CSV, SUM_JSON };
+
+struct summary_args {
+	struct ks_names pats;
+	const char *input;
+	double interval;
+	enum sum_format format;
+	bool format_set;
+};
+
+enum { OPT_INTERVAL = 0x400 };
+
+static const struct argp_child children[] = {
+	{ &ks_global_argp, 0, NULL, 0 },
+	{ 0 }
+};
+
+static const struct argp_option summary_options[] = {
+	{ "input", 'i', "FILE", 0, "Read a snapshot file instead of the live metrics", 0 },
+	{ "interval", OPT_INTERVAL, "SECONDS", 0, "What was recorded over SECONDS, "
+	  "with the rate", 0 },
+	{ "format", 'f', "FORMAT", 0, "table (default), csv or json", 0 },
+	{ 0 }
+};
+
+static error_t summary_parse(int key, char *arg, struct argp_state *state)
+{
+	struct summary_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i':
+		a->input = arg;
+		break;
+	case OPT_INTERVAL:
+		a->interval = strtod(arg, &end);
+		if (*end || end == arg || !(a->interval >= 0.01 && a->interval <= 86400)) {
+			ks_usage("--interval: '%s' is not a number of seconds (0.01 to 86400)",
+				 arg);
+			return EINVAL;
+		}
+		break;
+	case 'f':
+		if (!strcmp(arg, "table")) {
+			a->format = SUM_TABLE;
+		} else if (!strcmp(arg, "csv")) {
+			a->format = SUM_CSV;
+		} else if (!strcmp(arg, "json")) {
+			a->format = SUM_JSON;
+		} else {
+			ks_usage("--format: '%s' is not table, csv or json", arg);
+			return EINVAL;
+		}
+		a->format_set = true;
+		break;
+	case ARGP_KEY_ARG:
+		ks_names_add(&a->pats, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp summary_argp = {
+	summary_options, summary_parse, "[PATTERN...] [-i FILE | --interval SECONDS]",
+	"One line per metric (all, or those matching a shell-style PATTERN): count, "
+	"rate, mean, p50, p99 (or --percentiles), max, hits and misses.",
+	children, NULL, NULL
+};
+
+static bool wanted(const struct summary_args *a, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < a->pats.nr; i++)
+		if (!fnmatch(a->pats.v[i], name, 0))
+			return true;
+	return !a->pats.nr;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct ks_metric *)x)->name, ((const struct ks_metric *)y)->name);
+}
+
+static bool is_trace(const struct ks_metric *m)
+{
+	return m->kind == KSTATS_KIND_TRACE;
+}
+
+static void line_table(const struct ks_metric *m, double secs)
+{
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], n[48], r[32], mean[64], e[64], hm[48];
+	struct ks_stats st;
+	struct ks_hist h;
+	size_t i;
+
+	ks_hist_build(&h, m, -1);
+	ks_hist_stats(&h, &st);
+	if (secs > 0)
+		snprintf(r, sizeof(r), "%.4g", (double)st.count / secs);
+	else
+		snprintf(r, sizeof(r), "-");
+	printf("%-28s %12s %10s %16s", ks_text(t, sizeof(t), m->name),
+	       ks_fmt_u128(n, sizeof(n), st.count), r,
+	       st.count ? ks_fmt_mean(mean, sizeof(mean), &st, opts.units, true) : "-");
+	for (i = 0; i < ks_nr_pcts; i++)
+		printf(" %16s", st.count ? ks_fmt_est(e, sizeof(e), &st.pct[i], h.frac_bits,
+						      opts.units, false, true) : "-");
+	printf(" %22s", st.count ? ks_fmt_est(e, sizeof(e), &st.max, h.frac_bits,
+					      opts.units, true, true) : "-");
+	if (is_trace(m))
+		snprintf(hm, sizeof(hm), "%llu/%llu", (unsigned long long)m->hits,
+			 (unsigned long long)m->misses);
+	printf(" %s\n", is_trace(m) ? hm : "-");
+	ks_hist_free(&h);
+}
+
+/* A number, or nothing when unknown (CSV). */
+static void csv_num(double v, bool known)
+{
+	if (known)
+		printf(",%.17g", v);
+	else
+		fputs(",", stdout);
+}
+
+static void line_csv(const struct ks_metric *m, double secs)
+{
+	char n[48];
+	struct ks_stats st;
+	struct ks_hist h;
+	size_t i;
+
+	ks_hist_build(&h, m, -1);
+	ks_hist_stats(&h, &st);
+	/* Names are [A-Za-z0-9_.:-] from the kernel; a file's are quoted. */
+	printf("\"");
+	for (i = 0; m->name[i]; i++)
+		printf(m->name[i] == '"' ? "\"\"" : "%c", m->name[i]);
+	printf("\",%s,%s", ks_kind_name(m->kind), ks_fmt_u128(n, sizeof(n), st.count));
+	csv_num((double)st.count / secs, secs > 0);
+	csv_num(st.mean, st.count);
+	for (i = 0; i < ks_nr_pcts; i++)
+		csv_num(st.pct[i].value, st.count);
+	csv_num((double)st.max.low, st.count);
+	csv_num((double)st.max.last + 1, st.count);
+	csv_num((double)m->hits, is_trace(m));
+	csv_num((double)m->misses, is_trace(m));
+	putchar('\n');
+	ks_hist_free(&h);
+}
+
+static void obj_json(struct json *j, const struct ks_metric *m, double secs)
+{
+	struct ks_stats st;
+	struct ks_hist h;
+	size_t i;
+
+	ks_hist_build(&h, m, -1);
+	ks_hist_stats(&h, &st);
+	json_obj(j);
+	json_kstr(j, "name", m->name);
+	json_kstr(j, "kind", ks_kind_name(m->kind));
+	json_ku128(j, "count", st.count);
+	json_key(j, "rate");
+	if (secs > 0)
+		json_dbl(j, (double)st.count / secs);
+	else
+		json_null(j);
+	json_key(j, "mean");
+	if (st.count)
+		json_dbl(j, st.mean);
+	else
+		json_null(j);
+	json_key(j, "percentiles");
+	json_arr(j);
+	for (i = 0; st.count && i < ks_nr_pcts; i++) {
+		json_obj(j);
+		json_kdbl(j, "p", ks_pcts[i] * 100);
+		fmt_json_est(j, &st.pct[i], h.frac_bits, false);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	fmt_json_kest(j, "max", &st.max, h.frac_bits, true);
+	json_key(j, "hits");
+	if (is_trace(m))
+		json_u64(j, m->hits);
+	else
+		json_null(j);
+	json_key(j, "misses");
+	if (is_trace(m))
+		json_u64(j, m->misses);
+	else
+		json_null(j);
+	json_obj_end(j);
+	ks_hist_free(&h);
+}
+
+static void print_summary(const struct summary_args *a, struct ks_metric *m, size_t nr,
+			  double secs)
+{
+	struct json *j;
+	size_t i;
+
+	qsort(m, nr, sizeof(*m), by_name);
+	if (a->format == SUM_JSON) {
+		j = json_doc("summary");
+		json_key(j, "interval_s");
+		if (secs > 0)
+			json_dbl(j, secs);
+		else
+			json_null(j);
+		json_key(j, "metrics");
+		json_arr(j);
+		for (i = 0; i < nr; i++)
+			obj_json(j, &m[i], secs);
+		json_arr_end(j);
+		json_obj_end(j);
+		json_end(j);
+		return;
+	}
+	if (a->format == SUM_CSV) {
+		printf("name,kind,count,rate_per_s,mean_ns");
+		for (i = 0; i < ks_nr_pcts; i++)
+			printf(",%s_ns", ks_pct_names[i]);
+		printf(",max_low_ns,max_high_ns,hits,misses\n");
+		for (i = 0; i < nr; i++)
+			line_csv(&m[i], secs);
+		return;
+	}
+	if (!nr) {
+		printf("no metrics\n");
+		return;
+	}
+	printf("%s%-28s %12s %10s %16s", ks_color(opts.color_out, C_BOLD), "NAME", "COUNT",
+	       "RATE/S", "MEAN");
+	for (i = 0; i < ks_nr_pcts; i++)
+		printf(" %16s", ks_pct_names[i]);
+	printf(" %22s HITS/MISSES%s\n", "MAX", ks_color(opts.color_out, C_RESET));
+	for (i = 0; i < nr; i++)
+		line_table(&m[i], secs);
+}
+
+/* The live metrics that match, snapshotted; 0 or an exit code. */
+static int take(int fd, const struct summary_args *a, struct ks_set *set)
+{
+	struct kstats_metric_info *li = NULL;
+	uint32_t nr = 0, i;
+	int rc = ks_dev_list(fd, &li, &nr);
+
+	if (rc)
+		return ks_dev_error(-rc, "listing metrics");
+	set->m = xcalloc(nr, sizeof(*set->m));
+	for (i = 0; i < nr; i++) {
+		if (!wanted(a, (const char *)li[i].name))
+			continue;
+		rc = ks_snapshot_live(fd, (const char *)li[i].name, &set->m[set->nr], true);
+		if (rc < 0)
+			continue;	/* gone since LIST */
+		if (rc)
+			break;
+		set->nr++;
+	}
+	free(li);
+	return rc > 0 ? rc : 0;
+}
+
+/* B - A for every metric of B (a metric new in B: all of it). */
+static void interval(const struct ks_set *sa, struct ks_set *sb)
+{
+	size_t i;
+	uint32_t r;
+
+	for (i = 0; i < sb->nr; i++) {
+		struct ks_metric *p = ks_set_find(sa, sb->m[i].name), empty, d;
+
+		if (!p) {
+			empty = sb->m[i];
+			empty.nr_slots = 0;
+			empty.cpus = xcalloc(empty.nr_cpus, sizeof(*empty.cpus));
+			for (r = 0; r < empty.nr_cpus; r++)
+				empty.cpus[r].cpu = sb->m[i].cpus[r].cpu;
+			empty.hits = empty.misses = 0;
+			p = &empty;
+		}
+		ks_metric_delta(p, &sb->m[i], &d, NULL, 0);
+		if (p == &empty)
+			free(empty.cpus);
+		ks_metric_free(&sb->m[i]);
+		sb->m[i] = d;
+	}
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	struct summary_args a = { 0 };
+	struct ks_set sa = { 0 }, sb = { 0 };
+	struct timespec next;
+	double secs = 0;
+	int rc, done, fd = -1;
+	size_t i, n = 0;
+
+	rc = ks_parse(&summary_argp, argc, argv, &a, &done);
+	if (rc || done)
+		goto out;
+	if (!a.format_set && opts.json)
+		a.format = SUM_JSON;
+	if (!ks_pcts_set)	/* a summary's own default */
+		ks_pcts_parse("50,99");
+	rc = EXIT_USAGE;
+	if (a.input && a.interval) {
+		ks_usage("--interval reads the live metrics, not a file");
+		goto out;
+	}
+	if (a.input) {
+		rc = ks_snapfile_read(a.input, &sb);
+		if (rc)
+			goto out;
+		for (i = 0; i < sb.nr; i++) {
+			if (wanted(&a, sb.m[i].name))
+				sb.m[n++] = sb.m[i];
+			else
+				ks_metric_free(&sb.m[i]);
+		}
+		sb.nr = n;
+		print_summary(&a, sb.m, sb.nr, 0);
+		rc = 0;
+		goto out;
+	}
+	rc = EXIT_RUNTIME;
+	fd = ks_dev_open();
+	if (fd < 0)
+		goto out;
+	if (a.interval) {
+		rc = take(fd, &a, &sa);
+		if (rc)
+			goto out;
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		ks_sleep_until(&next, a.interval);
+	}
+	rc = take(fd, &a, &sb);
+	if (rc)
+		goto out;
+	if (a.interval) {
+		/* The time between the two copies, as the kernel took them. */
+		secs = a.interval;
+		if (sa.nr && sb.nr && sb.m[0].time_ns > sa.m[0].time_ns)
+			secs = (double)(sb.m[0].time_ns - sa.m[0].time_ns) / 1e9;
+		interval(&sa, &sb);
+	}
+	print_summary(&a, sb.m, sb.nr, secs);
+out:
+	if (fd >= 0)
+		close(fd);
+	ks_set_free(&sa);
+	ks_set_free(&sb);
+	free(a.pats.v);
+	return rc;
+}
