@@ -4,8 +4,10 @@
  *
  *   [1.024us, 1.152us)      589 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
  *
- * from the first to the last non-empty slot (every slot with --all-slots),
- * then a footer: count, mean, min, max, the percentiles, how many slots are
+ * from the first to the last non-empty slot (every slot with --all-slots;
+ * with --bits B, rows of the coarser slots of frac_bits B, each the sum of
+ * whole slots), bars fitted to the terminal's width and, with --per-cpu,
+ * scaled alike on every CPU; then a footer, of the metric's own slots: count, mean, min, max, the percentiles, how many slots are
  * used over which range, and for traces the hits, misses and probe floor.
  * What is known only to a slot says so: min and max as the slot
  * ("max in [16ns, 32ns)"), a percentile as its middle with the half-width
@@ -15,10 +17,50 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "kstatsctl.h"
 
-#define BAR_WIDTH 52
+#define BAR_WIDTH 52	/* at most; fewer on a narrower terminal */
+#define BAR_MIN 10
+
+/* The terminal's width (COLUMNS first), or 0 when not a terminal. */
+static size_t term_columns(FILE *out)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (c && atoi(c) > 0)
+		return (size_t)atoi(c);
+	if (!ioctl(fileno(out), TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 0;
+}
+
+/* @h with its slots merged into those of frac_bits @bits (<= its own). */
+static void hist_merge(struct ks_hist *to, const struct ks_hist *h, uint32_t bits)
+{
+	uint32_t s, k;
+
+	memset(to, 0, sizeof(*to));
+	to->frac_bits = bits;
+	to->nslots = kstats_hist_nslots(bits);
+	to->count = xcalloc(to->nslots, sizeof(*to->count));
+	to->part_sum = xcalloc(to->nslots, sizeof(*to->part_sum));
+	to->first = to->nslots;
+	for (s = 0; s < h->nslots; s++) {
+		if (!h->count[s])
+			continue;
+		k = kstats_hist_slot(kstats_slot_low(s, h->frac_bits), bits);
+		to->count[k] += h->count[s];
+		to->total += h->count[s];
+		to->first = k < to->first ? k : to->first;
+		to->last = k;
+	}
+	for (k = 0; k < to->nslots; k++)
+		to->used += !!to->count[k];
+}
 
 void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
 {
@@ -91,13 +133,14 @@ static const char *hi_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_u
 	return l->hi[s];
 }
 
+/* @scale: the count of a full bar (--per-cpu: the same on every CPU), or 0. */
 static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *sh,
-		      struct labels *l)
+		      struct labels *l, ks_u128 scale)
 {
 	uint32_t from = h->first, to = h->last, s;
 	char label[112], bar[BAR_WIDTH + 1], num[48];
 	ks_u128 max = 0;
-	size_t width = 0, cwidth;
+	size_t width = 0, cwidth, bar_width = BAR_WIDTH, cols = term_columns(out);
 	int pass;
 
 	if (sh->all_slots) {
@@ -111,6 +154,8 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 			max = h->count[s];
 	cwidth = strlen(ks_fmt_u128(num, sizeof(num), max));
 	cwidth = cwidth > 10 ? cwidth : 10;
+	if (scale)
+		max = scale;
 	/* Pass 0 measures the labels, pass 1 prints. */
 	for (pass = 0; pass < 2; pass++) {
 		for (s = from; s <= to; s++) {
@@ -129,12 +174,18 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 				width = n > width ? n : width;
 				continue;
 			}
-			n = max ? (size_t)((double)h->count[s] * BAR_WIDTH / (double)max) : 0;
+			/* label, count, " |", bar, "|" within the terminal */
+			if (cols && s == from) {
+				n = width + 1 + cwidth + 3;
+				bar_width = cols > n + BAR_MIN ? cols - n : BAR_MIN;
+				bar_width = bar_width < BAR_WIDTH ? bar_width : BAR_WIDTH;
+			}
+			n = max ? (size_t)((double)h->count[s] * bar_width / (double)max) : 0;
 			if (h->count[s] && !n)
 				n = 1;	/* every non-empty slot shows */
 			memset(bar, '@', n);
-			memset(bar + n, ' ', BAR_WIDTH - n);
-			bar[BAR_WIDTH] = '\0';
+			memset(bar + n, ' ', bar_width - n);
+			bar[bar_width] = '\0';
 			fprintf(out, "%-*s %*s |%s%s%s|\n", (int)width, label, (int)cwidth,
 				ks_fmt_u128(num, sizeof(num), h->count[s]),
 				ks_color(opts.color_out, C_GREEN), bar,
@@ -144,18 +195,47 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 }
 
 static void one(FILE *out, const struct ks_metric *m, int row,
-		const struct ks_show *sh, struct labels *l)
+		const struct ks_show *sh, struct labels *l, ks_u128 scale)
 {
-	struct ks_hist h;
+	struct ks_hist h, merged;
 	char what[32];
 
 	ks_hist_build(&h, m, row);
 	if (row >= 0)
 		snprintf(what, sizeof(what), "CPU %u", m->cpus[row].cpu);
 	fmt_title(out, m, row >= 0 ? what : NULL);
-	hist_rows(out, &h, sh, l);
+	if (sh->bits >= 0 && (uint32_t)sh->bits < h.frac_bits) {
+		hist_merge(&merged, &h, (uint32_t)sh->bits);
+		hist_rows(out, &merged, sh, l, scale);
+		ks_hist_free(&merged);
+	} else {
+		hist_rows(out, &h, sh, l, scale);
+	}
 	fmt_footer(out, m, &h, sh->units);
 	ks_hist_free(&h);
+}
+
+/* The fullest row of any CPU, at the frac_bits shown: one scale for all. */
+static ks_u128 per_cpu_scale(const struct ks_metric *m, const struct ks_show *sh)
+{
+	struct ks_hist h, merged, *p;
+	ks_u128 max = 0;
+	uint32_t r, s;
+
+	for (r = 0; r < m->nr_cpus; r++) {
+		ks_hist_build(&h, m, (int)r);
+		p = &h;
+		if (sh->bits >= 0 && (uint32_t)sh->bits < h.frac_bits) {
+			hist_merge(&merged, &h, (uint32_t)sh->bits);
+			p = &merged;
+		}
+		for (s = 0; s < p->nslots; s++)
+			max = p->count[s] > max ? p->count[s] : max;
+		if (p == &merged)
+			ks_hist_free(&merged);
+		ks_hist_free(&h);
+	}
+	return max;
 }
 
 void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
@@ -163,22 +243,24 @@ void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 	uint32_t n = kstats_hist_nslots(m->frac_bits), r;
 	struct labels l = { xcalloc(n, sizeof(*l.lo)), xcalloc(n, sizeof(*l.hi)) };
 	bool first = true;
+	ks_u128 scale;
 
 	if (sh->cpu >= 0) {
-		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, &l);
+		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, &l, 0);
 	} else if (!sh->per_cpu) {
-		one(out, m, -1, sh, &l);
+		one(out, m, -1, sh, &l, 0);
 	} else {
+		scale = per_cpu_scale(m, sh);
 		for (r = 0; r < m->nr_cpus; r++) {
 			if (!ks_metric_row_used(m, r))
 				continue;
 			if (!first)
 				fputc('\n', out);
 			first = false;
-			one(out, m, (int)r, sh, &l);
+			one(out, m, (int)r, sh, &l, scale);
 		}
 		if (first)
-			one(out, m, -1, sh, &l);
+			one(out, m, -1, sh, &l, 0);
 	}
 	free(l.lo);
 	free(l.hi);

@@ -366,6 +366,7 @@ struct ks_show {
 	int cpu;		/* a CPU number, or -1 */
 	bool per_cpu;
 	bool all_slots;
+	int bits;		/* hist: rows at this frac_bits (merged), or -1 */
 	enum ks_unit units;
 	bool units_set;
 	const struct ks_source *src;

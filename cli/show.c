@@ -134,12 +134,13 @@ struct show_args {
 	const char *input;
 	long cpu;
 	bool per_cpu, all_slots, format_set;
+	long bits;
 	enum ks_format format;
 	double watch;
 	long count;
 };
 
-enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT };
+enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT, OPT_BITS };
 
 static const struct argp_option show_options[] = {
 	{ "all", 'a', NULL, 0, "Every metric", 0 },
@@ -153,6 +154,8 @@ static const struct argp_option show_options[] = {
 	  "that interval", 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --watch: stop after N intervals", 0 },
 	{ "all-slots", OPT_ALL_SLOTS, NULL, 0, "Every slot, empty edges too", 0 },
+	{ "bits", OPT_BITS, "B", 0, "hist: rows of 2^B slots per power of two, "
+	  "merged from the metric's (B below its frac_bits)", 0 },
 	{ 0 }
 };
 
@@ -200,6 +203,14 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		a->count = strtol(arg, &end, 10);
 		if (errno || *end || end == arg || a->count < 1) {
 			ks_usage("--count: '%s' is not a positive number", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_BITS:
+		errno = 0;
+		a->bits = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || a->bits < 0 || a->bits > KSTATS_FRAC_BITS_MAX) {
+			ks_usage("--bits: '%s' is not 0 to %d", arg, KSTATS_FRAC_BITS_MAX);
 			return EINVAL;
 		}
 		break;
@@ -330,7 +341,7 @@ static int watch(int fd, struct show_args *a, struct ks_show *sh)
 
 int cmd_show(int argc, char **argv)
 {
-	struct show_args a = { .cpu = -1, .format = FMT_HIST };
+	struct show_args a = { .cpu = -1, .format = FMT_HIST, .bits = -1 };
 	struct ks_set set = { 0 };
 	struct ks_show sh = { 0 };
 	int rc, done, fd = -1;
@@ -369,6 +380,11 @@ int cmd_show(int argc, char **argv)
 	sh.cpu = (int)a.cpu;
 	sh.per_cpu = a.per_cpu;
 	sh.all_slots = a.all_slots;
+	sh.bits = (int)a.bits;
+	if (a.bits >= 0 && a.format != FMT_HIST) {
+		rc = ks_usage("--bits merges the rows of hist, the default format");
+		goto out;
+	}
 	sh.units = opts.units;
 	sh.units_set = opts.units_set;
 	sh.src = &set.src;

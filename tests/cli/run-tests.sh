@@ -32,7 +32,7 @@ bin=$cli/kstatsctl
 update=0
 [[ ${1:-} == --update ]] && update=1
 export TZ=UTC KSTATS_COLOR=never LC_ALL=C.UTF-8
-unset NO_COLOR
+unset NO_COLOR COLUMNS	# bars at full width, not the terminal's
 limit=${TIMEOUT:-20}
 passed=0 failed=0
 # The Debian python3 (python3-jsonschema, python3-prometheus-client).
@@ -155,6 +155,14 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # 6. accuracy against the exact samples
 check "percentiles, mean, min, max: the exact value in the slot given" \
 	"$py" validate.py truth "$tmp/le.json" data/basic.truth.json
+check "hist fits COLUMNS=60 (no line of bars wider), and 52 wide without it" sh -c "
+	[ -z \"\$(COLUMNS=60 '$bin' show -i data/basic.ksnap --all | grep '|\$' | awk 'length > 60')\" ] &&
+	'$bin' show -i data/basic.ksnap user.small | grep -q '|@\{1,52\} *|\$'"
+check "--per-cpu: one scale for every CPU (a single full bar, on the fullest CPU's row)" sh -c "
+	[ \$('$bin' show -i data/basic.ksnap net.tx_latency --per-cpu | grep -c '|@\{52\}|') -eq 1 ]"
+check "--bits 1: the merged rows hold every sample, the footer the metric's own slots" sh -c "
+	'$bin' show -i data/basic.ksnap tcp_sendmsg --bits 1 | awk '/^\\[/ { n += \$3 } END { exit n != 1600 }' &&
+	'$bin' show -i data/basic.ksnap tcp_sendmsg --bits 1 | grep -q '^slots 108 of 1920 used'"
 "$bin" -j summary -i data/basic.ksnap >"$tmp/sum.json"
 "$bin" --percentiles 50,99 show -i data/basic.ksnap -f json >"$tmp/p5099.json"
 check "summary -j: each metric's count, percentiles and max as show gives them" "$py" -c '
