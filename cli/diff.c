@@ -529,11 +529,17 @@ static int fail_ifs(const struct ks_fail_if *conds, size_t nr, const struct pair
 	return held;
 }
 
-static int compare(const struct diff_args *a, const struct ks_set *sa,
-		   const struct ks_set *sb, struct json *j)
+/*
+ * Calls @fn on each metric of A picked and in B, classified; sums what it
+ * returns.
+ */
+static int each_pair(const struct diff_args *a, const struct ks_set *sa,
+		     const struct ks_set *sb,
+		     int (*fn)(const struct pair *p, const void *ctx, struct json *j),
+		     const void *ctx, struct json *j)
 {
 	struct pair p;
-	int rc = 0;
+	int sum = 0;
 	size_t i;
 
 	for (i = 0; i < sa->nr; i++) {
@@ -543,41 +549,55 @@ static int compare(const struct diff_args *a, const struct ks_set *sa,
 		if (!p.b || !picked(a, p.a->name))
 			continue;
 		classify(&p, &sa->src, &sb->src, a->cumulative);
-		if (j) {
-			diff_json(j, &p);
-		} else {
-			putchar('\n');
-			diff_text(&p);
-		}
-		if (p.cmp == CMP_NONE)
-			rc = EXIT_NO_INTERVAL;
+		sum += fn(&p, ctx, j);
 		ks_metric_free(&p.iv);
 	}
-	return rc;
+	return sum;
+}
+
+/* Shows one comparison; 1 when it has no interval. */
+static int show_pair(const struct pair *p, const void *ctx, struct json *j)
+{
+	(void)ctx;
+	if (j) {
+		diff_json(j, p);
+	} else {
+		putchar('\n');
+		diff_text(p);
+	}
+	return p->cmp == CMP_NONE;
+}
+
+static int compare(const struct diff_args *a, const struct ks_set *sa,
+		   const struct ks_set *sb, struct json *j)
+{
+	return each_pair(a, sa, sb, show_pair, NULL, j) ? EXIT_NO_INTERVAL : 0;
+}
+
+struct conds {
+	const struct ks_fail_if *v;
+	size_t nr;
+};
+
+static int pair_conds(const struct pair *p, const void *ctx, struct json *j)
+{
+	const struct conds *c = ctx;
+
+	return fail_ifs(c->v, c->nr, p, j);
 }
 
 /* Every condition on every metric compared; how many held. */
 static int check_conds(const struct diff_args *a, const struct ks_fail_if *conds,
 		       const struct ks_set *sa, const struct ks_set *sb, struct json *j)
 {
-	struct pair p;
-	int held = 0;
-	size_t i;
+	struct conds c = { conds, a->nr_conds };
+	int held;
 
 	if (j) {
 		json_key(j, "fail_if");
 		json_arr(j);
 	}
-	for (i = 0; i < sa->nr; i++) {
-		memset(&p, 0, sizeof(p));
-		p.a = &sa->m[i];
-		p.b = ks_set_find(sb, sa->m[i].name);
-		if (!p.b || !picked(a, p.a->name))
-			continue;
-		classify(&p, &sa->src, &sb->src, a->cumulative);
-		held += fail_ifs(conds, a->nr_conds, &p, j);
-		ks_metric_free(&p.iv);
-	}
+	held = each_pair(a, sa, sb, pair_conds, &c, j);
 	if (j)
 		json_arr_end(j);
 	return held;

@@ -70,7 +70,6 @@ static const struct argp_option export_options[] = {
 static error_t export_parse(int key, char *arg, struct argp_state *state)
 {
 	struct export_args *a = state->input;
-	char *end;
 
 	switch (key) {
 	case 'i':
@@ -80,21 +79,9 @@ static error_t export_parse(int key, char *arg, struct argp_state *state)
 		a->output = arg;
 		break;
 	case OPT_INTERVAL:
-		a->interval = strtod(arg, &end);
-		if (*end || end == arg || !(a->interval >= 1 && a->interval <= 86400)) {
-			ks_usage("--interval: '%s' is not a number of seconds (1 to 86400)",
-				 arg);
-			return EINVAL;
-		}
-		break;
+		return ks_parse_seconds("--interval", arg, 1, 86400, &a->interval);
 	case OPT_COUNT:
-		errno = 0;
-		a->count = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || a->count < 1) {
-			ks_usage("--count: '%s' is not a positive number", arg);
-			return EINVAL;
-		}
-		break;
+		return ks_parse_count("--count", arg, &a->count);
 	case OPT_BUCKET_BITS:
 		if (ks_parse_u32(arg, KSTATS_FRAC_BITS_MAX, &a->bucket_bits)) {
 			ks_usage("--bucket-bits: '%s' is not 0 to %u", arg,

@@ -62,6 +62,26 @@ static void mode_string(char *buf, mode_t m)
 	buf[10] = '\0';
 }
 
+/* JSON's "kstatsctl_version" and "kernel", then "module" (to be filled). */
+static struct json *info_doc(const char *release)
+{
+	struct json *j = json_doc("info");
+
+	json_kstr(j, "kstatsctl_version", KSTATS_VERSION);
+	json_kstr(j, "kernel", release);
+	json_key(j, "module");
+	return j;
+}
+
+static void json_lockdown(struct json *j, const char *mode, bool tracing_blocked)
+{
+	json_key(j, "lockdown");
+	json_obj(j);
+	json_kstr(j, "mode", mode ? mode : "unknown");
+	json_kbool(j, "tracing_blocked", tracing_blocked);
+	json_obj_end(j);
+}
+
 /* What kstats uses from the kernel's config, and what for. */
 static const char *const config_keys[][2] = {
 	{ "CONFIG_MODULES", "loading kstats at all" },
@@ -104,11 +124,8 @@ static int info_unloaded(void)
 	snprintf(cfgpath, sizeof(cfgpath), "/boot/config-%s", un.release);
 	cfg = fopen(cfgpath, "re");
 	if (opts.json) {
-		struct json *j = json_doc("info");
+		struct json *j = info_doc(un.release);
 
-		json_kstr(j, "kstatsctl_version", KSTATS_VERSION);
-		json_kstr(j, "kernel", un.release);
-		json_key(j, "module");
 		json_null(j);
 		json_key(j, "installed");
 		if (installed) {
@@ -129,11 +146,7 @@ static int info_unloaded(void)
 		} else {
 			json_null(j);
 		}
-		json_key(j, "lockdown");
-		json_obj(j);
-		json_kstr(j, "mode", lockmode ? lockmode : "unknown");
-		json_kbool(j, "tracing_blocked", lockmode && !strcmp(lockmode, "confidentiality"));
-		json_obj_end(j);
+		json_lockdown(j, lockmode, lockmode && !strcmp(lockmode, "confidentiality"));
 		json_key(j, "device");
 		json_null(j);
 		json_obj_end(j);
@@ -209,11 +222,8 @@ int cmd_info(int argc, char **argv)
 	traced = info.features & KSTATS_FEAT_TRACE;
 
 	if (opts.json) {
-		struct json *j = json_doc("info");
+		struct json *j = info_doc(un.release);
 
-		json_kstr(j, "kstatsctl_version", KSTATS_VERSION);
-		json_kstr(j, "kernel", un.release);
-		json_key(j, "module");
 		json_obj(j);
 		json_kstr(j, "version", (const char *)info.version);
 		json_ku64(j, "abi_version", info.abi_version);
@@ -234,11 +244,7 @@ int cmd_info(int argc, char **argv)
 				json_str(j, mech_names[i]);
 		json_arr_end(j);
 		json_obj_end(j);
-		json_key(j, "lockdown");
-		json_obj(j);
-		json_kstr(j, "mode", lockmode ? lockmode : "unknown");
-		json_kbool(j, "tracing_blocked", info.flags & KSTATS_INFO_LOCKDOWN);
-		json_obj_end(j);
+		json_lockdown(j, lockmode, info.flags & KSTATS_INFO_LOCKDOWN);
 		json_key(j, "device");
 		json_obj(j);
 		json_kstr(j, "path", ks_dev_path());

@@ -472,6 +472,9 @@ extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 
 /* Sleeps until @next (CLOCK_MONOTONIC) + @step seconds, and sets @next to it. */
 void ks_sleep_until(struct timespec *next, double step);
+/* Option values: 0, or EINVAL with the usage error printed. */
+int ks_parse_seconds(const char *opt, const char *arg, double min, double max, double *out);
+int ks_parse_count(const char *opt, const char *arg, long *out);	/* >= 1 */
 
 /* Holds a metric or trace until SIGINT/SIGTERM (--autoremove). */
 void ks_hold_until_signal(void);

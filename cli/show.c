@@ -191,21 +191,9 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		a->format_set = true;
 		break;
 	case 'w':
-		a->watch = strtod(arg, &end);
-		if (*end || end == arg || !(a->watch >= 0.01 && a->watch <= 86400)) {
-			ks_usage("--watch: '%s' is not a number of seconds "
-				 "(0.01 to 86400)", arg);
-			return EINVAL;
-		}
-		break;
+		return ks_parse_seconds("--watch", arg, 0.01, 86400, &a->watch);
 	case OPT_COUNT:
-		errno = 0;
-		a->count = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || a->count < 1) {
-			ks_usage("--count: '%s' is not a positive number", arg);
-			return EINVAL;
-		}
-		break;
+		return ks_parse_count("--count", arg, &a->count);
 	case OPT_BITS:
 		errno = 0;
 		a->bits = strtol(arg, &end, 10);

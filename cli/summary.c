@@ -45,20 +45,13 @@ static const struct argp_option summary_options[] = {
 static error_t summary_parse(int key, char *arg, struct argp_state *state)
 {
 	struct summary_args *a = state->input;
-	char *end;
 
 	switch (key) {
 	case 'i':
 		a->input = arg;
 		break;
 	case OPT_INTERVAL:
-		a->interval = strtod(arg, &end);
-		if (*end || end == arg || !(a->interval >= 0.01 && a->interval <= 86400)) {
-			ks_usage("--interval: '%s' is not a number of seconds (0.01 to 86400)",
-				 arg);
-			return EINVAL;
-		}
-		break;
+		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->interval);
 	case 'f':
 		if (!strcmp(arg, "table")) {
 			a->format = SUM_TABLE;

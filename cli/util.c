@@ -269,3 +269,31 @@ void ks_sleep_until(struct timespec *next, double step)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
 }
+
+int ks_parse_seconds(const char *opt, const char *arg, double min, double max, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || end == arg || !(v >= min && v <= max)) {
+		ks_usage("%s: '%s' is not a number of seconds (%g to %g)", opt, arg, min, max);
+		return EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int ks_parse_count(const char *opt, const char *arg, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 1) {
+		ks_usage("%s: '%s' is not a positive number", opt, arg);
+		return EINVAL;
+	}
+	*out = v;
+	return 0;
+}

@@ -34,31 +34,9 @@ tmp=$(mktemp -d)
 export KSTATS_COLOR=never
 . tests/guest/tap.sh
 
-# wait_for CMD...: polls CMD, a state (never a guess at timing), for up to 60 s.
-wait_for() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # Whether process $1 is blocked in clock_nanosleep(2) (x86-64 syscall 230).
 in_clock_nanosleep() { [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 230 ]; }
 
-# expect RC PATTERN CMD...: CMD exits RC and its output (both streams)
-# matches the extended regexp PATTERN (every line of it: use | for either).
-expect() {
-	local want=$1 pat=$2 out rc
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	if ((rc != want)); then
-		echo "exit $rc, want $want: $out"
-		return 1
-	fi
-	grep -qE -- "$pat" <<<"$out" || { echo "output lacks /$pat/: $out"; return 1; }
-}
 # A python thread tells its id, and ends when its stdin closes.
 pid_of_thread_refused() {
 	local tid rc

@@ -20,25 +20,7 @@ gid=$(getent group kstats | cut -d: -f3)
 # uid 65534 in group kstats, and outside it.
 member() { setpriv --reuid=65534 --regid=65534 --groups="$gid" "$@"; }
 other() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-# expect RC PATTERN CMD...: CMD exits RC and its output matches PATTERN.
-expect() {
-	local want=$1 pat=$2 out rc
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	((rc == want)) || { echo "exit $rc, want $want: $out"; return 1; }
-	grep -qE -- "$pat" <<<"$out" || { echo "output lacks /$pat/: $out"; return 1; }
-}
 mode_of() { stat -c '%a %U %G' /dev/kstats; }
-# wait_for CMD...: polls CMD, a state, for up to 60 s.
-wait_for() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 no_udevd() { ! pidof systemd-udevd >/dev/null; }
 
 ok "group kstats exists (made by kstats-dkms' postinst)" test -n "$gid"

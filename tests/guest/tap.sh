@@ -26,6 +26,30 @@ skip() {
 	echo "ok $nr_tests - $1 # skip $2"
 }
 
+# wait_for CMD...: polls CMD, a state (never a guess at timing), for up to 60 s.
+wait_for() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# expect RC PATTERN CMD...: CMD exits RC and its output (both streams)
+# matches the extended regexp PATTERN (every line of it: use | for either).
+expect() {
+	local want=$1 pat=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if ((rc != want)); then
+		echo "exit $rc, want $want: $out"
+		return 1
+	fi
+	grep -qE -- "$pat" <<<"$out" || { echo "output lacks /$pat/: $out"; return 1; }
+}
+
 tap_end() {
 	echo "1..$nr_tests"
 	echo "$((nr_tests - nr_failed)) passed, $nr_failed failed"
