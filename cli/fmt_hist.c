@@ -203,7 +203,9 @@ static void one(FILE *out, const struct ks_metric *m, int row,
 	ks_hist_build(&h, m, row);
 	if (row >= 0)
 		snprintf(what, sizeof(what), "CPU %u", m->cpus[row].cpu);
-	fmt_title(out, m, row >= 0 ? what : NULL);
+	else if (sh->cpu_list)
+		snprintf(what, sizeof(what), "CPUs %.26s", sh->cpu_list);
+	fmt_title(out, m, row >= 0 || sh->cpu_list ? what : NULL);
 	if (sh->bits >= 0 && (uint32_t)sh->bits < h.frac_bits) {
 		hist_merge(&merged, &h, (uint32_t)sh->bits);
 		hist_rows(out, &merged, sh, l, scale);

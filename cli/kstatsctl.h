@@ -123,6 +123,7 @@ int ks_parse_u32(const char *s, uint32_t max, uint32_t *out);
 int ks_parse_u64(const char *s, uint64_t *out);
 /* "0-3,8": sets bits in @mask (@nbits); 0 or -1. */
 int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits);
+#define KS_CPU_BITS	8192	/* CPU lists: CPUs 0 to 8191 */
 const char *ks_kind_name(uint32_t kind);
 const char *ks_state_name(uint32_t flags);	/* active, stopped, detached */
 const char *ks_color(bool on, const char *code);	/* "" when off */
@@ -266,6 +267,8 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
  */
 void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 		     struct ks_metric *out, char *why, size_t why_len);
+/* A copy of @m with only the CPU rows in @mask (bit n % 8 of byte n / 8). */
+void ks_metric_cpus(const struct ks_metric *m, const uint8_t *mask, struct ks_metric *out);
 /* The row of CPU @cpu, or -1. */
 int ks_metric_row(const struct ks_metric *m, uint32_t cpu);
 /* Does CPU row @r have samples? (Its u64 count may have wrapped to 0.) */
@@ -367,6 +370,7 @@ struct ks_show {
 	bool per_cpu;
 	bool all_slots;
 	int bits;		/* hist: rows at this frac_bits (merged), or -1 */
+	const char *cpu_list;	/* --cpu with several CPUs (the metrics hold only them) */
 	enum ks_unit units;
 	bool units_set;
 	const struct ks_source *src;

@@ -71,6 +71,27 @@ void ks_metric_free(struct ks_metric *m)
 	m->slots = NULL;
 }
 
+void ks_metric_cpus(const struct ks_metric *m, const uint8_t *mask, struct ks_metric *out)
+{
+	const struct kstats_snap_slot *s = m->slots;
+	uint32_t r, n = 0, ns = 0;
+
+	*out = *m;
+	out->cpus = xcalloc(m->nr_cpus ? m->nr_cpus : 1, sizeof(*out->cpus));
+	out->slots = xcalloc(m->nr_slots ? m->nr_slots : 1, sizeof(*out->slots));
+	for (r = 0; r < m->nr_cpus; s += m->cpus[r].nr_slots, r++) {
+		uint32_t c = m->cpus[r].cpu;
+
+		if (c >= KS_CPU_BITS || !(mask[c / 8] & (1u << (c % 8))))
+			continue;
+		out->cpus[n++] = m->cpus[r];
+		memcpy(out->slots + ns, s, m->cpus[r].nr_slots * sizeof(*s));
+		ns += m->cpus[r].nr_slots;
+	}
+	out->nr_cpus = n;
+	out->nr_slots = ns;
+}
+
 void ks_set_free(struct ks_set *s)
 {
 	size_t i;

@@ -133,6 +133,8 @@ struct show_args {
 	bool all;
 	const char *input;
 	long cpu;
+	uint8_t *cpu_mask;	/* --cpu LIST of several CPUs */
+	const char *cpu_list;
 	bool per_cpu, all_slots, format_set;
 	long bits;
 	enum ks_format format;
@@ -146,7 +148,8 @@ static const struct argp_option show_options[] = {
 	{ "all", 'a', NULL, 0, "Every metric", 0 },
 	{ "input", 'i', "FILE", 0, "Read a snapshot file ('-': stdin) instead of "
 	  "the live metrics", 0 },
-	{ "cpu", OPT_CPU, "N", 0, "Only CPU N", 0 },
+	{ "cpu", OPT_CPU, "LIST", 0, "Only these CPUs, e.g. 2 or 0-3,8 (several: "
+	  "their samples together)", 0 },
 	{ "per-cpu", OPT_PER_CPU, NULL, 0, "Each CPU separately", 0 },
 	{ "format", 'f', "FORMAT", 0, "hist (default), percentiles, cdf, raw, json, "
 	  "csv or prometheus", 0 },
@@ -171,14 +174,24 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 	case 'i':
 		a->input = arg;
 		break;
-	case OPT_CPU:
-		errno = 0;
-		a->cpu = strtol(arg, &end, 10);
-		if (errno || *end || a->cpu < 0 || a->cpu > 65535 || end == arg) {
-			ks_usage("--cpu: '%s' is not a CPU number", arg);
+	case OPT_CPU: {
+		uint32_t c, n = 0;
+
+		free(a->cpu_mask);
+		a->cpu_mask = xcalloc(KS_CPU_BITS / 8, 1);
+		if (ks_parse_cpulist(arg, a->cpu_mask, KS_CPU_BITS)) {
+			ks_usage("--cpu: '%s' is not a CPU or a CPU list like 0-3,8", arg);
 			return EINVAL;
 		}
+		for (c = 0; c < KS_CPU_BITS; c++)
+			if (a->cpu_mask[c / 8] & (1u << (c % 8)))
+				a->cpu = n++ ? a->cpu : (long)c;
+		/* One CPU: its own row; several: their samples together. */
+		a->cpu_list = n > 1 ? arg : NULL;
+		if (n > 1)
+			a->cpu = -1;
 		break;
+	}
 	case OPT_PER_CPU:
 		a->per_cpu = true;
 		break;
@@ -260,11 +273,39 @@ static int take(int fd, struct show_args *a, struct ks_set *set)
 	return 0;
 }
 
+/* Shows @m, with --cpu LIST only those CPUs' rows: 0 or an exit code. */
+static int show_out(const struct ks_metric *m, size_t nr, const struct ks_show *sh,
+		    const struct show_args *a)
+{
+	struct ks_metric *f;
+	size_t i;
+	int rc;
+
+	if (!a->cpu_list)
+		return ks_show_metrics(stdout, m, nr, sh);
+	f = xcalloc(nr ? nr : 1, sizeof(*f));
+	for (i = 0; i < nr; i++)
+		ks_metric_cpus(&m[i], a->cpu_mask, &f[i]);
+	rc = ks_show_metrics(stdout, f, nr, sh);
+	for (i = 0; i < nr; i++)
+		ks_metric_free(&f[i]);
+	free(f);
+	return rc;
+}
+
 /* Checks --cpu against every metric; 0 or an exit code. */
 static int check_cpu(const struct ks_set *set, const struct show_args *a)
 {
+	uint32_t c;
 	size_t i;
 
+	for (i = 0; a->cpu_list && i < set->nr; i++)
+		for (c = 0; c < KS_CPU_BITS; c++)
+			if ((a->cpu_mask[c / 8] & (1u << (c % 8))) &&
+			    ks_metric_row(&set->m[i], c) < 0)
+				return ks_fail(EXIT_RUNTIME, "--per-cpu shows the CPUs there are",
+					       "%s: no CPU %u in this snapshot (%u CPUs)",
+					       set->m[i].name, c, set->m[i].nr_cpus);
 	for (i = 0; a->cpu >= 0 && i < set->nr; i++)
 		if (ks_metric_row(&set->m[i], (uint32_t)a->cpu) < 0)
 			return ks_fail(EXIT_RUNTIME, "--per-cpu shows the CPUs there are",
@@ -314,7 +355,7 @@ static int watch(int fd, struct show_args *a, struct ks_show *sh)
 		ks_source_live((struct ks_source *)sh->src, fd);
 		rc = check_cpu(&cur, a);
 		if (!rc)
-			ks_show_metrics(stdout, d, cur.nr, sh);
+			show_out(d, cur.nr, sh, a);
 		for (k = 0; k < cur.nr; k++)
 			ks_metric_free(&d[k]);
 		free(d);
@@ -366,6 +407,7 @@ int cmd_show(int argc, char **argv)
 			goto out;
 	sh.format = a.format;
 	sh.cpu = (int)a.cpu;
+	sh.cpu_list = a.cpu_list;
 	sh.per_cpu = a.per_cpu;
 	sh.all_slots = a.all_slots;
 	sh.bits = (int)a.bits;
@@ -399,13 +441,13 @@ int cmd_show(int argc, char **argv)
 			}
 			rc = check_cpu(&(struct ks_set){ .m = pick, .nr = a.nr_names }, &a);
 			if (!rc)
-				rc = ks_show_metrics(stdout, pick, a.nr_names, &sh);
+				rc = show_out(pick, a.nr_names, &sh, &a);
 			free(pick);
 			goto out;
 		}
 		rc = check_cpu(&set, &a);
 		if (!rc)
-			rc = ks_show_metrics(stdout, set.m, set.nr, &sh);
+			rc = show_out(set.m, set.nr, &sh, &a);
 		goto out;
 	}
 	fd = ks_dev_open();
@@ -422,11 +464,12 @@ int cmd_show(int argc, char **argv)
 	if (!rc)
 		rc = check_cpu(&set, &a);
 	if (!rc)
-		rc = ks_show_metrics(stdout, set.m, set.nr, &sh);
+		rc = show_out(set.m, set.nr, &sh, &a);
 out:
 	if (fd >= 0)
 		close(fd);
 	ks_set_free(&set);
 	free(a.names);
+	free(a.cpu_mask);
 	return rc;
 }

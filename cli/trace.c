@@ -17,7 +17,6 @@
 
 #include "kstatsctl.h"
 
-#define CPU_BITS 8192
 
 struct trace_args {
 	struct ks_names args;
@@ -212,7 +211,7 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO };
-	uint8_t cpus[CPU_BITS / 8] = { 0 };
+	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	struct kstats_trace t;
 	const char *func;
 	int rc, done, fd = -1;
@@ -234,7 +233,7 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--end goes with --start");
 		goto out;
 	}
-	if (a.cpus && ks_parse_cpulist(a.cpus, cpus, CPU_BITS)) {
+	if (a.cpus && ks_parse_cpulist(a.cpus, cpus, KS_CPU_BITS)) {
 		ks_usage("--cpu: '%s' is not a CPU list like 0-3,8", a.cpus);
 		goto out;
 	}
@@ -275,8 +274,8 @@ int cmd_trace(int argc, char **argv)
 		uint32_t c;
 
 		if (ks_dev_info(fd, &info) || !info.nr_cpus)
-			info.nr_cpus = CPU_BITS;
-		for (c = info.nr_cpus; c < CPU_BITS; c++)
+			info.nr_cpus = KS_CPU_BITS;
+		for (c = info.nr_cpus; c < KS_CPU_BITS; c++)
 			if (cpus[c / 8] & (1u << (c % 8))) {
 				rc = ks_fail(EXIT_RUNTIME, NULL, "--cpu: no CPU %u here "
 					     "(CPUs 0-%u)", c, info.nr_cpus - 1);

@@ -163,6 +163,16 @@ check "--per-cpu: one scale for every CPU (a single full bar, on the fullest CPU
 check "--bits 1: the merged rows hold every sample, the footer the metric's own slots" sh -c "
 	'$bin' show -i data/basic.ksnap tcp_sendmsg --bits 1 | awk '/^\\[/ { n += \$3 } END { exit n != 1600 }' &&
 	'$bin' show -i data/basic.ksnap tcp_sendmsg --bits 1 | grep -q '^slots 108 of 1920 used'"
+check "--cpu 0,1: the samples of --cpu 0 and --cpu 1, slot by slot (hist rows)" "$py" -c '
+import re, subprocess, sys
+def rows(c):
+    out = subprocess.check_output([sys.argv[1], "show", "-i", "data/basic.ksnap", "net.tx_latency",
+                                   "--all-slots", "--cpu", c]).decode()
+    return [int(m.group(1)) for m in re.finditer(r"^\[[^)]*\) +(\d+) \|", out, re.M)]
+r01, r0, r1 = rows("0,1"), rows("0"), rows("1")
+assert len(r01) == len(r0) == len(r1) and sum(r01) > 0
+assert r01 == [a + b for a, b in zip(r0, r1)], (r01, r0, r1)
+' "$bin"
 "$bin" -j summary -i data/basic.ksnap >"$tmp/sum.json"
 "$bin" --percentiles 50,99 show -i data/basic.ksnap -f json >"$tmp/p5099.json"
 check "summary -j: each metric's count, percentiles and max as show gives them" "$py" -c '
