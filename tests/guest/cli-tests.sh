@@ -102,7 +102,7 @@ ok "info, not installed: says so, exit 0" expect 0 \
 modules_restore
 modules_tree kstats
 ok "info, installed: its path and version, exit 0" expect 0 \
-	"^module +not loaded; installed: /lib/modules/$kver/extra/kstats.ko(\\.xz)?, version $version " "$K" info
+	"^module +not loaded; installed: /lib/modules/[^ ]+/extra/kstats\\.ko(\\.xz)?, version $version " "$K" info
 ok "info -j, installed: module null, installed {path, version}; validates" sh -c \
 	"\"$K\" -j info >$tmp/i0.json && $py $validate schema $schema $tmp/i0.json && grep -q '\"version\": \"$version\"' $tmp/i0.json"
 ok "info did not load it" test ! -e /sys/module/kstats
