@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,16 +112,6 @@ const struct argp export_argp = {
 	children, NULL, NULL
 };
 
-static bool matches(const struct ks_names *pats, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < pats->nr; i++)
-		if (!fnmatch(pats->v[i], name, 0))
-			return true;
-	return false;
-}
-
 /* @s as a label value: as on a terminal (ks_text), then \ and " escaped. */
 static char *label_value(char *buf, size_t len, const char *s)
 {
@@ -143,7 +132,7 @@ static char *label_value(char *buf, size_t len, const char *s)
 static bool is_duration(const struct ks_metric *m, const struct export_args *a)
 {
 	return m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP ||
-	       matches(&a->ns, m->name);
+	       ks_names_fnmatch(&a->ns, m->name);
 }
 
 /* One histogram's series: every bucket of the ladder, +Inf, sum, count. */
@@ -269,42 +258,6 @@ static void write_export(FILE *out, const struct ks_set *set, const struct expor
 	extras(out, set, RECORDING);
 }
 
-/* Keeps the metrics whose names match (all without patterns). */
-static void pick(struct ks_set *set, const struct export_args *a)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < set->nr; i++) {
-		if (!a->pats.nr || matches(&a->pats, set->m[i].name))
-			set->m[n++] = set->m[i];
-		else
-			ks_metric_free(&set->m[i]);
-	}
-	set->nr = n;
-}
-
-/* The live metrics into @set; 0, or an exit code (printed unless @quiet). */
-static int take_live(int fd, struct ks_set *set)
-{
-	struct kstats_metric_info *li = NULL;
-	uint32_t nr = 0, i;
-	int rc = ks_dev_list(fd, &li, &nr);
-
-	if (rc)
-		return ks_dev_error(-rc, "listing metrics");
-	set->m = xcalloc(nr, sizeof(*set->m));
-	for (i = 0; i < nr; i++) {
-		rc = ks_snapshot_live(fd, (const char *)li[i].name, &set->m[set->nr], true);
-		if (rc < 0)
-			continue;	/* gone since LIST */
-		if (rc)
-			break;
-		set->nr++;
-	}
-	free(li);
-	return rc > 0 ? rc : 0;
-}
-
 /* Writes @path through a hidden file beside it, then renames it over. */
 static int replace_file(const char *path, const struct ks_set *set,
 			const struct export_args *a, bool up)
@@ -389,12 +342,10 @@ static int export_live(const struct export_args *a, bool looping, bool *was_down
 		}
 		*was_down = false;
 	}
-	rc = take_live(fd, &set);
+	rc = ks_take_matching(fd, &a->pats, &set);
 	close(fd);
-	if (!rc) {
-		pick(&set, a);
+	if (!rc)
 		rc = emit(&set, a, true);
-	}
 	ks_set_free(&set);
 	return rc;
 }
@@ -435,7 +386,7 @@ int cmd_export(int argc, char **argv)
 	if (a.input) {
 		rc = ks_snapfile_read(a.input, &set);
 		if (!rc) {
-			pick(&set, &a);
+			ks_set_keep(&set, &a.pats);
 			rc = emit(&set, &a, true);
 		}
 		goto out;

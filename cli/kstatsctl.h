@@ -106,6 +106,8 @@ struct ks_names {
 };
 void ks_names_add(struct ks_names *n, char *arg);
 int ks_names_valid(const struct ks_names *n);	/* 0 or EXIT_USAGE (printed) */
+/* Whether @name matches one of the shell-style @pats (none: false). */
+bool ks_names_fnmatch(const struct ks_names *pats, const char *name);
 /*
  * Checks every name, opens the device and calls @op on each name in order,
  * or once on NULL when *@all (NULL @all: the command has no --all); @op
@@ -267,6 +269,19 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
  */
 void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 		     struct ks_metric *out, char *why, size_t why_len);
+/*
+ * What @cur holds since @prev (ks_metric_delta), or all of it when @prev is
+ * NULL: a metric that is new since then.
+ */
+void ks_metric_since(const struct ks_metric *prev, const struct ks_metric *cur,
+		     struct ks_metric *out);
+/*
+ * The live metrics whose names match @pats (every one when it is empty);
+ * one gone since LIST is skipped. 0 or an exit code (printed).
+ */
+int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set);
+/* Keeps the metrics of @set whose names match @pats (all when it is empty). */
+void ks_set_keep(struct ks_set *set, const struct ks_names *pats);
 /* A copy of @m with only the CPU rows in @mask (bit n % 8 of byte n / 8). */
 void ks_metric_cpus(const struct ks_metric *m, const uint8_t *mask, struct ks_metric *out);
 /* The row of CPU @cpu, or -1. */

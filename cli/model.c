@@ -17,6 +17,7 @@
  * far off the mean can then be.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,72 @@ void ks_metric_free(struct ks_metric *m)
 	free(m->slots);
 	m->cpus = NULL;
 	m->slots = NULL;
+}
+
+void ks_metric_since(const struct ks_metric *prev, const struct ks_metric *cur,
+		     struct ks_metric *out)
+{
+	struct ks_metric empty;
+	uint32_t r;
+
+	if (prev) {
+		ks_metric_delta(prev, cur, out, NULL, 0);
+		return;
+	}
+	empty = *cur;
+	empty.nr_slots = 0;
+	empty.hits = empty.misses = 0;
+	empty.cpus = xcalloc(cur->nr_cpus ? cur->nr_cpus : 1, sizeof(*empty.cpus));
+	for (r = 0; r < cur->nr_cpus; r++)
+		empty.cpus[r].cpu = cur->cpus[r].cpu;
+	ks_metric_delta(&empty, cur, out, NULL, 0);
+	free(empty.cpus);
+}
+
+bool ks_names_fnmatch(const struct ks_names *pats, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < pats->nr; i++)
+		if (!fnmatch(pats->v[i], name, 0))
+			return true;
+	return false;
+}
+
+int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set)
+{
+	struct kstats_metric_info *li = NULL;
+	uint32_t nr = 0, i;
+	int rc = ks_dev_list(fd, &li, &nr);
+
+	if (rc)
+		return ks_dev_error(-rc, "listing metrics");
+	set->m = xcalloc(nr, sizeof(*set->m));
+	for (i = 0; i < nr; i++) {
+		if (pats->nr && !ks_names_fnmatch(pats, (const char *)li[i].name))
+			continue;
+		rc = ks_snapshot_live(fd, (const char *)li[i].name, &set->m[set->nr], true);
+		if (rc < 0)
+			continue;	/* gone since LIST */
+		if (rc)
+			break;
+		set->nr++;
+	}
+	free(li);
+	return rc > 0 ? rc : 0;
+}
+
+void ks_set_keep(struct ks_set *set, const struct ks_names *pats)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < set->nr; i++) {
+		if (!pats->nr || ks_names_fnmatch(pats, set->m[i].name))
+			set->m[n++] = set->m[i];
+		else
+			ks_metric_free(&set->m[i]);
+	}
+	set->nr = n;
 }
 
 void ks_metric_cpus(const struct ks_metric *m, const uint8_t *mask, struct ks_metric *out)

@@ -335,19 +335,8 @@ static int watch(int fd, struct show_args *a, struct ks_show *sh)
 			break;
 		d = xcalloc(cur.nr, sizeof(*d));
 		for (k = 0; k < cur.nr; k++) {
-			struct ks_metric *p = ks_set_find(&prev, cur.m[k].name);
-			struct ks_metric empty = cur.m[k];
-
-			if (!p) {	/* new since the last interval */
-				empty.nr_slots = 0;
-				empty.cpus = xcalloc(empty.nr_cpus, sizeof(*empty.cpus));
-				for (uint32_t r = 0; r < empty.nr_cpus; r++)
-					empty.cpus[r].cpu = cur.m[k].cpus[r].cpu;
-				p = &empty;
-			}
-			ks_metric_delta(p, &cur.m[k], &d[k], NULL, 0);
-			if (p == &empty)
-				free(empty.cpus);
+			/* NULL: new since the last interval, all of it */
+			ks_metric_since(ks_set_find(&prev, cur.m[k].name), &cur.m[k], &d[k]);
 		}
 		sh->interval = (unsigned int)i;
 		sh->interval_s = cur.nr && prev.nr ?

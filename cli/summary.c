@@ -9,7 +9,6 @@
  * samples recorded in between; without, the rate is unknown ("-", null).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -80,16 +79,6 @@ const struct argp summary_argp = {
 	"rate, mean, p50, p99 (or --percentiles), max, hits and misses.",
 	children, NULL, NULL
 };
-
-static bool wanted(const struct summary_args *a, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < a->pats.nr; i++)
-		if (!fnmatch(a->pats.v[i], name, 0))
-			return true;
-	return !a->pats.nr;
-}
 
 static int by_name(const void *x, const void *y)
 {
@@ -255,51 +244,14 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 		line_table(&m[i], secs);
 }
 
-/* The live metrics that match, snapshotted; 0 or an exit code. */
-static int take(int fd, const struct summary_args *a, struct ks_set *set)
-{
-	struct kstats_metric_info *li = NULL;
-	uint32_t nr = 0, i;
-	int rc = ks_dev_list(fd, &li, &nr);
-
-	if (rc)
-		return ks_dev_error(-rc, "listing metrics");
-	set->m = xcalloc(nr, sizeof(*set->m));
-	for (i = 0; i < nr; i++) {
-		if (!wanted(a, (const char *)li[i].name))
-			continue;
-		rc = ks_snapshot_live(fd, (const char *)li[i].name, &set->m[set->nr], true);
-		if (rc < 0)
-			continue;	/* gone since LIST */
-		if (rc)
-			break;
-		set->nr++;
-	}
-	free(li);
-	return rc > 0 ? rc : 0;
-}
-
 /* B - A for every metric of B (a metric new in B: all of it). */
 static void interval(const struct ks_set *sa, struct ks_set *sb)
 {
+	struct ks_metric d;
 	size_t i;
-	uint32_t r;
 
 	for (i = 0; i < sb->nr; i++) {
-		struct ks_metric *p = ks_set_find(sa, sb->m[i].name), empty, d;
-
-		if (!p) {
-			empty = sb->m[i];
-			empty.nr_slots = 0;
-			empty.cpus = xcalloc(empty.nr_cpus, sizeof(*empty.cpus));
-			for (r = 0; r < empty.nr_cpus; r++)
-				empty.cpus[r].cpu = sb->m[i].cpus[r].cpu;
-			empty.hits = empty.misses = 0;
-			p = &empty;
-		}
-		ks_metric_delta(p, &sb->m[i], &d, NULL, 0);
-		if (p == &empty)
-			free(empty.cpus);
+		ks_metric_since(ks_set_find(sa, sb->m[i].name), &sb->m[i], &d);
 		ks_metric_free(&sb->m[i]);
 		sb->m[i] = d;
 	}
@@ -312,7 +264,6 @@ int cmd_summary(int argc, char **argv)
 	struct timespec next;
 	double secs = 0;
 	int rc, done, fd = -1;
-	size_t i, n = 0;
 
 	rc = ks_parse(&summary_argp, argc, argv, &a, &done);
 	if (rc || done)
@@ -330,13 +281,7 @@ int cmd_summary(int argc, char **argv)
 		rc = ks_snapfile_read(a.input, &sb);
 		if (rc)
 			goto out;
-		for (i = 0; i < sb.nr; i++) {
-			if (wanted(&a, sb.m[i].name))
-				sb.m[n++] = sb.m[i];
-			else
-				ks_metric_free(&sb.m[i]);
-		}
-		sb.nr = n;
+		ks_set_keep(&sb, &a.pats);
 		print_summary(&a, sb.m, sb.nr, 0);
 		rc = 0;
 		goto out;
@@ -346,13 +291,13 @@ int cmd_summary(int argc, char **argv)
 	if (fd < 0)
 		goto out;
 	if (a.interval) {
-		rc = take(fd, &a, &sa);
+		rc = ks_take_matching(fd, &a.pats, &sa);
 		if (rc)
 			goto out;
 		clock_gettime(CLOCK_MONOTONIC, &next);
 		ks_sleep_until(&next, a.interval);
 	}
-	rc = take(fd, &a, &sb);
+	rc = ks_take_matching(fd, &a.pats, &sb);
 	if (rc)
 		goto out;
 	if (a.interval) {
