@@ -12,6 +12,7 @@ tests/deps.sh
 . tests/vm/lib.sh
 need_pkgs bpftrace libbpf-tools
 tests/build-lane.sh "$lane"
+make -s -C tests/guest OUT="$top/build/$lane"	# alloc_test (build-lane.sh starts the dir afresh)
 make -s -C cli
 KSTATS_VM_VERBOSE=0 tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane"
 # Next to the ns figures: what the record path is, instruction by instruction.
