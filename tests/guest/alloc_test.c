@@ -164,18 +164,27 @@ int main(int argc, char **argv)
 		tap_fail("SNAPSHOT: %u slots, %u CPUs", sn.nr_slots, sn.nr_cpus);
 	check("SNAPSHOT", used, sn.buf_len);
 
-	/* The debugfs view: open, read it all, close. */
+	/*
+	 * The debugfs view: open, read it all, close; measured the second time.
+	 * The first open of a debugfs file sets up its proxy, and the first use
+	 * of a kmalloc size may refill that slab cache with fresh pages (32 KB
+	 * for kmalloc-8k, counted beside the 8 KB object): the allocator's
+	 * cost, not the view's.
+	 */
 	view = buf;
-	events(1);
-	trace_window(1);
-	vfd = open(VIEW, O_RDONLY);
-	while (vfd >= 0 && (n = read(vfd, view + total, len - total)) > 0)
-		total += n;
-	if (vfd >= 0)
-		close(vfd);
-	trace_window(0);
-	events(0);
-	used = allocated();
+	for (i = 0; i < 2; i++) {
+		total = 0;
+		events(1);
+		trace_window(1);
+		vfd = open(VIEW, O_RDONLY);
+		while (vfd >= 0 && (n = read(vfd, view + total, len - total)) > 0)
+			total += n;
+		if (vfd >= 0)
+			close(vfd);
+		trace_window(0);
+		events(0);
+		used = allocated();
+	}
 	if (vfd < 0 || total <= 0)
 		tap_fail("reading %s: %s", VIEW, strerror(errno));
 	check("debugfs view", used, (uint64_t)total);
