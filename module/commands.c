@@ -259,7 +259,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->nr_slots = c->nr_slots;
 	sn->kind = m->kind;
 	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
-		kstats_trace_stats(m, &sn->hits, &sn->misses, &sn->floor_ns);
+		err = kstats_trace_stats(m, &sn->hits, &sn->misses, &sn->floor_ns);
 	sn->metric_flags = kstats_metric_flags(m);
 out:
 	kstats_copy_free(c);

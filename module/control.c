@@ -25,13 +25,17 @@
 
 #define KSTATS_CONTROL_MAX	(3 * KSTATS_SYM_MAX)
 
-/* "__tracepoint_T" is the tracepoint "tp:T" (kmalloc'ed into *@copy). */
-static const char *kstats_control_symbol(const char *s, char **copy)
+/*
+ * "__tracepoint_T" is the tracepoint "tp:T" (kmalloc'ed into *@copy); any
+ * other symbol, or none, is itself. -ENOMEM if the copy fails.
+ */
+static int kstats_control_symbol(const char **s, char **copy)
 {
-	if (!s || !str_has_prefix(s, "__tracepoint_"))
-		return s;
-	*copy = kasprintf(GFP_KERNEL, "tp:%s", s + strlen("__tracepoint_"));
-	return *copy;
+	if (!*s || !str_has_prefix(*s, "__tracepoint_"))
+		return 0;
+	*copy = kasprintf(GFP_KERNEL, "tp:%s", *s + strlen("__tracepoint_"));
+	*s = *copy;
+	return *copy ? 0 : -ENOMEM;
 }
 
 /* The next word of @s (words are separated by blanks), or NULL. */
@@ -93,10 +97,9 @@ static int kstats_control_trace(struct file *file, char *args)
 	err = kstats_control_parse(args, &req, &start, &end);
 	if (err)
 		return err;
-	start = kstats_control_symbol(start, &tp_start);
-	end = kstats_control_symbol(end, &tp_end);
-	err = -ENOMEM;
-	if (!start || (tp_end && !end))
+	err = kstats_control_symbol(&start, &tp_start) ?:
+	      kstats_control_symbol(&end, &tp_end);
+	if (err)
 		goto out;
 	err = -EINVAL;
 	if (!end) {
@@ -112,8 +115,12 @@ static int kstats_control_trace(struct file *file, char *args)
 		goto out;
 	err = -ENOMEM;
 	cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	/*
+	 * Owned by no file: a creator may RECORD into its trace unprivileged,
+	 * and only /dev/kstats files tell kstats when they close.
+	 */
 	if (cpus)
-		err = kstats_trace_start(file, &req, func, start, end, cpus);
+		err = kstats_trace_start(NULL, &req, func, start, end, cpus);
 out:
 	bitmap_free(cpus);
 	kfree(tp_start);

@@ -115,6 +115,14 @@ static int kstats_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static const struct file_operations kstats_fops;
+
+/* Whether @file is a /dev/kstats file: only those own metrics and traces. */
+bool kstats_dev_file(struct file *file)
+{
+	return file->f_op == &kstats_fops;
+}
+
 static const struct file_operations kstats_fops = {
 	.owner = THIS_MODULE,
 	.release = kstats_release,

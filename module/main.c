@@ -9,13 +9,16 @@
 
 /*
  * A module goes away: traces of its functions detach, and its metrics are
- * deleted if it did not delete them itself.
+ * deleted if it did not delete them itself. A module whose init is done
+ * is about to free its init code: traces of that detach.
  */
 static int kstats_module_notify(struct notifier_block *nb, unsigned long state,
 				void *data)
 {
-	if (state == MODULE_STATE_GOING) {
-		kstats_trace_module_going(data);
+	if (state == MODULE_STATE_LIVE) {
+		kstats_trace_module_text_gone(data, true);
+	} else if (state == MODULE_STATE_GOING) {
+		kstats_trace_module_text_gone(data, false);
 		kstats_delete_owned_by(data);
 	}
 	return NOTIFY_OK;

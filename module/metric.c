@@ -121,6 +121,12 @@ struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 
 	if (!name || kstats_name_check(name) || frac_bits > KSTATS_FRAC_BITS_MAX)
 		return ERR_PTR(-EINVAL);
+	/*
+	 * A creator may RECORD unprivileged; only a /dev/kstats file forgets
+	 * being one when it closes (dev.c), so no other file may become one.
+	 */
+	if (WARN_ON_ONCE(origin->creator && !kstats_dev_file(origin->creator)))
+		return ERR_PTR(-EINVAL);
 	m = kzalloc(sizeof(*m), gfp);
 	if (!m)
 		return ERR_PTR(-ENOMEM);

@@ -86,6 +86,7 @@ void kstats_delete_owned_by(struct module *mod);
 void kstats_delete_all(void);
 
 int kstats_dev_init(void);
+bool kstats_dev_file(struct file *file);
 void kstats_dev_exit(void);
 
 int kstats_debugfs_init(void);

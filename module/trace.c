@@ -7,6 +7,7 @@
  * GAP-NAME is the original patch's definition: the time from the end of
  * one call to the start of the next call on the same CPU.
  */
+#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -68,7 +69,15 @@ static bool kstats_is_tracepoint(const char *name)
 static int kstats_resolve(const char *sym, unsigned long *addr)
 {
 	struct kprobe kp = { .symbol_name = sym, .flags = KPROBE_FLAG_DISABLED };
-	int err = register_kprobe(&kp);
+	int err;
+
+	/*
+	 * Resolved and attached under one lock, which the module notifier
+	 * takes too: no module can go (and another come at the same address)
+	 * in between.
+	 */
+	lockdep_assert_held(&kstats_trace_lock);
+	err = register_kprobe(&kp);
 
 	if (err)
 		return err == -EILSEQ ? -EINVAL : err;
@@ -83,8 +92,16 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 	unsigned long addr = 0;
 	int err;
 
-	if (p->mode == KSTATS_MODE_SECTION)
+	if (p->mode == KSTATS_MODE_SECTION) {
+		/* By kprobe: both ends must be probeable and not kstats. */
+		if (p->mech == KSTATS_MECH_KPROBE && start) {
+			err = kstats_resolve(start, &p->addr[0]) ?:
+			      kstats_resolve(end, &p->addr[1]);
+			if (err)
+				return err;
+		}
 		return kstats_pair_attach(p, start, end);
+	}
 	if (func) {
 		err = kstats_resolve(func, &addr);
 		if (err)
@@ -98,14 +115,37 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 	return kstats_func_attach(p, addr, maxactive);
 }
 
-static void kstats_detach(struct kstats_probe *p)
+/*
+ * 0 once no handler of @p runs or can start; otherwise the kernel refused
+ * to let go of @p, which stays attached and must not be freed.
+ */
+static int kstats_detach(struct kstats_probe *p)
 {
-	if (p->mode == KSTATS_MODE_SECTION)
-		kstats_pair_detach(p);
-	else
-		kstats_func_detach(p);
+	int err = p->mode == KSTATS_MODE_SECTION ? kstats_pair_detach(p) :
+						   kstats_func_detach(p);
+
 	/* Exit handlers that started before the unregistration are done. */
 	synchronize_rcu();
+	if (err)
+		pr_warn("kstats: trace %s: the kernel did not detach its probe (%d); it stays\n",
+			p->time_metric ? p->time_metric->name : "(floor)", err);
+	return err;
+}
+
+/*
+ * kstats is unloading and nobody can be told: the kernel gets a few more
+ * chances to let go of @p (its failures are allocation failures). If it
+ * never does, @p and what it points at are leaked, never freed: a leak
+ * beats a use after free.
+ */
+static int kstats_detach_retrying(struct kstats_probe *p)
+{
+	int tries = 10, err;
+
+	while ((err = kstats_detach(p)) && --tries)
+		msleep(100);
+	WARN(err, "kstats: a probe the kernel keeps is leaked\n");
+	return err;
 }
 
 static void kstats_probe_free(struct kstats_probe *p)
@@ -150,10 +190,11 @@ static int kstats_u64_cmp(const void *a, const void *b)
  */
 static struct kstats_probe *kstats_floor_probes[2][KSTATS_MECH_TRACEPOINT + 1];
 
+/* kstats is unloading: a probe the kernel keeps is never freed (see exit). */
 static void kstats_floor_probe_free(struct kstats_probe *p)
 {
-	if (p->mech != KSTATS_MECH_TRACEPOINT)
-		kstats_detach(p);
+	if (p->mech != KSTATS_MECH_TRACEPOINT && kstats_detach_retrying(p))
+		return;
 	kstats_free_bare(p->time);
 	kstats_probe_free(p);
 }
@@ -387,9 +428,6 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	err = (!func && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
 	      kstats_pick_mech(p, req->mechanism, tracepoints) ?:
 	      kstats_probe_filters(p, req, cpus);
-	/* Sections by kprobe: both ends must be probeable and not kstats. */
-	if (!err && !func && !tracepoints)
-		err = kstats_resolve(start, &p->addr[0]) ?: kstats_resolve(end, &p->addr[1]);
 	if (err)
 		goto free;
 
@@ -420,13 +458,22 @@ free:
 	return err;
 }
 
-/* Detaches @p, waits for its handlers, deletes its metrics and frees it. */
-static void kstats_probe_remove(struct kstats_probe *p)
+/*
+ * Detaches @p, waits for its handlers, deletes its metrics and frees it.
+ * If the kernel does not let go of the probe, nothing changes: the trace
+ * stays, attached and listed, and an error says why.
+ */
+static int kstats_probe_remove(struct kstats_probe *p)
 {
+	int err;
+
 	lockdep_assert_held(&kstats_trace_lock);
+	if (!p->detached) {
+		err = kstats_detach(p);
+		if (err)
+			return err;
+	}
 	list_del(&p->node);
-	if (!p->detached)
-		kstats_detach(p);
 	kstats_metric_set_probe(p->time_metric, NULL);
 	kstats_metric_delete(p->time_metric);
 	if (p->gap_metric) {
@@ -434,6 +481,7 @@ static void kstats_probe_remove(struct kstats_probe *p)
 		kstats_metric_delete(p->gap_metric);
 	}
 	kstats_probe_free(p);
+	return 0;
 }
 
 int kstats_trace_stop(struct file *file, const char *name)
@@ -444,10 +492,9 @@ int kstats_trace_stop(struct file *file, const char *name)
 	if (err)
 		return err;
 	p = kstats_probe_find(name);
-	if (p)
-		kstats_probe_remove(p);
+	err = p ? kstats_probe_remove(p) : -ENOENT;
 	mutex_unlock(&kstats_trace_lock);
-	return p ? 0 : -ENOENT;
+	return err;
 }
 
 int kstats_trace_names(struct seq_file *sf)
@@ -463,25 +510,38 @@ int kstats_trace_names(struct seq_file *sf)
 	return 0;
 }
 
+/*
+ * @file closes: its auto-remove traces go. One the kernel keeps attached
+ * stays, owned by no file, for UNTRACE to take down later. No trace keeps
+ * a pointer to @file, whatever the outcome.
+ */
 void kstats_trace_file_closed(struct file *file)
 {
 	struct kstats_probe *p, *tmp;
 
 	mutex_lock(&kstats_trace_lock);
-	list_for_each_entry_safe(p, tmp, &kstats_probes, node)
-		if (p->creator == file && p->autoremove)
-			kstats_probe_remove(p);
+	list_for_each_entry_safe(p, tmp, &kstats_probes, node) {
+		if (p->creator != file)
+			continue;
+		if (!p->autoremove || kstats_probe_remove(p)) {
+			p->creator = NULL;
+			p->autoremove = false;
+		}
+	}
 	mutex_unlock(&kstats_trace_lock);
 }
 
 /* Hits, misses and floor of the trace @m belongs to (zeros otherwise). */
-void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor)
+int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor)
 {
 	struct kstats_probe *p;
-	int cpu;
+	int cpu, err;
 
 	*hits = *misses = *floor = 0;
-	mutex_lock(&kstats_trace_lock);
+	/* SNAPSHOT needs no privilege: it must not wait unkillably on TRACE. */
+	err = mutex_lock_killable(&kstats_trace_lock);
+	if (err)
+		return err;
 	p = m->probe;
 	if (p) {
 		for_each_possible_cpu(cpu) {
@@ -493,31 +553,43 @@ void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *fl
 		*floor = p->floor_ns;
 	}
 	mutex_unlock(&kstats_trace_lock);
+	return 0;
+}
+
+/* Whether @addr is text of @mod that is going away: all of it, or its init. */
+static bool kstats_text_gone(unsigned long addr, struct module *mod, bool init_only)
+{
+	return init_only ? within_module_init(addr, mod) : within_module(addr, mod);
 }
 
 /*
- * @mod is going: traces of its functions detach now, while its text is
- * still there (a stale fprobe filter would otherwise time whatever a later
- * module loads at that address). Their metrics stay, with what they
+ * Text of @mod goes away: all of it (the module unloads), or its init text
+ * (init is done and the module is live). Traces on it detach now, while
+ * the text is still there (a stale probe would otherwise time whatever is
+ * loaded at that address later). Their metrics stay, with what they
  * recorded, marked detached, until UNTRACE. Tracepoint pairs hold their
  * events' module, so none of them is ever here.
  */
-void kstats_trace_module_going(struct module *mod)
+void kstats_trace_module_text_gone(struct module *mod, bool init_only)
 {
 	struct kstats_probe *p;
 
 	mutex_lock(&kstats_trace_lock);
 	list_for_each_entry(p, &kstats_probes, node) {
 		if (p->detached || p->mech == KSTATS_MECH_TRACEPOINT ||
-		    !(within_module(p->addr[0], mod) || within_module(p->addr[1], mod)))
+		    !(kstats_text_gone(p->addr[0], mod, init_only) ||
+		      kstats_text_gone(p->addr[1], mod, init_only)))
 			continue;
-		kstats_detach(p);
+		/* Kept attached: the kernel drops probes on text it frees. */
+		if (kstats_detach(p))
+			continue;
 		p->detached = true;
 		WRITE_ONCE(p->time_metric->detached, true);
 		if (p->gap_metric)
 			WRITE_ONCE(p->gap_metric->detached, true);
-		pr_info("kstats: trace %s detached: module %s unloaded\n",
-			p->time_metric->name, mod->name);
+		pr_info("kstats: trace %s detached: module %s %s\n",
+			p->time_metric->name, mod->name,
+			init_only ? "freed its init code" : "unloaded");
 	}
 	mutex_unlock(&kstats_trace_lock);
 }
@@ -528,8 +600,12 @@ void kstats_trace_exit(void)
 	u32 mode, mech;
 
 	mutex_lock(&kstats_trace_lock);
-	list_for_each_entry_safe(p, tmp, &kstats_probes, node)
+	list_for_each_entry_safe(p, tmp, &kstats_probes, node) {
+		if (!p->detached && kstats_detach_retrying(p))
+			continue;	/* leaked: see kstats_detach_retrying() */
+		p->detached = true;
 		kstats_probe_remove(p);
+	}
 	for (mode = 0; mode < ARRAY_SIZE(kstats_floor_probes); mode++)
 		for (mech = 0; mech < ARRAY_SIZE(kstats_floor_probes[0]); mech++)
 			if (kstats_floor_probes[mode][mech])

@@ -45,6 +45,7 @@ struct kstats_probe {
 	cpumask_var_t cpus;
 	struct kstats_probe_pcpu __percpu *pcpu;
 	u64 floor_ns;
+	u64 instance;			/* fprobe: new at every attach */
 	unsigned long addr[2];		/* what is probed: function, or start/end */
 	bool detached;			/* its target's module went away */
 	struct kstats_task_slot *tasks;	/* section modes */
@@ -89,9 +90,14 @@ static __always_inline u64 kstats_probe_now(void)
  */
 static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 now)
 {
-	u64 last = this_cpu_read(p->pcpu->last_exit);
+	u64 last;
 
-	if (p->gap && last > READ_ONCE(p->time_metric->resumed_ns) && now > last)
+	if (!p->gap)
+		return;
+	/* Pairs with kstats_start(): seen active, so its resumed_ns is seen. */
+	smp_rmb();
+	last = this_cpu_read(p->pcpu->last_exit);
+	if (last > READ_ONCE(p->time_metric->resumed_ns) && now > last)
 		kstats_record(p->gap, now - last);
 }
 
@@ -119,14 +125,14 @@ static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
 /* trace_func.c: one function, by fprobe or kretprobe */
 u32 kstats_maxactive_limit(void);
 int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive);
-void kstats_func_detach(struct kstats_probe *p);
+int kstats_func_detach(struct kstats_probe *p);
 u64 kstats_func_missed(struct kstats_probe *p);
 extern bool kstats_have_fprobe;
 
 /* trace_pair.c: a section between two functions or two tracepoints */
 int kstats_pair_init(struct kstats_probe *p);
 int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end);
-void kstats_pair_detach(struct kstats_probe *p);
+int kstats_pair_detach(struct kstats_probe *p);
 u64 kstats_pair_missed(struct kstats_probe *p);
 void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
@@ -140,8 +146,8 @@ int kstats_trace_stop(struct file *file, const char *name);
 /* Every trace's name, a line each (debugfs kstats/_control). */
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
-void kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
-void kstats_trace_module_going(struct module *mod);
+int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
+void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
 
 #endif /* KSTATS_TRACE_H */

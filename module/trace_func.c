@@ -13,30 +13,52 @@
 #ifdef KSTATS_HAVE_FPROBE
 bool kstats_have_fprobe = true;
 
+/*
+ * A call's entry data. On the function graph (6.14+) the exit handler of a
+ * call is found by the fprobe's address alone: a call that entered under a
+ * trace since removed returns into whatever trace now sits at that address
+ * (the next TRACE often gets the same object back). The instance tells the
+ * trace that saw the entry from any later one.
+ */
+struct kstats_call {
+	u64 t0;
+	u64 instance;
+};
+
+static atomic64_t kstats_instances = ATOMIC64_INIT(0);
+
 static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 {
 	struct kstats_probe *p = container_of(fp, struct kstats_probe, fp);
+	struct kstats_call *call = data;
 	u64 now;
 
 	if (!kstats_probe_wants(p))
 		return 1;	/* no exit handler for this call */
 	now = kstats_probe_now();
 	kstats_probe_begin_gap(p, now);
-	*(u64 *)data = now;
+	call->t0 = now;
+	call->instance = p->instance;
 	return 0;
 }
 
 static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 {
-	kstats_probe_end(container_of(fp, struct kstats_probe, fp), *(u64 *)data);
+	struct kstats_probe *p = container_of(fp, struct kstats_probe, fp);
+	struct kstats_call *call = data;
+
+	/* Entered under another trace: neither a hit nor a miss of this one. */
+	if (call->instance == READ_ONCE(p->instance))
+		kstats_probe_end(p, call->t0);
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 				u32 maxactive)
 {
+	WRITE_ONCE(p->instance, atomic64_inc_return(&kstats_instances));
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
-	p->fp.entry_data_size = sizeof(u64);
+	p->fp.entry_data_size = sizeof(struct kstats_call);
 	kstats_fprobe_set_maxactive(&p->fp, maxactive);
 	return register_fprobe_ips(&p->fp, &addr, 1);
 }
@@ -95,16 +117,19 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 	return register_kretprobe(&p->rp);
 }
 
-/* Returns once no handler of @p runs or can start. */
-void kstats_func_detach(struct kstats_probe *p)
+/*
+ * Unregisters @p; once trace.c's synchronize_rcu() returns, no handler of
+ * it runs or can start. unregister_fprobe() can fail (ftrace's errors;
+ * -ENOMEM from 6.14): then the kernel still points at @p, which must stay.
+ */
+int kstats_func_detach(struct kstats_probe *p)
 {
 #ifdef KSTATS_HAVE_FPROBE
-	if (p->mech == KSTATS_MECH_FPROBE) {
-		unregister_fprobe(&p->fp);
-		return;
-	}
+	if (p->mech == KSTATS_MECH_FPROBE)
+		return unregister_fprobe(&p->fp);
 #endif
 	unregister_kretprobe(&p->rp);
+	return 0;
 }
 
 u64 kstats_func_missed(struct kstats_probe *p)

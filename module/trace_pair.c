@@ -104,8 +104,13 @@ static void kstats_section_begin(struct kstats_probe *p)
 		if (kstats_slot_mine(s, &seen)) {
 			/* Started again without ending: the first is lost. */
 			this_cpu_inc(p->pcpu->misses);
-			WRITE_ONCE(s->t0, now);
-			return;
+			/*
+			 * Through a claim, never a plain store: another task
+			 * may be taking the slot as stale right now.
+			 */
+			if (kstats_slot_claim(s, seen, now))
+				return;
+			break;	/* it did: look for a slot anew */
 		}
 	}
 	/* A free slot first: a stale one may yet be ended by its task. */
@@ -309,20 +314,36 @@ put:
 	return err;
 }
 
-/* Returns once no handler of @p runs or can start. */
-void kstats_pair_detach(struct kstats_probe *p)
+/*
+ * Returns once no handler of @p runs or can start, or an error if the
+ * kernel still points at @p (which then must stay). A tracepoint end
+ * already unregistered is not registered again by a retry.
+ */
+int kstats_pair_detach(struct kstats_probe *p)
 {
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 	if (p->mech == KSTATS_MECH_TRACEPOINT) {
-		tracepoint_probe_unregister(p->tp[0], kstats_tp_start, p);
-		tracepoint_probe_unregister(p->tp[1], kstats_tp_end, p);
+		static void * const handler[2] = { kstats_tp_start, kstats_tp_end };
+		int i, err = 0;
+
+		for (i = 0; i < 2; i++) {
+			if (!p->tp[i])
+				continue;
+			if (tracepoint_probe_unregister(p->tp[i], handler[i], p))
+				err = -EBUSY;
+			else
+				p->tp[i] = NULL;
+		}
 		tracepoint_synchronize_unregister();
+		if (err)
+			return err;
 		kstats_tp_put(p);
-		return;
+		return 0;
 	}
 #endif
 	unregister_kprobe(&p->kp[0]);
 	unregister_kprobe(&p->kp[1]);
+	return 0;
 }
 
 u64 kstats_pair_missed(struct kstats_probe *p)

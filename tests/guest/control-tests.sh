@@ -73,6 +73,13 @@ ok "still the four traces" test "$(names)" = "vfs_read wr tps sec "
 ok "remove vfs_read, wr, tps, sec" sh -c \
 	"printf 'remove vfs_read\n' >$ctl && printf 'remove wr\n' >$ctl && printf 'remove tps\n' >$ctl && printf 'remove sec\n' >$ctl"
 ok "no trace left, no metric left" sh -c "[ -z \"\$(cat $ctl)\" ] && \"$K\" list | grep -qx 'no metrics'"
+# A trace made through _control belongs to no file: once _control is closed
+# a fresh /dev/kstats open (perhaps at the same address) may not RECORD
+# into it without privilege. (White-box: kstats_metric_new() WARNs if any
+# file but a /dev/kstats one becomes a creator, and warnings fail lanes.)
+ok "a _control trace takes no RECORD from 1000 fresh opens without privilege" \
+	"$build/trace_test" control-creator 1000
+ok "remove it" sh -c "printf 'remove t.ctlown\n' >$ctl"
 ok "create _control from user space: refused" sh -c "! \"$K\" create _control 2>/dev/null"
 ok "rmmod kstats" rmmod kstats
 tap_end

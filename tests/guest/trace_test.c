@@ -411,11 +411,23 @@ int main(int argc, char **argv)
 		       KSTATS_DEVICE, strerror(errno));
 		return 1;
 	}
-	if (argc > 1 && !strcmp(argv[1], "lockdown")) {
+	if (argc > 1 && faults_main(argc, argv,
+				    !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE)))) {
+		/* trace_faults.c */
+	} else if (argc > 1 && !strcmp(argv[1], "lockdown")) {
 		struct req r = { .name = "t.locked", .func = "ktarget_empty" };
 
 		ok(info.flags & KSTATS_INFO_LOCKDOWN, "INFO reports lockdown");
 		ok(trace(fd, &r) == EPERM, "TRACE under lockdown: EPERM");
+	} else if (argc > 2 && !strcmp(argv[1], "bpftrace-loop")) {
+		/* The case that once hung, N times each mechanism (by hand). */
+		int i, n = atoi(argv[2]);
+
+		for (i = 0; i < n; i++) {
+			if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
+				test_bpftrace(KSTATS_MECH_FPROBE, "fprobe");
+			test_bpftrace(KSTATS_MECH_KRETPROBE, "kretprobe");
+		}
 	} else if (argc > 2 && !strcmp(argv[1], "churn")) {
 		test_churn(strtoul(argv[2], NULL, 0));
 
@@ -453,10 +465,10 @@ int main(int argc, char **argv)
 		if (have_fprobe) {
 			test_floor();
 			test_function(KSTATS_MECH_FPROBE, ncpus);
-			test_oracles(KSTATS_MECH_FPROBE, "fprobe", 1);
+			test_oracles(KSTATS_MECH_FPROBE, "fprobe");
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
-		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe", !have_fprobe);
+		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
 		test_sections(ncpus);
 		test_tcp();
 		test_refusals(have_fprobe);

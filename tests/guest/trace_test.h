@@ -46,7 +46,11 @@ int accounted(const char *what, const struct hist *h, uint64_t calls);
 void dump(const struct hist *h);
 
 /* trace_oracle.c: function_graph and bpftrace on the same calls. */
-void test_oracles(uint32_t mech, const char *m, int is_default);
+void test_oracles(uint32_t mech, const char *m);
+void test_bpftrace(uint32_t mech, const char *m);	/* trace_bpftrace.c */
 int tracefs_ready(void);	/* mounts it if need be */
+
+/* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
+int faults_main(int argc, char **argv, int have_fprobe);
 
 #endif /* KSTATS_TRACE_TEST_H */

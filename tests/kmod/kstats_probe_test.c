@@ -14,9 +14,15 @@
  *    spans the stopped time; the next one does;
  *  - a kretprobe is registered by address alone (module/trace_func.c,
  *    built in here): kprobes keeps kp.symbol_name for the probe's life,
- *    and a name taken from a TRACE request is freed when the ioctl returns.
+ *    and a name taken from a TRACE request is freed when the ioctl returns;
+ *  - fprobe: a call that entered under one trace and returns after a new
+ *    trace was attached in the very same struct (what the next TRACE often
+ *    gets back from the allocator) is not timed into the new one. On the
+ *    function graph (6.14+) its exit handler is found by that address.
  */
+#include <linux/completion.h>
 #include <linux/kstats.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -102,6 +108,75 @@ static int check_attach(struct kstats_probe *p)
 	return err;
 }
 
+#ifdef KSTATS_HAVE_FPROBE
+static DECLARE_COMPLETION(sleeper_in);
+static DECLARE_COMPLETION(sleeper_go);
+static DECLARE_COMPLETION(sleeper_done);
+
+static noinline int probe_test_sleeper(int x)
+{
+	complete(&sleeper_in);
+	wait_for_completion(&sleeper_go);
+	return x + 1;
+}
+
+static int sleeper_thread(void *unused)
+{
+	probe_test_sleeper(1);
+	complete(&sleeper_done);
+	return 0;
+}
+
+static int attach_sleeper(struct kstats_probe *p)
+{
+	memset(&p->fp, 0, sizeof(p->fp));
+	p->mech = KSTATS_MECH_FPROBE;
+	return kstats_func_attach(p, (unsigned long)probe_test_sleeper, 0);
+}
+
+static int check_stale_instance(struct kstats_probe *p)
+{
+	struct task_struct *t;
+	u64 before, stale, fresh;
+	int err = attach_sleeper(p);
+
+	if (err) {
+		pr_err("kstats_probe_test: fprobe on a function of ours: %d\n", err);
+		return err;
+	}
+	t = kthread_run(sleeper_thread, NULL, "kstats_sleeper");
+	if (IS_ERR(t)) {
+		kstats_func_detach(p);
+		return PTR_ERR(t);
+	}
+	wait_for_completion(&sleeper_in);
+	/* The call is in flight: its trace goes, a new one takes its place. */
+	err = kstats_func_detach(p);
+	synchronize_rcu();
+	err = err ?: attach_sleeper(p);
+	before = kstats_whitebox_count(p->time);
+	complete(&sleeper_go);
+	wait_for_completion(&sleeper_done);
+	stale = kstats_whitebox_count(p->time) - before;
+	probe_test_sleeper(2);	/* released already: returns at once */
+	fresh = kstats_whitebox_count(p->time) - before - stale;
+	if (!err)
+		err = kstats_func_detach(p);
+	synchronize_rcu();
+	if (!err && (stale || fresh != 1)) {
+		pr_err("kstats_probe_test: the new trace timed %llu calls that entered under the old one and %llu of its own (want 0 and 1)\n",
+		       stale, fresh);
+		err = -EINVAL;
+	}
+	return err;
+}
+#else
+static int check_stale_instance(struct kstats_probe *p)
+{
+	return 0;
+}
+#endif
+
 static int __init probe_test_init(void)
 {
 	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -115,7 +190,7 @@ static int __init probe_test_init(void)
 	if (p->pcpu && !IS_ERR(p->time) && !IS_ERR(p->gap)) {
 		p->time_metric = to_metric(p->time);
 		p->gap_metric = to_metric(p->gap);
-		err = run_checks(p) ?: check_attach(p);
+		err = run_checks(p) ?: check_attach(p) ?: check_stale_instance(p);
 	}
 	kstats_delete(p->time);
 	kstats_delete(p->gap);

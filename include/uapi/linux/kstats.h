@@ -276,7 +276,10 @@ struct kstats_trace {
 
 /*
  * KSTATS_IOC_UNTRACE: detach a trace, wait for its handlers in flight, and
- * delete its metrics. -ENOENT: no trace of that name.
+ * delete its metrics. -ENOENT: no trace of that name. If the kernel does
+ * not let go of the probe (unregister_fprobe() can fail, e.g. -ENOMEM),
+ * that error comes back and nothing changes: the trace stays, attached
+ * and recording; UNTRACE again to retry.
  */
 struct kstats_untrace {
 	__u8 name[KSTATS_NAME_LEN];
