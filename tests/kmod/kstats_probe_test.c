@@ -155,7 +155,7 @@ static int check_stale_instance(struct kstats_probe *p)
 	synchronize_rcu();
 	err = err ?: attach_sleeper(p);
 	before = kstats_whitebox_count(p->time);
-	complete(&sleeper_go);
+	complete_all(&sleeper_go);
 	wait_for_completion(&sleeper_done);
 	stale = kstats_whitebox_count(p->time) - before;
 	probe_test_sleeper(2);	/* released already: returns at once */
