@@ -35,6 +35,31 @@ if [[ -e /sys/kernel/debug/kstats/t.init.fp ]]; then
 fi
 tap "untrace, rmmod kstats_init_target" sh -c \
 	"$build/../../cli/kstatsctl --no-autoload untrace t.init.kr && rmmod kstats_init_target"
+# SNAPSHOT needs no privilege, so it must never wait unkillably behind an
+# UNTRACE, which holds the trace lock across synchronize_rcu(). The target
+# holds a grace period open for 10 s (far longer than the steps below take,
+# even emulated): an UNTRACE waits in it, a SNAPSHOT of a trace waits for
+# the lock, and SIGKILL must end the SNAPSHOT while the UNTRACE still waits.
+snapshot_killable() {
+	local K=$build/../../cli/kstatsctl hold untr snap
+	$K --no-autoload trace --name t.kill1 ktarget_empty >/dev/null &&
+		$K --no-autoload trace --name t.kill2 ktarget_empty >/dev/null || return 1
+	echo "rcu_hold 10000" >/sys/kernel/debug/kstats_target/ctl &
+	hold=$!
+	$K --no-autoload untrace t.kill1 &
+	untr=$!
+	wait_for grep -q kstats_trace_stop "/proc/$untr/stack" || { echo "no UNTRACE waiting"; return 1; }
+	$K --no-autoload show t.kill2 >/dev/null 2>&1 &
+	snap=$!
+	wait_for grep -q kstats_trace_stats "/proc/$snap/stack" ||
+		{ echo "no SNAPSHOT waiting for the lock"; return 1; }
+	kill -9 "$snap"
+	wait "$snap"
+	grep -q kstats_trace_stop "/proc/$untr/stack" ||
+		{ echo "the SNAPSHOT ended only once the UNTRACE was done"; return 1; }
+	wait "$untr" && wait "$hold" && $K --no-autoload untrace t.kill2
+}
+tap "a SNAPSHOT waiting behind UNTRACE dies at SIGKILL" snapshot_killable
 # The traced function's module goes away under a trace (each mechanism):
 # the trace detaches, keeps what it recorded, and never records again, even
 # when the module comes back (perhaps at the same address); then untrace.

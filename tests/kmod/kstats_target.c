@@ -22,6 +22,8 @@
  *   kmalloc_go US N		it does N x { kmalloc(64); US of work; kfree }
  *   tpsection US N		N x { trace_ktarget_begin(); US of work;
  *				trace_ktarget_end() }: this module's own events
+ *   rcu_hold MS			MS of work inside one RCU read-side section:
+ *				synchronize_rcu() elsewhere waits that long
  */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
@@ -30,6 +32,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -337,6 +340,12 @@ static int ctl_cmd(char *buf)
 			spin_us(a);
 			trace_ktarget_end(calls);
 		}
+		return 0;
+	}
+	if (!strcmp(cmd, "rcu_hold") && n == 2 && a <= 10000) {
+		rcu_read_lock();
+		spin_us(a * USEC_PER_MSEC);
+		rcu_read_unlock();
 		return 0;
 	}
 	if (!strcmp(cmd, "kmalloc_prepare") && n == 1) {
