@@ -126,9 +126,16 @@ static int kstats_detach(struct kstats_probe *p)
 
 	/* Exit handlers that started before the unregistration are done. */
 	synchronize_rcu();
-	if (err)
-		pr_warn("kstats: trace %s: the kernel did not detach its probe (%d); it stays\n",
+	/* The kernel points into kstats' code too: kstats stays loaded. */
+	if (err && !p->stuck) {
+		pr_warn("kstats: trace %s: the kernel did not detach its probe (%d); it stays, and so does kstats\n",
 			p->time_metric ? p->time_metric->name : "(floor)", err);
+		__module_get(THIS_MODULE);
+		p->stuck = true;
+	} else if (!err && p->stuck) {
+		module_put(THIS_MODULE);
+		p->stuck = false;
+	}
 	return err;
 }
 

@@ -48,6 +48,7 @@ struct kstats_probe {
 	u64 instance;			/* fprobe: new at every attach */
 	unsigned long addr[2];		/* what is probed: function, or start/end */
 	bool detached;			/* its target's module went away */
+	bool stuck;			/* the kernel kept it at a detach */
 	struct kstats_task_slot *tasks;	/* section modes */
 	union {
 #ifdef KSTATS_HAVE_FPROBE

@@ -119,8 +119,11 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 
 /*
  * Unregisters @p; once trace.c's synchronize_rcu() returns, no handler of
- * it runs or can start. unregister_fprobe() can fail (ftrace's errors;
- * -ENOMEM from 6.14): then the kernel still points at @p, which must stay.
+ * it runs or can start. Either can fail, and then the kernel still points
+ * at @p, which must stay: unregister_fprobe() returns ftrace's errors
+ * (-ENOMEM from 6.14); unregister_kretprobe() returns nothing, but when
+ * kprobes cannot disarm a probe (ftrace's allocation failed; it WARNs) it
+ * leaves the probe in place and clears kp.addr.
  */
 int kstats_func_detach(struct kstats_probe *p)
 {
@@ -128,8 +131,11 @@ int kstats_func_detach(struct kstats_probe *p)
 	if (p->mech == KSTATS_MECH_FPROBE)
 		return unregister_fprobe(&p->fp);
 #endif
+	/* Lost before: unregistering again would free its rethook twice. */
+	if (!p->rp.kp.addr)
+		return -EBUSY;
 	unregister_kretprobe(&p->rp);
-	return 0;
+	return p->rp.kp.addr ? 0 : -EBUSY;
 }
 
 u64 kstats_func_missed(struct kstats_probe *p)

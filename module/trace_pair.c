@@ -341,9 +341,12 @@ int kstats_pair_detach(struct kstats_probe *p)
 		return 0;
 	}
 #endif
-	unregister_kprobe(&p->kp[0]);
-	unregister_kprobe(&p->kp[1]);
-	return 0;
+	/* kprobes leaves a probe it cannot disarm in place, kp.addr cleared. */
+	if (p->kp[0].addr)
+		unregister_kprobe(&p->kp[0]);
+	if (p->kp[1].addr)
+		unregister_kprobe(&p->kp[1]);
+	return p->kp[0].addr && p->kp[1].addr ? 0 : -EBUSY;
 }
 
 u64 kstats_pair_missed(struct kstats_probe *p)

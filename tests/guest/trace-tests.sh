@@ -46,6 +46,8 @@ snapshot_killable() {
 		$K --no-autoload trace --name t.kill2 ktarget_empty >/dev/null || return 1
 	echo "rcu_hold 10000" >/sys/kernel/debug/kstats_target/ctl &
 	hold=$!
+	# A grace period waits only for readers that began before it.
+	wait_for grep -qx 1 /sys/kernel/debug/kstats_target/rcu_holding || return 1
 	$K --no-autoload untrace t.kill1 &
 	untr=$!
 	wait_for grep -q kstats_trace_stop "/proc/$untr/stack" || { echo "no UNTRACE waiting"; return 1; }
@@ -55,7 +57,8 @@ snapshot_killable() {
 		{ echo "no SNAPSHOT waiting for the lock"; return 1; }
 	kill -9 "$snap"
 	wait "$snap"
-	grep -q kstats_trace_stop "/proc/$untr/stack" ||
+	grep -qx 1 /sys/kernel/debug/kstats_target/rcu_holding &&
+		grep -q kstats_trace_stop "/proc/$untr/stack" ||
 		{ echo "the SNAPSHOT ended only once the UNTRACE was done"; return 1; }
 	wait "$untr" && wait "$hold" && $K --no-autoload untrace t.kill2
 }

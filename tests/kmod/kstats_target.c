@@ -23,7 +23,8 @@
  *   tpsection US N		N x { trace_ktarget_begin(); US of work;
  *				trace_ktarget_end() }: this module's own events
  *   rcu_hold MS			MS of work inside one RCU read-side section:
- *				synchronize_rcu() elsewhere waits that long
+ *				synchronize_rcu() elsewhere waits that long;
+ *				"rcu_holding" reads 1 meanwhile
  */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
@@ -45,6 +46,7 @@ static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
 static u64 calls, hz = HZ, kmalloc_pid, elapsed;
 static atomic64_t spun;
+static u32 rcu_holding;
 
 /* What each recursion level took, from its first line to its last. */
 #define MAX_DURATIONS 1024
@@ -344,7 +346,9 @@ static int ctl_cmd(char *buf)
 	}
 	if (!strcmp(cmd, "rcu_hold") && n == 2 && a <= 10000) {
 		rcu_read_lock();
+		WRITE_ONCE(rcu_holding, 1);
 		spin_us(a * USEC_PER_MSEC);
+		WRITE_ONCE(rcu_holding, 0);
 		rcu_read_unlock();
 		return 0;
 	}
@@ -401,6 +405,7 @@ static int __init target_init(void)
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
 	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
+	debugfs_create_u32("rcu_holding", 0400, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	return 0;
 }
