@@ -5,7 +5,9 @@
 # splits on purpose (10 samples per "add", sum 6802, one value per slot);
 # every view must then give the exact mean, 680.2, and each per-CPU mean
 # must lie inside its slot. Then split_stress: 8 threads RECORD while being
-# migrated, and the totals and folded slots must be exact.
+# migrated, and the totals and folded slots must be exact (splits of its own
+# it reports; QEMU's TCG, taking interrupts between translation blocks,
+# in practice never stops a task between the two adds).
 # Prints TAP. Usage: tests/guest/split-tests.sh BUILD_DIR
 #   KSTATS_CTL: the kstatsctl to test (default: the tree's)
 set -uo pipefail

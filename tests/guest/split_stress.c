@@ -12,9 +12,12 @@
  *    its last: the largest part, so any extra part on a CPU shows);
  *  - every per-CPU slot mean (kstats_slot_mean(), clamped) inside the slot.
  * Splits seen (a CPU's part sum not count x part) are reported, not
- * required: whether the window is ever hit depends on the kernel's
- * preemption model. The metric is left for split-tests.sh, which reads it
- * with kstatsctl and deletes it.
+ * required: the window is one instruction, and under QEMU's TCG (the VM
+ * lanes) an interrupt is taken only between translation blocks, and the
+ * two adds sit in one (unless it ends at a page boundary), so the lanes see
+ * none; kstats_split_test.ko makes them instead. On hardware or KVM a preemptible kernel can. The
+ * metric is left for split-tests.sh, which reads it with kstatsctl and
+ * deletes it.
  *
  * Usage: split_stress NAME [CALLS_PER_THREAD]   (default 48)
  */
