@@ -10,7 +10,10 @@
  *   slot 55  CPUS  4    count      814 avg      480 p 0.002474
  *
  * avg is kstats_slot_mean(); p the cumulative fraction up to the slot (of
- * that CPU, or of all), floor(cum * 10^6 / total) micro-units.
+ * that CPU, or of all), floor(cum * 10^6 / total) micro-units. A CPUS line
+ * folds every CPU's part sum, counted there or not (a migration between a
+ * record's two adds splits them), so its avg is exact; a CPU line's is
+ * clamped to the slot.
  *
  * Counts are summed in 128 bits, so they are exact where debugfs's 64-bit
  * sums would wrap (2^64 samples and more); a CPUS line whose count or part
@@ -168,10 +171,11 @@ void fmt_raw(FILE *out, const struct ks_metric *m)
 			if (sl == end[r] || sl->slot != s)
 				continue;
 			cur[r]++;
-			if (!sl->count)
-				continue;
+			/* A part sum alone: samples counted on another CPU. */
 			count += sl->count;
 			part_sum += sl->part_sum;
+			if (!sl->count)
+				continue;
 			cpu_cum[r] += sl->count;
 			line(ob, s, false, m->cpus[r].cpu, m->frac_bits, sl->count,
 			     sl->part_sum, cpu_cum[r], cpu_total[r]);

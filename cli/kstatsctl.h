@@ -261,7 +261,8 @@ void ks_source_live(struct ks_source *src, int fd);
 int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 		     bool missing_ok);
 /*
- * @cur minus @prev, slot by slot, into @out. When @cur cannot have grown
+ * @cur minus @prev, slot by slot, into @out (a slot whose part sum alone
+ * grew too: its counts went to another CPU). When @cur cannot have grown
  * from @prev (a count, part sum, hit or miss went down, a slot emptied, the
  * CPUs or frac_bits differ, or the generation: files keep its low 32
  * bits), that is a reset: @out is @cur whole,
@@ -335,7 +336,11 @@ struct ks_stats {
 void ks_hist_build(struct ks_hist *h, const struct ks_metric *m, int row);
 void ks_hist_free(struct ks_hist *h);
 void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st);
-/* Mean and sum of slot @s's samples; NAN when its sum may have wrapped. */
+/*
+ * Mean and sum of slot @s's samples; NAN when its sum may have wrapped. Of
+ * all CPUs: exact. Of one CPU: inside the slot, its part sum capped
+ * (kstats_slot_part_clamp(): a migration can split count and part sum).
+ */
 double ks_hist_slot_mean(const struct ks_hist *h, uint32_t s);
 double ks_hist_slot_sum(const struct ks_hist *h, uint32_t s);
 /* @slot as an estimate; the rank and slot of the q-quantile (0..1). */

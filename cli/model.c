@@ -432,7 +432,8 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 				d.part_sum -= p->part_sum;
 				p++;
 			}
-			if (!d.count)
+			/* A part sum alone: samples counted on another CPU. */
+			if (!d.count && !d.part_sum)
 				continue;
 			out->slots[out->nr_slots++] = d;
 			out->cpus[r].nr_slots++;
@@ -499,11 +500,14 @@ void ks_hist_free(struct ks_hist *h)
 
 double ks_hist_slot_sum(const struct ks_hist *h, uint32_t s)
 {
+	uint64_t part;
+
 	/* Known: below 2^52 samples, the part sum is below 2^64 too. */
 	if (!h->count[s] || h->count[s] >= SUM_KNOWN_BELOW)
 		return NAN;
-	return kstats_slot_sum(s, h->frac_bits, (uint64_t)h->count[s],
-			       (uint64_t)h->part_sum[s]);
+	/* Past 2^64 only when CPUs disagree; kstats_slot_sum() caps it. */
+	part = h->part_sum[s] >> 64 ? UINT64_MAX : (uint64_t)h->part_sum[s];
+	return kstats_slot_sum(s, h->frac_bits, (uint64_t)h->count[s], part);
 }
 
 double ks_hist_slot_mean(const struct ks_hist *h, uint32_t s)

@@ -17,9 +17,11 @@
  *
  * Per slot we keep a count and a "part sum": the sum of each value's offset
  * from the slot's low bound, shifted right so that one sample adds less than
- * 2^KSTATS_SUM_BITS. So part_sum <= count * (2^KSTATS_SUM_BITS - 1) always:
- * it cannot wrap before count reaches 2^(64 - KSTATS_SUM_BITS), and a reader
- * knows exactly when that could have happened (kstats_slot_sum_may_wrap()).
+ * 2^KSTATS_SUM_BITS. So part_sum <= count * (2^KSTATS_SUM_BITS - 1) over
+ * all CPUs (one CPU's count and part sum may be split by a migration: see
+ * kstats_slot_part_clamp()): it cannot wrap before count reaches
+ * 2^(64 - KSTATS_SUM_BITS), and a reader knows exactly when that could have
+ * happened (kstats_slot_sum_may_wrap()).
  * Slots narrower than 2^KSTATS_SUM_BITS keep exact sums; wider ones lose
  * less than one unit of 2^(width_log2 - KSTATS_SUM_BITS) per sample, which
  * the mean puts back as half a unit: the slot mean is then within
@@ -135,8 +137,30 @@ static inline int kstats_slot_sum_may_wrap(uint64_t count)
 }
 
 /*
- * Mean of the samples in @slot, rounded down, from its count and part sum.
- * The shifted-away low bits are put back as half a unit (see top of file).
+ * @part_sum, capped at the most that @count samples of @slot can add:
+ * count times the largest part one sample adds. kstats_record() has no
+ * preempt guard, so a task migrated between its two adds leaves the count
+ * on one CPU and the part on another: one CPU's slot may hold more part sum
+ * than its count explains. Capped, its mean stays inside the slot. Totals
+ * over all CPUs need no cap once no record is in flight. Left as it is when
+ * the sum may have wrapped (nothing is known then).
+ */
+static inline uint64_t kstats_slot_part_clamp(uint32_t slot, uint32_t frac_bits,
+					      uint64_t count, uint64_t part_sum)
+{
+	uint32_t bucket = slot >> frac_bits;
+	uint64_t unit_max = (((uint64_t)1 << kstats_bucket_width_log2(bucket)) - 1) >>
+			    kstats_bucket_sum_shift(bucket);
+
+	if (kstats_slot_sum_may_wrap(count) || part_sum <= count * unit_max)
+		return part_sum;
+	return count * unit_max;
+}
+
+/*
+ * Mean of the samples in @slot, rounded down, from its count and part sum
+ * (capped: see kstats_slot_part_clamp()), so always inside the slot. The
+ * shifted-away low bits are put back as half a unit (see top of file).
  */
 static inline uint64_t kstats_slot_mean(uint32_t slot, uint32_t frac_bits,
 					uint64_t count, uint64_t part_sum)
@@ -148,6 +172,8 @@ static inline uint64_t kstats_slot_mean(uint32_t slot, uint32_t frac_bits,
 
 	if (!count)
 		return kstats_slot_low(slot, frac_bits);
+	/* Else units << shift can wrap past 2^64 and land low in the slot. */
+	part_sum = kstats_slot_part_clamp(slot, frac_bits, count, part_sum);
 	units = kstats_div64(part_sum, count);
 	offset = units << shift;
 	if (shift) {
@@ -187,13 +213,17 @@ static inline uint64_t kstats_slot_mean(uint32_t slot, uint32_t frac_bits,
 
 #define KSTATS_RANK_SHAVE	(1.0 - 1.0 / 1099511627776.0)	/* 1 - 2^-40 */
 
-/* Sum of all values in @slot as a double (exact while below 2^53). */
+/*
+ * Sum of all values in @slot as a double (exact while below 2^53), from its
+ * part sum capped as kstats_slot_mean() does: sum / count stays in the slot.
+ */
 static inline double kstats_slot_sum(uint32_t slot, uint32_t frac_bits,
 				     uint64_t count, uint64_t part_sum)
 {
 	uint32_t shift = kstats_bucket_sum_shift(slot >> frac_bits);
 	double sum = (double)count * (double)kstats_slot_low(slot, frac_bits);
 
+	part_sum = kstats_slot_part_clamp(slot, frac_bits, count, part_sum);
 	sum += ldexp((double)part_sum, (int)shift);
 	if (shift)
 		sum += (double)count * ldexp(1.0, (int)shift - 1);

@@ -8,7 +8,10 @@
  *   slot 55  CPUS 28   count      814 avg      480 p 0.002474
  *
  * p is the cumulative fraction of samples up to and including the slot, for
- * that CPU or for all. Writing start, stop or reset (any case) does that.
+ * that CPU or for all. A CPUS line's avg is exact once no record is in
+ * flight; a CPU line's is inside the slot, but its count and part sum may
+ * be split across CPUs (see kstats_record()). Writing start, stop or reset
+ * (any case) does that.
  */
 #include <linux/debugfs.h>
 #include <linux/mm.h>
@@ -79,10 +82,15 @@ static int kstats_view_show(struct seq_file *sf, void *unused)
 			if (row->next == row->end || sl->slot != s)
 				continue;
 			row->next++;
-			if (!sl->count)
-				continue;
+			/*
+			 * A part sum without a count here belongs to samples
+			 * counted on another CPU (a migration between the
+			 * record's two adds): it counts in the CPUS line.
+			 */
 			count += sl->count;
 			part_sum += sl->part_sum;
+			if (!sl->count)
+				continue;
 			row->cum += sl->count;
 			kstats_seq_slot_line(sf, s, "CPU", sl->cpu, c->frac_bits,
 					     sl->count, sl->part_sum);

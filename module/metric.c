@@ -380,9 +380,9 @@ u32 kstats_count_used(struct kstats *ks)
 
 /*
  * Fills @c's rows and up to @c->max_slots non-empty slots; returns false
- * if more became non-empty since they were counted. Each field is one
- * aligned 64-bit load, so a slot's count and part sum can differ only by
- * samples recorded while it is read.
+ * if more became non-empty since they were counted. A slot with a part sum
+ * and no count is kept: a migration between kstats_record()'s two adds put
+ * its samples' counts on another CPU, and readers fold the CPUs together.
  */
 static bool kstats_copy_fill(struct kstats *ks, struct kstats_copy *c)
 {

@@ -125,9 +125,11 @@ void kstats_reset(struct kstats *ks);
  * in any context, NMI included. Each per-CPU add is one instruction, so it
  * needs no preemption guard; a task preempted and migrated between the two
  * adds (a window of one instruction) leaves its count in one CPU's slot and
- * its part sum in another's. Totals over CPUs are exact either way, and a
- * slot's mean stays inside the slot. The preempt_enable() a guard would
- * need may call the scheduler, which is what this path must never do.
+ * its part sum in another's. So one CPU's count and part sum of a slot need
+ * not match; folded over all CPUs they are exact once no record is in
+ * flight, and a per-CPU mean is clamped to its slot when read
+ * (kstats_slot_part_clamp()). The preempt_enable() a guard would need may
+ * call the scheduler, which is what this path must never do.
  */
 static __always_inline void kstats_record(struct kstats *ks, u64 value)
 {

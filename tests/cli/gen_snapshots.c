@@ -20,7 +20,10 @@
  *                          DIR/hostile.ksnap: control characters and bytes
  *                          that are not UTF-8 in every string;
  *                          DIR/cut.ksnap: it, cut short; DIR/damaged.ksnap:
- *                          it, with one bit of a part sum changed
+ *                          it, with one bit of a part sum changed;
+ *                          DIR/split-a.ksnap, split-b.ksnap and
+ *                          split.truth.json (of A): counts and part sums
+ *                          split across CPUs, as migrations leave them
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
@@ -125,7 +128,8 @@ static void gen_finish(struct gen *g)
 	for (c = 0; c < m->nr_cpus; c++) {
 		m->cpus[c].cpu = c;
 		for (s = 0; s < n; s++) {
-			if (!g->count[c][s])
+			/* A part sum alone is kept, as the module keeps it. */
+			if (!g->count[c][s] && !g->part[c][s])
 				continue;
 			m->slots = xrealloc(m->slots, m->nr_slots + 1, sizeof(*m->slots));
 			m->slots[m->nr_slots++] = (struct kstats_snap_slot){
@@ -134,6 +138,26 @@ static void gen_finish(struct gen *g)
 			m->cpus[c].nr_slots++;
 			m->cpus[c].count += g->count[c][s];
 		}
+	}
+}
+
+/*
+ * @count samples of @v, counted on CPU @cc and their part added on CPU @cp:
+ * what a migration between kstats_record()'s two adds leaves.
+ */
+static void rec_split(struct gen *g, uint32_t cc, uint32_t cp, uint64_t v, uint64_t count)
+{
+	uint64_t part;
+	uint32_t s = kstats_hist_locate(v, g->m->frac_bits, &part);
+
+	g->count[cc][s] += count;
+	g->part[cp][s] += part * count;
+	while (count--) {
+		if (g->nr_samples == g->cap) {
+			g->cap = g->cap ? g->cap * 2 : 1024;
+			g->samples = xrealloc(g->samples, g->cap, sizeof(uint64_t));
+		}
+		g->samples[g->nr_samples++] = v;
 	}
 }
 
@@ -503,6 +527,67 @@ static int interval(const char *dir)
 	return rc;
 }
 
+/*
+ * Slots split across CPUs. splittest.m is what kstats_split_test.ko makes
+ * per "add" (tests/kmod/kstats_split_test.c): 3 x 1000 counted on CPU 0
+ * with their part sum on CPU 1 (no count there), 2 x 1151 counted on CPU 0
+ * and 1 with both parts on CPU 1, and 100..500 recorded normally. Its mean
+ * is 680.2 exactly. split.wide: 5 x 2^42 - 1 (a slot 2^39 wide), 4 counted
+ * on CPU 0, 1 on CPU 1 with all 5 parts. split-a.ksnap holds one "add" of
+ * splittest.m, split-b.ksnap two: the interval is one add, mean 680.2.
+ */
+static int split(const char *dir)
+{
+	enum { S_M, S_WIDE, NR_S };
+	struct ks_metric m[2][NR_S];
+	struct gen g[2][NR_S];
+	struct ks_set set;
+	char path[4096];
+	int pass, i, r, rc = 0;
+	FILE *f;
+
+	for (pass = 0; pass < 2; pass++) {
+		gen_init(&g[pass][S_M], &m[pass][S_M], "splittest.m", "kstats_split_test",
+			 KSTATS_KIND_MODULE, 3, 4);
+		gen_init(&g[pass][S_WIDE], &m[pass][S_WIDE], "split.wide", "kstatsctl",
+			 KSTATS_KIND_USER, 2, 2);
+		for (r = 0; r <= pass; r++) {
+			rec_split(&g[pass][S_M], 0, 1, 1000, 3);
+			rec_split(&g[pass][S_M], 0, 1, 1151, 1);
+			rec_split(&g[pass][S_M], 1, 1, 1151, 1);
+			for (i = 1; i <= 5; i++)
+				rec(&g[pass][S_M], (uint32_t)i % 4, 100 * (uint64_t)i);
+		}
+		rec_split(&g[pass][S_WIDE], 0, 1, (1ull << 42) - 1, 4);
+		rec_split(&g[pass][S_WIDE], 1, 1, (1ull << 42) - 1, 1);
+		for (i = 0; i < NR_S; i++) {
+			gen_finish(&g[pass][i]);
+			m[pass][i].generation = 300 + i;
+			m[pass][i].time_ns += pass * 10000000000ull;
+			m[pass][i].realtime_ns += pass * 10000000000ull;
+		}
+	}
+	source(&set.src);
+	set.m = m[0];
+	set.nr = NR_S;
+	rc |= write_set(dir, "split-a.ksnap", &set, false);
+	set.src.created_ns += 10000000000ull;
+	set.m = m[1];
+	rc |= write_set(dir, "split-b.ksnap", &set, false);
+	snprintf(path, sizeof(path), "%s/split.truth.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return 1;
+	truth(f, g[0], NR_S);
+	rc |= fclose(f) != 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < NR_S; i++) {
+			gen_free(&g[pass][i]);
+			ks_metric_free(&m[pass][i]);
+		}
+	return rc;
+}
+
 static int write_bytes(const char *dir, const char *file, const void *buf, size_t len)
 {
 	char path[4096];
@@ -620,7 +705,7 @@ int main(int argc, char **argv)
 		return bench(argv[2]);
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
-		       hostile(argv[1]);
+		       hostile(argv[1]) | split(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

@@ -59,7 +59,8 @@ cd "$here" || exit 1
 "$cli/build/gen_snapshots" "$tmp" || { echo "gen_snapshots failed"; exit 1; }
 for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
-	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap; do
+	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
+	split.truth.json; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -97,7 +98,7 @@ if ((update)); then
 	exit 0
 fi
 v2=()
-for f in basic basic-be later big full interval-a interval-b other-host hostile; do
+for f in basic basic-be later big full interval-a interval-b other-host hostile split-a split-b; do
 	v2+=("data/$f.ksnap")
 done
 check "version-2 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
@@ -235,6 +236,23 @@ diff_shift() {
 	"$py" validate.py shift "$tmp/d.json" "$tmp/d.txt"
 }
 check "diff A B: the interval's +60%, not the cumulative +11%; a reset says so, exit 3" diff_shift
+
+# 8b. counts and part sums split across CPUs, as a migration between a
+# record's two adds leaves them (split-a: one "add" of kstats_split_test.ko)
+"$bin" show -i data/split-a.ksnap -j >"$tmp/split.json"
+check "split slots: mean, min, max, percentiles against the exact samples" \
+	"$py" validate.py truth "$tmp/split.json" data/split.truth.json
+"$bin" show -i data/split-a.ksnap -j --per-cpu >"$tmp/split-cpu.json"
+check "split slots: each CPU's slot means inside their slots" \
+	"$py" validate.py percpu "$tmp/split-cpu.json"
+check "split slots: raw's CPUS lines fold every CPU's part sum (mean 680.2)" sh -c "
+	'$bin' show -i data/split-a.ksnap splittest.m -f raw |
+	awk '/CPUS/ { n += \$6; s += \$6 * \$8 } END { exit !(n == 10 && s == 6802) }'"
+check "split slots: diff's interval keeps a part sum that grew alone (mean 680.2)" sh -c "
+	'$bin' -j diff data/split-a.ksnap data/split-b.ksnap -m splittest.m |
+	'$py' -c 'import json, sys
+m = json.load(sys.stdin)[\"metrics\"][0][\"stats\"]
+assert m[\"count\"][\"interval\"] == 10 and m[\"mean\"][\"interval\"][\"value\"] == 680.2, m'"
 
 # 9. malformed files
 malformed() {

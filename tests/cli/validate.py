@@ -32,6 +32,11 @@
                                          U+FFFD for each byte not UTF-8
   validate.py crc KSNAP...               each version-2 file's header holds its
                                          length and CRC-32C (computed here)
+  validate.py percpu JSON                show --per-cpu -j: each CPU's slot
+                                         means inside their slots, its mean
+                                         between its min and max slots
+                                         (counts and part sums split across
+                                         CPUs by migrations included)
 
 Exits 0 when every check passes; prints what failed otherwise.
 """
@@ -411,6 +416,28 @@ def check_crc(files):
     return ok
 
 
+def check_percpu(json_path):
+    ok = True
+    for d in documents(json_path):
+        for m in d["metrics"]:
+            for c in m.get("cpus", []):
+                where = f"{m['name']} CPU {c['cpu']}"
+                # Sums are doubles: exact below 2^53, else to 2^-52 of it.
+                for b in c["buckets"]:
+                    if not b["count"] or b["sum"] is None:
+                        continue
+                    mean, tol = b["sum"] / b["count"], b["high"] * 2**-50
+                    if not b["low"] - tol <= mean <= b["high"] - 1 + tol:
+                        print(f"{where}: mean {mean} outside [{b['low']}, {b['high']})")
+                        ok = False
+                if c["count"]:
+                    lo, hi = c["min"]["low"], c["max"]["high"]
+                    if not lo - hi * 2**-50 <= c["mean"] <= hi - 1 + hi * 2**-50:
+                        print(f"{where}: mean {c['mean']} outside [{lo}, {hi})")
+                        ok = False
+    return ok
+
+
 def check_same(a, b):
     da, db = documents(a)[0], documents(b)[0]
     da["source"].pop("path", None)
@@ -441,6 +468,8 @@ def main(argv):
         return check_text(argv[2:])
     if cmd == "strings" and len(argv) == 4:
         return check_strings(argv[2], argv[3])
+    if cmd == "percpu" and len(argv) == 3:
+        return check_percpu(argv[2])
     if cmd == "crc" and len(argv) >= 3:
         return check_crc(argv[2:])
     print(__doc__)

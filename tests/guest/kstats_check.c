@@ -153,10 +153,13 @@ static size_t render(const struct expect *e, unsigned int bits,
 		uint64_t count = 0, part = 0;
 
 		for (c = 0; c < MAX_CPUS; c++) {
-			if (!possible[c] || !e->count[c][s])
+			if (!possible[c])
 				continue;
+			/* As debugfs: a part sum without its count still folds in. */
 			count += e->count[c][s];
 			part += e->part[c][s];
+			if (!e->count[c][s])
+				continue;
 			cpu_cum[c] += e->count[c][s];
 			if (!per_cpu)
 				continue;

@@ -8,7 +8,7 @@ failed=()
 # The ioctl fuzzer (100,000 calls), load-trace-unload cycles and 60 s of
 # mixed stress: where the sanitizers watch (debug; 20 cycles, as one takes
 # ~5 s under KASAN) and on stock 6.12 (100 cycles).
-suites=(lane-tests abi-tests trace-tests control-tests churn-tests quantile-tests)
+suites=(lane-tests abi-tests trace-tests control-tests churn-tests quantile-tests split-tests)
 case ${KSTATS_LANE:-} in
 debug) suites+=("fuzz-tests 100000 20 60") ;;
 6.12) suites+=("fuzz-tests 100000 100 60") ;;

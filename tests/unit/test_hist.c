@@ -441,6 +441,70 @@ static void test_sum_may_wrap(void **state)
 		}
 }
 
+/*
+ * A migration between kstats_record()'s two adds leaves a sample's count on
+ * one CPU and its part on another. Each CPU's slot mean stays inside the
+ * slot (the part sum capped at what its count can hold), and folding the
+ * CPUs gives back the exact slot.
+ */
+static void test_split_slots(void **state)
+{
+	(void)state;
+	rng_state = 9191;
+	for (uint32_t b = 0; b < NFRAC; b++)
+		for (uint32_t s = 0; s < kstats_hist_nslots(b); s++) {
+			struct ref_bounds r = ref_bounds(s, b);
+			uint64_t umax = (P2(r.wlog) - 1) >> r.shift;
+			uint64_t n = 2 + rng_below(40), c0, p0, top;
+			const uint64_t big[] = { 1, umax + 1, P2(30), P2(40),
+						 P2(52), UINT64_MAX / 2, UINT64_MAX };
+			struct slot_acc a = fill_slot(s, b, r.low, r.last, n);
+
+			CTX("clamp: b=%u s=%u n=%" PRIu64, b, s, n);
+			CHECK_EQ(kstats_slot_part_clamp(s, b, n, a.part_sum), a.part_sum);
+			CHECK_EQ(kstats_slot_part_clamp(s, b, n, n * umax), n * umax);
+			CHECK_EQ(kstats_slot_part_clamp(s, b, n, n * umax + 1), n * umax);
+			CHECK_EQ(kstats_slot_part_clamp(s, b, 0, 5), 0);
+			/* a sum that may have wrapped is all there is */
+			CHECK_EQ(kstats_slot_part_clamp(s, b, P2(52), 7), 7);
+			/* any part sum, however far past the count: the slot's top */
+			top = kstats_slot_mean(s, b, n, n * umax);
+			CHECK(top <= r.last && r.last - top < P2(r.shift));
+			for (size_t i = 0; i < ARRAY_SIZE(big); i++) {
+				uint64_t p = n * umax + big[i];
+
+				CTX("past the count: b=%u s=%u n=%" PRIu64 " part=%" PRIu64,
+				    b, s, n, p);
+				if (p < n * umax)
+					p = UINT64_MAX;
+				CHECK_EQ(kstats_slot_mean(s, b, n, p), top);
+				CHECK(kstats_slot_sum(s, b, n, p) / (double)n <=
+				      (double)r.last);
+				CHECK_EQ(kstats_slot_mean(s, b, 1, big[i] * (umax > 0)),
+					 kstats_slot_mean(s, b, 1, umax < big[i] ? umax : big[i]));
+			}
+			/* n samples: c0 counted on CPU 0, p0 of the part on CPU 0 */
+			c0 = rng_below(n + 1);
+			p0 = rng_below(a.part_sum + 1);
+			CTX("split: b=%u s=%u n=%" PRIu64 " c0=%" PRIu64 " p0=%" PRIu64,
+			    b, s, n, c0, p0);
+			for (int cpu = 0; cpu < 2; cpu++) {
+				uint64_t c = cpu ? n - c0 : c0;
+				uint64_t p = cpu ? a.part_sum - p0 : p0;
+				uint64_t m = kstats_slot_mean(s, b, c, p);
+
+				CHECK(m >= r.low && m <= r.last);
+				if (c)
+					CHECK(kstats_slot_sum(s, b, c, p) / (double)c >=
+					      (double)r.low &&
+					      kstats_slot_sum(s, b, c, p) / (double)c <=
+					      (double)r.last);
+			}
+			CHECK_EQ(kstats_slot_mean(s, b, c0 + (n - c0), p0 + (a.part_sum - p0)),
+				 kstats_slot_mean(s, b, n, a.part_sum));
+		}
+}
+
 /* ================= 3. quantiles and CDF ================= */
 
 /* q = num / den, kept as a fraction for the integer reference rank */
@@ -579,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_mean_edges),
 		cmocka_unit_test(test_mean_worst_case),
 		cmocka_unit_test(test_sum_may_wrap),
+		cmocka_unit_test(test_split_slots),
 		cmocka_unit_test(test_quantile_rank),
 		cmocka_unit_test(test_quantiles),
 		cmocka_unit_test(test_empty_histogram),

@@ -171,9 +171,15 @@ struct kstats_control {
  * KSTATS_IOC_SNAPSHOT: copy a metric's histograms out, without stopping
  * recording. The buffer receives nr_cpus struct kstats_snap_cpu (one per
  * possible CPU, ascending), then nr_slots struct kstats_snap_slot: the
- * non-empty slots of each CPU in CPU then slot order. A slot's count and
- * part sum can differ only by samples recorded during the copy; the CPU
- * totals are the sums of the slots returned. -ENOSPC: buf_len is too
+ * non-empty slots (a count or a part sum) of each CPU in CPU then slot
+ * order; the CPU totals are the sums of the slots' counts returned.
+ * Recording has no preemption guard: a task migrated between its two adds
+ * leaves the count on one CPU and the part sum on another, so one CPU's
+ * count and part sum of a slot may not match (a part sum with count 0,
+ * or more than the count can hold). Summed over all CPUs per slot they are
+ * exact when no record is in flight. Fold the CPUs before taking a slot's
+ * mean; a per-CPU mean is an estimate, clamped to the slot
+ * (kstats_slot_part_clamp() in kstats_hist.h). -ENOSPC: buf_len is too
  * small; buf_len comes back with the bytes needed (which can grow before
  * the next call). -ENOENT: no such metric. Two snapshots of a metric with
  * the same generation (never 0) hold the same series: no reset and no
