@@ -8,6 +8,7 @@
  * one call to the start of the next call on the same CPU.
  */
 #include <linux/delay.h>
+#include <linux/fault-inject.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -119,10 +120,33 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
  * 0 once no handler of @p runs or can start; otherwise the kernel refused
  * to let go of @p, which stays attached and must not be freed.
  */
+/*
+ * Where the kernel has fault injection (the debug kernel): a failure point
+ * for the kernel refusing to detach a probe, reached only through a task's
+ * /proc/self/fail-nth (probability 0), as if an allocation there failed.
+ * On 6.12 UNTRACE allocates nothing, and the kernels whose unregistration
+ * does (6.14+) ship without fault injection: tests reach kstats' handling
+ * of that refusal through here.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+static DECLARE_FAULT_ATTR(kstats_fail_detach);
+
+static bool kstats_detach_refused(void)
+{
+	return should_fail(&kstats_fail_detach, 1);
+}
+#else
+static bool kstats_detach_refused(void)
+{
+	return false;
+}
+#endif
+
 static int kstats_detach(struct kstats_probe *p)
 {
-	int err = p->mode == KSTATS_MODE_SECTION ? kstats_pair_detach(p) :
-						   kstats_func_detach(p);
+	int err = kstats_detach_refused() ? -ENOMEM :
+		  p->mode == KSTATS_MODE_SECTION ? kstats_pair_detach(p) :
+		  kstats_func_detach(p);
 
 	/* Exit handlers that started before the unregistration are done. */
 	synchronize_rcu();

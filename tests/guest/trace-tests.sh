@@ -37,30 +37,34 @@ tap "untrace, rmmod kstats_init_target" sh -c \
 	"$build/../../cli/kstatsctl --no-autoload untrace t.init.kr && rmmod kstats_init_target"
 # SNAPSHOT needs no privilege, so it must never wait unkillably behind an
 # UNTRACE, which holds the trace lock across synchronize_rcu(). The target
-# holds a grace period open for 10 s (far longer than the steps below take,
-# even emulated): an UNTRACE waits in it, a SNAPSHOT of a trace waits for
-# the lock, and SIGKILL must end the SNAPSHOT while the UNTRACE still waits.
+# holds a grace period open until told: an UNTRACE waits in it, a SNAPSHOT
+# of a trace waits for the lock, and SIGKILL must end the SNAPSHOT while
+# the UNTRACE still waits. (The target lets go by itself after 15 s, short
+# of RCU's stall warning; the test fails if that happened first.)
 snapshot_killable() {
-	local K=$build/../../cli/kstatsctl hold untr snap
+	local K=$build/../../cli/kstatsctl hold=/sys/kernel/debug/kstats_target/rcu_holding
+	local holder untr snap rc=0
 	$K --no-autoload trace --name t.kill1 ktarget_empty >/dev/null &&
 		$K --no-autoload trace --name t.kill2 ktarget_empty >/dev/null || return 1
-	echo "rcu_hold 10000" >/sys/kernel/debug/kstats_target/ctl &
-	hold=$!
+	echo rcu_hold >/sys/kernel/debug/kstats_target/ctl &
+	holder=$!
 	# A grace period waits only for readers that began before it.
-	wait_for grep -qx 1 /sys/kernel/debug/kstats_target/rcu_holding || return 1
+	wait_for grep -qx 1 "$hold" || return 1
 	$K --no-autoload untrace t.kill1 &
 	untr=$!
-	wait_for grep -q kstats_trace_stop "/proc/$untr/stack" || { echo "no UNTRACE waiting"; return 1; }
+	wait_for grep -q kstats_trace_stop "/proc/$untr/stack" || { echo "no UNTRACE waiting"; rc=1; }
 	$K --no-autoload show t.kill2 >/dev/null 2>&1 &
 	snap=$!
-	wait_for grep -q kstats_trace_stats "/proc/$snap/stack" ||
-		{ echo "no SNAPSHOT waiting for the lock"; return 1; }
+	((rc)) || wait_for grep -q kstats_trace_stats "/proc/$snap/stack" ||
+		{ echo "no SNAPSHOT waiting for the lock"; rc=1; }
 	kill -9 "$snap"
 	wait "$snap"
-	grep -qx 1 /sys/kernel/debug/kstats_target/rcu_holding &&
-		grep -q kstats_trace_stop "/proc/$untr/stack" ||
-		{ echo "the SNAPSHOT ended only once the UNTRACE was done"; return 1; }
-	wait "$untr" && wait "$hold" && $K --no-autoload untrace t.kill2
+	if ((rc == 0)) && ! { grep -qx 1 "$hold" && grep -q kstats_trace_stop "/proc/$untr/stack"; }; then
+		echo "the SNAPSHOT ended only once the UNTRACE was done"
+		rc=1
+	fi
+	echo 0 >"$hold"
+	wait "$untr" && wait "$holder" && $K --no-autoload untrace t.kill2 && return $rc
 }
 tap "a SNAPSHOT waiting behind UNTRACE dies at SIGKILL" snapshot_killable
 # The traced function's module goes away under a trace (each mechanism):

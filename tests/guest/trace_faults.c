@@ -2,10 +2,11 @@
 /*
  * Tracing where things go wrong (trace_test SUBCOMMAND, from trace-tests.sh
  * and control-tests.sh):
- *  - untrace-faults: every allocation of UNTRACE fails in turn
- *    (/proc/self/fail-nth with failslab); a failed UNTRACE changes nothing,
- *    a retry takes the trace down, and the traced function runs safely
- *    either way (KASAN watches, in the debug lane);
+ *  - untrace-faults: every failure point of UNTRACE fails in turn
+ *    (/proc/self/fail-nth: allocations with failslab, and kstats' own
+ *    "the kernel refused to detach" point); a failed UNTRACE changes
+ *    nothing but pinning kstats, a retry takes the trace down, and the
+ *    traced function runs safely either way (KASAN watches, debug lane);
  *  - control-faults: every allocation of a _control "trace" command fails
  *    in turn; it never becomes another trace than the one asked for;
  *  - control-creator: a trace made through _control, once that file is
@@ -92,6 +93,8 @@ static void test_untrace_faults(uint32_t mech, const char *m)
 	int err;
 
 	for (n = 1; n <= FAULTS_MAX; n++) {
+		uint64_t refs = read_u64("/sys/module/kstats/refcnt");
+
 		if (trace(fd, &r)) {
 			bad++;
 			diag("%s: n=%u: TRACE failed", m, n);
@@ -112,18 +115,24 @@ static void test_untrace_faults(uint32_t mech, const char *m)
 		}
 		failed++;
 		inside += err == ENOMEM;
-		/* Nothing changed: still there, still recording; a retry works. */
-		if (snap("t.fault", &h) || !h.total || untrace("t.fault")) {
+		/*
+		 * Nothing changed: still there, still recording, kstats held
+		 * loaded (the kernel points into it); a retry works.
+		 */
+		if (snap("t.fault", &h) || !h.total ||
+		    read_u64("/sys/module/kstats/refcnt") != refs + 1 || untrace("t.fault") ||
+		    read_u64("/sys/module/kstats/refcnt") != refs) {
 			bad++;
 			diag("%s: n=%u: UNTRACE failed (%s) but the trace is not intact",
 			     m, n, strerror(err));
 		}
 	}
-	diag("%s: UNTRACE made %u allocations; %u failures failed it, %u with ENOMEM",
-	     m, n - 1, failed, inside);
-	ok(!bad && n > 1 && n <= FAULTS_MAX,
-	   "%s: each allocation of UNTRACE failed in turn: a failed UNTRACE left the trace "
-	   "whole and a retry removed it; the function ran safely after each (%u bad)", m, bad);
+	diag("%s: UNTRACE reached %u failure points (allocations, and kstats' own detach point); "
+	     "%u failures failed it, %u with ENOMEM", m, n - 1, failed, inside);
+	ok(!bad && failed && n <= FAULTS_MAX,
+	   "%s: each failure point of UNTRACE failed in turn: a failed UNTRACE left the trace "
+	   "whole, kstats pinned, and a retry removed it; the function ran safely after each "
+	   "(%u bad)", m, bad);
 }
 
 /*

@@ -22,9 +22,10 @@
  *   kmalloc_go US N		it does N x { kmalloc(64); US of work; kfree }
  *   tpsection US N		N x { trace_ktarget_begin(); US of work;
  *				trace_ktarget_end() }: this module's own events
- *   rcu_hold MS			MS of work inside one RCU read-side section:
- *				synchronize_rcu() elsewhere waits that long;
- *				"rcu_holding" reads 1 meanwhile
+ *   rcu_hold			work inside one RCU read-side section, so that
+ *				synchronize_rcu() elsewhere waits, until 0 is
+ *				written to "rcu_holding" (which reads 1
+ *				meanwhile), or for 15 s at most
  */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
@@ -344,10 +345,14 @@ static int ctl_cmd(char *buf)
 		}
 		return 0;
 	}
-	if (!strcmp(cmd, "rcu_hold") && n == 2 && a <= 10000) {
+	if (!strcmp(cmd, "rcu_hold") && n == 1) {
+		/* Ended by the test; bounded below RCU's 21 s stall warning. */
+		u64 end = ktime_get_mono_fast_ns() + 15 * NSEC_PER_SEC;
+
 		rcu_read_lock();
 		WRITE_ONCE(rcu_holding, 1);
-		spin_us(a * USEC_PER_MSEC);
+		while (READ_ONCE(rcu_holding) && ktime_get_mono_fast_ns() < end)
+			cpu_relax();
 		WRITE_ONCE(rcu_holding, 0);
 		rcu_read_unlock();
 		return 0;
@@ -405,7 +410,7 @@ static int __init target_init(void)
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
 	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
-	debugfs_create_u32("rcu_holding", 0400, dir, &rcu_holding);
+	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	return 0;
 }
