@@ -133,6 +133,7 @@ static DECLARE_FAULT_ATTR(kstats_fail_detach);
 
 static bool kstats_detach_refused(void)
 {
+	kstats_fail_detach.verbose = 0;	/* a stack dump would fail the lanes */
 	return should_fail(&kstats_fail_detach, 1);
 }
 #else
@@ -477,6 +478,8 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		goto unlock;
 	}
 	list_add_tail(&p->node, &kstats_probes);
+	if (file)
+		file->private_data = &kstats_probes;	/* see kstats_trace_file_closed() */
 	kstats_metric_set_probe(p->time_metric, p);
 	if (p->gap_metric)
 		kstats_metric_set_probe(p->gap_metric, p);
@@ -550,6 +553,14 @@ void kstats_trace_file_closed(struct file *file)
 {
 	struct kstats_probe *p, *tmp;
 
+	/*
+	 * A file that never made a trace has none to take down, and must not
+	 * wait for the lock: its process may be dying of SIGKILL in a SNAPSHOT
+	 * queued behind an UNTRACE's grace period. (/dev/kstats keeps nothing
+	 * else in private_data.)
+	 */
+	if (file->private_data != &kstats_probes)
+		return;
 	mutex_lock(&kstats_trace_lock);
 	list_for_each_entry_safe(p, tmp, &kstats_probes, node) {
 		if (p->creator != file)
