@@ -2,7 +2,7 @@
 #   make [KERNELRELEASE=... | KDIR=...]	build module/kstats.ko (running kernel by default)
 #   make check				every test: unit, style, VM lanes 6.1, 6.12, debug
 #   make demo				boot Debian's kernel in QEMU and show kstats at work
-#   make bench				record-path benchmark in the VM
+#   make bench [KSTATS_BENCH_PARTS=...]	record path, SNAPSHOT memory, tracing overhead, CLI
 #   make fuzz [FUZZ_CALLS=N FUZZ_LANE=L]	long ioctl fuzzer run in the VM (debug lane)
 #   sudo make install			install kstats.ko for KERNELRELEASE
 #   sudo make dkms-source		the DKMS source tree in /usr/src/kstats-VERSION
