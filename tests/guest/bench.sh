@@ -24,8 +24,8 @@ if [[ $parts == *" record "* ]]; then
 	echo
 fi
 if [[ $parts == *" alloc "* ]]; then
-	# What one SNAPSHOT allocates (the call's own kmalloc, kmem_cache and
-	# percpu events), here and in the 240-CPU boot of the 6.1 lane
+	# What one SNAPSHOT allocates (the call's own kmalloc and percpu
+	# events), here and in the 240-CPU boot of the 6.1 lane
 	# (tests/guest/bigcpu-tests.sh), where it is also checked. alloc_test
 	# fails (and so the bench) past twice what the call returns plus 8 KB.
 	insmod "$build/module/kstats.ko"
