@@ -119,7 +119,8 @@ picture() {
 	} | LC_ALL=C sort >"$1"
 }
 # owned TAG: what the packages and DKMS hold now (dpkg -L of what is
-# installed, DKMS' trees, the built modules, the maintainer scripts' state),
+# installed, DKMS' trees, the built modules, the maintainer scripts' state,
+# dpkg's and deb-systemd-helper's records),
 # added to $out/owned.txt; a directory part through its links (/lib/udev ->
 # /usr/lib/udev), as find prints it.
 owned() {
@@ -128,6 +129,8 @@ owned() {
 		{ dpkg-query -W -f='${Status} ${Package}\n' kstats-dkms kstatsctl 2>/dev/null || true; } |
 			awk '$3 == "installed" { print $4 }' | xargs -r dpkg -L
 		find /var/lib/dkms/kstats /usr/src/kstats-* /var/lib/kstats-dkms 2>/dev/null || true
+		# dpkg's own records and deb-systemd-helper's state (the service).
+		find /var/lib/dpkg/info /var/lib/systemd /etc/systemd -name 'kstats*' 2>/dev/null || true
 		for f in /lib/modules/*/updates/dkms/kstats.ko*; do
 			if [[ -e $f ]]; then echo "$f"; fi
 		done
@@ -314,8 +317,8 @@ if [[ -s $out/left.txt ]]; then
 		"the packages and DKMS made (above; $out/owned.log)"
 fi
 # (The list itself must hold what the run surely made.)
-for f in /usr/sbin/kstatsctl /var/lib/dkms/kstats "/usr/src/kstats-$next/dkms.conf" \
-	"$(realpath /lib/modules)/${kver[6.1]}/updates/dkms/kstats.ko"; do
+for f in /usr/sbin/kstatsctl /var/lib/dpkg/info/kstatsctl.list /var/lib/dkms/kstats \
+	"/usr/src/kstats-$next/dkms.conf" "$(realpath /lib/modules)/${kver[6.1]}/updates/dkms/kstats.ko"; do
 	grep -qE "^$f(\.[a-z]+)?\$" "$out/made.txt" || fail "$out/made.txt lacks $f: the record of what was made is wrong"
 done
 # depmod forgot the module in every kernel.
