@@ -1,8 +1,11 @@
 # kstats: this Makefile only delegates.
 #   make [KERNELRELEASE=... | KDIR=...]	build module/kstats.ko (running kernel by default)
 #   make check				every test: unit, style, VM lanes 6.1, 6.12, debug
+#   sudo make check-fresh		make check in a bare Debian 12 root (debootstrap, cached),
+#					nothing reused from this machine (KSTATS_FRESH_CMD: run
+#					something else there; KSTATS_FRESH_KEEP_CACHE=1: keep its kernels)
 #   make demo				boot Debian's kernel in QEMU and show kstats at work
-#   make bench				record-path benchmark in the VM
+#   make bench [KSTATS_BENCH_PARTS=...]	record path, SNAPSHOT memory, tracing overhead, CLI
 #   make fuzz [FUZZ_CALLS=N FUZZ_LANE=L]	long ioctl fuzzer run in the VM (debug lane)
 #   sudo make install			install kstats.ko for KERNELRELEASE
 #   sudo make dkms-source		the DKMS source tree in /usr/src/kstats-VERSION
@@ -22,6 +25,9 @@ install:
 
 check:
 	tests/check.sh
+
+check-fresh:
+	tests/check-fresh.sh
 
 demo:
 	tests/demo.sh
@@ -87,4 +93,4 @@ clean:
 	$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all module install dkms-source source-list deb rpm check demo bench fuzz version clean
+.PHONY: all module install dkms-source source-list deb rpm check check-fresh demo bench fuzz version clean

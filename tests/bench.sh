@@ -4,6 +4,9 @@
 # KSTATS_BENCH_LANE), then kstatsctl's formatters on the host. Figures are
 # ratios within one run; absolute numbers under software emulation say
 # little about real hardware.
+# KSTATS_BENCH_PARTS picks parts (default "record alloc trace cli"): record
+# (the record path, and its instructions), alloc (what one SNAPSHOT
+# allocates), trace (tracing overhead), cli (kstatsctl's formatters).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 lane=${KSTATS_BENCH_LANE:-6.12}
@@ -11,10 +14,25 @@ cd "$top"
 tests/deps.sh
 . tests/vm/lib.sh
 need_pkgs bpftrace libbpf-tools
-tests/build-lane.sh "$lane"
-make -s -C tests/guest OUT="$top/build/$lane"	# alloc_test (build-lane.sh starts the dir afresh)
-make -s -C cli
-KSTATS_VM_VERBOSE=0 tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane"
+parts=" ${KSTATS_BENCH_PARTS:-record alloc trace cli} "
+for p in $parts; do
+	[[ " record alloc trace cli " == *" $p "* ]] ||
+		{ echo "error: KSTATS_BENCH_PARTS: no part '$p' (record alloc trace cli)" >&2; exit 1; }
+done
+guest=()
+for p in record alloc trace; do
+	if [[ $parts == *" $p "* ]]; then guest+=("$p"); fi
+done
+if ((${#guest[@]})); then
+	tests/build-lane.sh "$lane"
+	make -s -C tests/guest OUT="$top/build/$lane"	# alloc_test (build-lane.sh starts the dir afresh)
+	make -s -C cli
+	KSTATS_VM_VERBOSE=0 tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane" "${guest[@]}"
+fi
 # Next to the ns figures: what the record path is, instruction by instruction.
-tests/record-path.py "build/$lane/tests/kmod/kstats_bench.o" "$lane"
-make -s -C cli bench
+if [[ $parts == *" record "* ]]; then
+	tests/record-path.py "build/$lane/tests/kmod/kstats_bench.o" "$lane"
+fi
+if [[ $parts == *" cli "* ]]; then
+	make -s -C cli bench
+fi

@@ -13,6 +13,7 @@ pkgs=(
 	python3				# test helpers
 	bpftrace			# an independent count of traced calls, in the lanes
 	dpkg-dev debhelper dh-dkms dkms lintian rpm udev	# packages (tests/packages.sh)
+	systemd man-db			# packages: systemd-analyze verify, man -w (not in a minimal root)
 	prometheus prometheus-node-exporter	# tests/prometheus.sh
 	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
 )

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The packages, end to end, on this machine (as root: it installs them and
 # removes them again; it refuses to start if kstats packages are installed):
+#  0. what the run needs first: tests/deps.sh, each lane's kernel and headers
+#     (tests/vm/kernel.sh); only then the picture of the file system;
 #  1. dpkg-buildpackage -b from a clean copy (make deb); lintian: no error,
 #     warning, info or pedantic tag;
 #  2. make rpm: rpmbuild -ba on the spec; rpm -qlp lists the expected files;
@@ -12,17 +14,54 @@
 #     udev rule and group kstats, then the CLI suite
 #     (tests/guest/package-tests.sh);
 #  6. upgrade to version N+1: every kernel that had N gets N+1;
-#  7. apt purge: no file left behind (dkms, /usr/src, /lib/modules, /etc,
-#     /usr, /var compared with before the install).
+#  7. apt purge: every file and directory the packages, their maintainer
+#     scripts and DKMS made (dpkg -L of each version, /var/lib/dkms/kstats,
+#     /usr/src/kstats-*, updates/dkms/kstats.ko*, /var/lib/kstats-dkms) is
+#     gone, depmod forgot kstats, and no new file named kstats is left in
+#     /etc /usr /var /opt (compared with the picture of step 0).
+# A failure says why on the last line of the output (FAIL: ...), also when a
+# command fails unexpectedly (its line and text).
 # Usage: tests/packages.sh
-set -euo pipefail
+set -Eeuo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 lanes=(6.1 6.12 6.12-rt)
 out=$top/build/packages
 arch=$(uname -m)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# Why the run stopped: fail's message or the command that failed (ERR),
+# printed last by on_exit. In a subshell fail's message would be lost: said
+# at once there.
+why=
+fail() {
+	why="$*"
+	[[ $BASHPID == "$$" ]] || echo "FAIL: $why" >&2
+	exit 1
+}
 pass() { echo "ok - $*"; }
+trap 'why="line $LINENO: \`$BASH_COMMAND\` exited with status $?"' ERR
+trap 'why="killed by SIGINT"; exit 130' INT
+trap 'why="killed by SIGTERM"; exit 143' TERM
+installed=0 made_running=0 running='' version=''
+
+on_exit() {
+	local rc=$?
+	set +e
+	trap - ERR
+	if ((installed)); then
+		apt-get purge -y -qq kstats-dkms kstatsctl >"$out/cleanup.log" 2>&1 ||
+			echo "cleanup: apt purge kstats-dkms kstatsctl failed ($out/cleanup.log)" >&2
+	fi
+	((made_running)) && rm -rf "$running"
+	if [[ -n $version ]]; then
+		[[ -e /var/lib/dkms/kstats ]] && dkms remove kstats --all >/dev/null 2>&1
+		rm -rf "/usr/src/kstats-$version" "/usr/src/kstats-$version.1"
+	fi
+	if ((rc)); then
+		echo "FAIL: tests/packages.sh: ${why:-exited with status $rc} (after $SECONDS s)" >&2
+	fi
+	exit "$rc"
+}
+trap on_exit EXIT
 
 [ "$(id -u)" -eq 0 ] || fail "needs root: it installs and purges the packages"
 if [[ $(dpkg-query -W -f='${Status}\n' kstats-dkms kstatsctl 2>/dev/null) == *installed* ]] ||
@@ -34,36 +73,77 @@ version=$(make -s version)
 rm -rf "$out"
 mkdir -p "$out"
 
-# Everything named *kstats* outside the repo and the caches, to compare
-# after the purge.
-leftovers() {
-	find /etc /usr /var /lib /opt -xdev \( -path "$top" -o -path /var/cache/apt \
-		-o -path "$HOME/.cache" -o -path /var/lib/apt/lists \) -prune -o \
-		-iname '*kstats*' -print 2>/dev/null | sort
-}
-leftovers >"$out/before.txt"
-installed=0
+
+# ---- 0. what the run installs, before the picture ----
+# The tools (a bare machine has none), then the lanes' kernels and their
+# headers: installed now, they are in the picture and cannot pass for
+# something the packages left behind.
+tests/deps.sh || fail "tests/deps.sh could not install the dependencies (above)"
+declare -A kver
+for lane in "${lanes[@]}"; do
+	env=$(tests/vm/kernel.sh "$lane") || fail "tests/vm/kernel.sh $lane (above)"
+	eval "$env"
+	# shellcheck disable=SC2153 # KVER: from kernel.sh
+	kver[$lane]=$KVER
+	[ -d "/lib/modules/$KVER/build" ] || fail "no headers for $KVER"
+done
 # dkms' own postinst builds for the running kernel (and the newest), or, when
 # the running kernel has no /lib/modules (a container, a CI machine), for
 # every kernel. Give it the usual case, a running kernel without headers
 # here, so that the upgrade's rebuilds for the lanes' kernels must come from
 # kstats-dkms' own maintainer scripts.
 running=/lib/modules/$(uname -r)
-made_running=0
 if [ ! -e "$running" ]; then
-	mkdir "$running"
+	mkdir -p "$running"
 	made_running=1
 fi
-cleanup() {
-	local rc=$?
-	set +e
-	((installed)) && apt-get purge -y -qq kstats-dkms kstatsctl >/dev/null 2>&1
-	((made_running)) && rm -rf "$running"
-	[[ -e /var/lib/dkms/kstats ]] && dkms remove kstats --all >/dev/null 2>&1
-	rm -rf "/usr/src/kstats-$version" "/usr/src/kstats-$version.1"
-	exit "$rc"
+
+# picture FILE: every file and directory where packages and DKMS write
+# (but the repo, apt's caches and lists, /var/tmp), sorted. Paths as find
+# prints them: /lib is often a link to /usr/lib, and is then only itself
+# (with /: dpkg -L lists both).
+roots=() tops=(/)
+for d in /etc /usr /var /lib /opt; do
+	if [[ -d $d && ! -L $d ]]; then
+		roots+=("$d")
+	elif [[ -e $d || -L $d ]]; then
+		tops+=("$d")
+	fi
+done
+picture() {
+	{
+		printf '%s\n' "${tops[@]}"
+		find "${roots[@]}" -xdev \( -path "$top" -o -path /var/cache/apt -o -path /var/lib/apt/lists \
+			-o -path /var/tmp \) -prune -o -print 2>"$1.err" ||
+			echo "note: find had errors (files removed during the scan?): $(head -n3 "$1.err")" >&2
+	} | LC_ALL=C sort >"$1"
 }
-trap cleanup EXIT
+# owned TAG: what the packages and DKMS hold now (dpkg -L of what is
+# installed, DKMS' trees, the built modules, the maintainer scripts' state,
+# dpkg's and deb-systemd-helper's records),
+# added to $out/owned.txt; a directory part through its links (/lib/udev ->
+# /usr/lib/udev), as find prints it.
+owned() {
+	local f
+	{
+		{ dpkg-query -W -f='${Status} ${Package}\n' kstats-dkms kstatsctl 2>/dev/null || true; } |
+			awk '$3 == "installed" { print $4 }' | xargs -r dpkg -L
+		find /var/lib/dkms/kstats /usr/src/kstats-* /var/lib/kstats-dkms 2>/dev/null || true
+		# dpkg's own records and deb-systemd-helper's state (the service).
+		find /var/lib/dpkg/info /var/lib/systemd /etc/systemd -name 'kstats*' 2>/dev/null || true
+		for f in /lib/modules/*/updates/dkms/kstats.ko*; do
+			if [[ -e $f ]]; then echo "$f"; fi
+		done
+	} | python3 -c '
+import os, sys
+for p in sys.stdin.read().splitlines():
+    if p.startswith("/"):
+        d, b = os.path.split(os.path.normpath(p))
+        print(os.path.normpath(os.path.join(os.path.realpath(d), b)))
+' >>"$out/owned.txt"
+	echo "$1: $(LC_ALL=C sort -u "$out/owned.txt" | wc -l) paths so far" >>"$out/owned.log"
+}
+picture "$out/before.txt"
 
 # ---- 1. .debs and lintian ----
 make -s deb >"$out/deb.log" 2>&1 || { cat "$out/deb.log"; fail "make deb"; }
@@ -114,15 +194,6 @@ grep -q "dkms remove -m kstats -v $version --all" "$out/rpm-scripts.txt" ||
 	fail "RPM %preun lacks dkms remove"
 pass "rpmbuild -ba: kstats-dkms (noarch) and kstatsctl RPMs, files and scriptlets as expected"
 
-# The lanes' kernels and their headers.
-declare -A kver
-for lane in "${lanes[@]}"; do
-	eval "$(tests/vm/kernel.sh "$lane")"
-	# shellcheck disable=SC2153 # KVER: from kernel.sh
-	kver[$lane]=$KVER
-	[ -d "/lib/modules/$KVER/build" ] || fail "no headers for $KVER"
-done
-
 # A kernel has kstats VERSION from DKMS: the installed file, its version
 # and vermagic, depmod's index, and what third-party modules need.
 has_kstats() {
@@ -147,6 +218,7 @@ dkms add "$clone" >"$out/dkms-clone.log" 2>&1 || { cat "$out/dkms-clone.log"; fa
 dkms install "kstats/$version" -k "${kver[6.1]}" >>"$out/dkms-clone.log" 2>&1 ||
 	{ cat "$out/dkms-clone.log"; fail "dkms install kstats/$version (from a clone)"; }
 has_kstats "$version" "${kver[6.1]}" || fail "after dkms install from a clone"
+owned "dkms install from a clone"
 dkms remove "kstats/$version" --all >>"$out/dkms-clone.log" 2>&1 || fail "dkms remove"
 rm -rf "/usr/src/kstats-$version" "$clone"
 pass "dkms add CLONE && dkms install kstats/$version: works from a clone for ${kver[6.1]}"
@@ -162,6 +234,7 @@ for lane in "${lanes[@]}"; do
 		{ cat "$out/install.log"; fail "dkms install -k $k"; }
 	has_kstats "$version" "$k" || fail "kstats-dkms for $k"
 done
+owned "apt install of $version"
 getent group kstats >/dev/null || fail "no group kstats after the install"
 [ -f /lib/udev/rules.d/60-kstats.rules ] || fail "no udev rule"
 /usr/sbin/kstatsctl --help >/dev/null || fail "installed kstatsctl does not run"
@@ -185,7 +258,8 @@ mkdir -p "$g/module" "$g/tests"
 cp -R "$dk/include" "$g/include"
 cp "/usr/src/kstats-$version/module/"* "$g/module/"
 cp -R tests/kmod "$g/tests/"
-eval "$(tests/vm/kernel.sh 6.1)"
+env=$(tests/vm/kernel.sh 6.1) || fail "tests/vm/kernel.sh 6.1 (above)"
+eval "$env"
 make -C "$KDIR" M="$g/tests/kmod" KBUILD_EXTRA_SYMBOLS="$dk/Module.symvers" W=1 modules \
 	>"$out/kmod.log" 2>&1 || { cat "$out/kmod.log"; fail "test modules against the DKMS install"; }
 grep -E 'warning|undefined' "$out/kmod.log" && fail "warnings building against the DKMS install"
@@ -214,9 +288,12 @@ DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q 
 for lane in "${lanes[@]}"; do
 	has_kstats "$next" "${kver[$lane]}" || { cat "$out/upgrade.log"; fail "after the upgrade to $next"; }
 done
-[[ $(dkms status kstats) == *"kstats/$version,"* ]] && fail "dkms still has kstats/$version"
+# (dkms status' stderr to the log: it runs readelf -p .comment on the 6.12
+# headers' vmlinux, which has none, and readelf warns.)
+[[ $(dkms status kstats 2>>"$out/upgrade.log") == *"kstats/$version,"* ]] && fail "dkms still has kstats/$version"
 [ ! -e "/usr/src/kstats-$version" ] || fail "/usr/src/kstats-$version is left after the upgrade"
 [ ! -e /var/lib/kstats-dkms ] || fail "/var/lib/kstats-dkms is left after the upgrade"
+owned "upgrade to $next"
 pass "upgrade $version -> $next: every kernel that had $version has $next (${kver[*]})"
 
 # ---- 7. purge ----
@@ -224,8 +301,38 @@ DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 purge -y -q ks
 	{ cat "$out/purge.log"; fail "apt purge"; }
 installed=0
 [ -z "$(dkms status kstats)" ] || fail "dkms status after the purge: $(dkms status kstats)"
-leftovers >"$out/after.txt"
-if ! diff -u "$out/before.txt" "$out/after.txt"; then
-	fail "the purge left the files above"
+for p in kstats-dkms kstatsctl; do
+	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) || continue	# forgotten: purged
+	[[ $st == "un "* || $st == "pn "* ]] || fail "$p after the purge: dpkg status '$st' (config files left?)"
+done
+picture "$out/after.txt"
+# What the packages and DKMS made (not there before the run) is gone.
+LC_ALL=C sort -u "$out/owned.txt" | LC_ALL=C comm -23 - "$out/before.txt" >"$out/made.txt"
+while IFS= read -r f; do
+	[[ -e $f || -L $f ]] && echo "$f"
+done <"$out/made.txt" >"$out/left.txt"
+if [[ -s $out/left.txt ]]; then
+	cat "$out/left.txt"
+	fail "the purge left $(wc -l <"$out/left.txt") of the $(wc -l <"$out/made.txt") files and dirs" \
+		"the packages and DKMS made (above; $out/owned.log)"
 fi
-pass "apt purge: dkms status empty, no file left in /etc /usr /var /lib /opt"
+# (The list itself must hold what the run surely made.)
+for f in /usr/sbin/kstatsctl /var/lib/dpkg/info/kstatsctl.list /var/lib/dkms/kstats \
+	"/usr/src/kstats-$next/dkms.conf" "$(realpath /lib/modules)/${kver[6.1]}/updates/dkms/kstats.ko"; do
+	grep -qE "^$f(\.[a-z]+)?\$" "$out/made.txt" || fail "$out/made.txt lacks $f: the record of what was made is wrong"
+done
+# depmod forgot the module in every kernel.
+if grep -sE '(^|/)kstats\.ko' /lib/modules/*/modules.dep; then
+	fail "modules.dep still lists kstats.ko (above)"
+fi
+# Anything else new with kstats in its name (not taskstats: kernel headers
+# carry linux/taskstats.h), e.g. a formatted man page in /var/cache/man.
+LC_ALL=C comm -13 "$out/before.txt" "$out/after.txt" >"$out/new.txt"
+if grep -iE '/([^/]*[^a-z/])?kstats[^/]*$' "$out/new.txt"; then
+	fail "the purge left the files above, named after kstats, new since the run began"
+fi
+pass "apt purge: the $(wc -l <"$out/made.txt") files and dirs the packages and DKMS made are gone" \
+	"(dpkg -L, /var/lib/dkms/kstats, /usr/src/kstats-*, updates/dkms/kstats.ko*), dpkg forgot" \
+	"both, no modules.dep lists kstats, no new file named kstats in ${roots[*]}" \
+	"($(wc -l <"$out/new.txt") other new files: $out/new.txt); group kstats stays, as Debian does"
+echo "packages: PASS in $SECONDS s"
