@@ -1,8 +1,8 @@
 # kstats: this Makefile only delegates.
 #   make [KERNELRELEASE=... | KDIR=...]	build module/kstats.ko (running kernel by default)
-#   make check				every test: unit, style, VM lanes 6.1, 6.12, debug
+#   make check				every test: unit, style, CLI, packages, VM lanes (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt, debug)
 #   make demo				boot Debian's kernel in QEMU and show kstats at work
-#   make bench				record-path benchmark in the VM
+#   make bench [BENCH_LANE=L]		record-path and tracing benchmark in the VM (lane 6.12 by default)
 #   make fuzz [FUZZ_CALLS=N FUZZ_LANE=L]	long ioctl fuzzer run in the VM (debug lane)
 #   sudo make install			install kstats.ko for KERNELRELEASE
 #   sudo make dkms-source		the DKMS source tree in /usr/src/kstats-VERSION
@@ -27,7 +27,7 @@ demo:
 	tests/demo.sh
 
 bench:
-	tests/bench.sh
+	tests/bench.sh $(BENCH_LANE)
 
 fuzz:
 	tests/fuzz.sh
