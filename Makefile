@@ -1,11 +1,11 @@
 # kstats: this Makefile only delegates.
 #   make [KERNELRELEASE=... | KDIR=...]	build module/kstats.ko (running kernel by default)
-#   make check				every test: unit, style, VM lanes 6.1, 6.12, debug
+#   make check				every test: unit, style, CLI, packages, VM lanes (6.1, 6.12, 6.12-rt, 7.3, 7.3-rt, debug)
 #   sudo make check-fresh		make check in a bare Debian 12 root (debootstrap, cached),
 #					nothing reused from this machine (KSTATS_FRESH_CMD: run
 #					something else there; KSTATS_FRESH_KEEP_CACHE=1: keep its kernels)
 #   make demo				boot Debian's kernel in QEMU and show kstats at work
-#   make bench [KSTATS_BENCH_PARTS=...]	record path, SNAPSHOT memory, tracing overhead, CLI
+#   make bench [BENCH_LANE=L] [KSTATS_BENCH_PARTS=...]	record path, SNAPSHOT memory, tracing overhead, CLI
 #   make fuzz [FUZZ_CALLS=N FUZZ_LANE=L]	long ioctl fuzzer run in the VM (debug lane)
 #   sudo make install			install kstats.ko for KERNELRELEASE
 #   sudo make dkms-source		the DKMS source tree in /usr/src/kstats-VERSION
@@ -33,7 +33,7 @@ demo:
 	tests/demo.sh
 
 bench:
-	tests/bench.sh
+	tests/bench.sh $(BENCH_LANE)
 
 fuzz:
 	tests/fuzz.sh

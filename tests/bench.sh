@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # `make bench`: the record path and the tracing overhead against bpftrace
-# and funclatency, in one VM boot of Debian's 6.12 kernel (override with
-# KSTATS_BENCH_LANE), then kstatsctl's formatters on the host. Figures are
-# ratios within one run; absolute numbers under software emulation say
-# little about real hardware.
+# and funclatency, in one VM boot of Debian's 6.12 kernel (another lane:
+# `make bench BENCH_LANE=7.3`, or tests/bench.sh LANE, or KSTATS_BENCH_LANE),
+# then kstatsctl's formatters on the host. Figures are ratios within one run;
+# absolute numbers under software emulation say little about real hardware.
 # KSTATS_BENCH_PARTS picks parts (default "record alloc trace cli"): record
 # (the record path, and its instructions), alloc (what one SNAPSHOT
 # allocates), trace (tracing overhead), cli (kstatsctl's formatters).
+# Usage: tests/bench.sh [LANE]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-lane=${KSTATS_BENCH_LANE:-6.12}
+lane=${1:-${KSTATS_BENCH_LANE:-6.12}}
 cd "$top"
 tests/deps.sh
 . tests/vm/lib.sh
@@ -31,7 +32,7 @@ if ((${#guest[@]})); then
 fi
 # Next to the ns figures: what the record path is, instruction by instruction.
 if [[ $parts == *" record "* ]]; then
-	tests/record-path.py "build/$lane/tests/kmod/kstats_bench.o" "$lane"
+	cat "build/$lane/record-path.txt"	# as build-lane.sh checked it
 fi
 if [[ $parts == *" cli "* ]]; then
 	make -s -C cli bench

@@ -2,7 +2,8 @@
 # One VM lane: build kstats, its test modules and the guest programs for the
 # lane's kernel, boot it in QEMU and run every suite there
 # (tests/guest/main-tests.sh).
-# Usage: tests/lane.sh LANE   (LANE = 6.1 | 6.12 | 6.12-rt | debug)
+# Usage: tests/lane.sh LANE   (LANE = 6.1 | 6.12 | 6.12-rt | 7.3 | 7.3-rt | debug)
+# (7.3-rt: the ABI and tracing suites only, see main-tests.sh)
 set -euo pipefail
 lane=${1:?usage: lane.sh LANE}
 top=$(cd "$(dirname "$0")/.." && pwd)

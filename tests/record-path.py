@@ -14,7 +14,10 @@ consumer's kstats_record(), inlined) and fails unless:
 Prints the instruction count (the ftrace site left out) for `make bench`.
 With --sanitized (a KASAN/UBSAN kernel, whose compiler puts a check before
 every load and store), calls into the sanitizers are let pass: they are the
-debug kernel's, not kstats'; everything else is checked the same.
+debug kernel's, not kstats'; everything else is checked the same. Such a
+compiler may move the sanitizer calls to a cold part (kstats_record_site.cold,
+in .text.unlikely; Debian's 7.x kernels have UBSAN_SHIFT on): the jumps there
+are let pass too, and the cold part must call nothing but the sanitizers.
 """
 import re
 import subprocess
@@ -29,12 +32,12 @@ PERCPU = re.compile(r"^(?:lock\s+)?(add|inc)[bwlq]?\s+(?:\S+,)?%gs:(0x[0-9a-f]+|
                     r"\((%\w+)(?:,(%\w+),(\d))?\)$")
 
 
-def site(obj):
+def site(obj, name="kstats_record_site"):
     dis = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", obj],
                          check=True, capture_output=True, text=True).stdout
     lines, on = [], False
     for line in dis.splitlines():
-        if line.endswith("<kstats_record_site>:"):
+        if line.endswith("<%s>:" % name):
             on = True
         elif on and not line.strip():
             break
@@ -43,8 +46,8 @@ def site(obj):
     return lines
 
 
-def check(lines, sanitized=False):
-    insns, problems = [], []
+def parse(lines):
+    insns = []
     for line in lines:
         m = INSN.match(line)
         r = RELOC.match(line)
@@ -52,6 +55,23 @@ def check(lines, sanitized=False):
             insns[-1][1] = r.group(1)
         elif m:
             insns.append([m.group(2).strip(), None])
+    return insns
+
+
+def check_cold(lines):
+    """The cold part: sanitizer calls and jumps back, nothing else out."""
+    problems = []
+    for text, target in parse(lines):
+        op = text.split()[0]
+        if op.startswith("call") and not (target and target.startswith(SANITIZERS)):
+            problems.append("cold part: call: %s %s" % (text, target or ""))
+        if op.startswith("jmp") and target and target not in (".text",) + tuple(ALLOWED_JUMPS):
+            problems.append("cold part: tail call: %s %s" % (text, target))
+    return problems
+
+
+def check(lines, sanitized=False, cold=()):
+    insns, problems = parse(lines), []
     if not insns:
         return 0, ["no kstats_record_site() in the object"]
     counted = 0
@@ -66,7 +86,8 @@ def check(lines, sanitized=False):
             if sanitized and target and target.startswith(SANITIZERS):
                 continue
             problems.append("call: %s %s" % (text, target or ""))
-        if op.startswith("jmp") and target and target not in ALLOWED_JUMPS:
+        cold_jump = sanitized and cold and target == ".text.unlikely"
+        if op.startswith("jmp") and target and target not in ALLOWED_JUMPS and not cold_jump:
             problems.append("tail call: %s %s" % (text, target))
         if op in ("endbr64", "int3") or op.startswith("nop"):
             continue
@@ -89,7 +110,10 @@ def main():
     args = args[1:] if sanitized else args
     obj = args[0]
     label = args[1] if len(args) > 1 else obj
-    count, problems = check(site(obj), sanitized)
+    cold = site(obj, "kstats_record_site.cold")
+    count, problems = check(site(obj), sanitized, cold)
+    if sanitized:
+        problems += check_cold(cold)
     for p in problems:
         print("record path (%s): %s" % (label, p))
     if problems:

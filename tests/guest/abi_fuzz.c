@@ -113,6 +113,20 @@ static uint64_t fz_ptr(struct worker *w, void *good)
 	}
 }
 
+/* Is byte @at of @cmd's argument in a pointer the kernel writes through? */
+static int out_ptr_byte(int cmd, unsigned int at)
+{
+	size_t off;
+
+	if (cmd == F_LIST)
+		off = offsetof(struct kstats_list, entries);
+	else if (cmd == F_SNAPSHOT)
+		off = offsetof(struct kstats_snapshot, buf);
+	else
+		return 0;
+	return at >= off && at < off + sizeof(uint64_t);
+}
+
 static void fz_build(struct worker *w, int cmd)
 {
 	uint8_t *a = w->arg;
@@ -199,9 +213,21 @@ static void fz_build(struct worker *w, int cmd)
 		fz_name(w, ((struct kstats_untrace *)a)->name);
 		break;
 	}
-	/* Now and then, a field or a byte anywhere goes wrong. */
-	if (chance(&w->r, 8))
-		a[pick(&w->r, (unsigned int)cmd_size[cmd])] = (uint8_t)rnd(&w->r);
+	/*
+	 * Now and then, a field or a byte anywhere goes wrong; but not in the
+	 * pointer the kernel writes through (LIST entries, SNAPSHOT buf): a
+	 * byte changed there points into the fuzzer's own memory, which the
+	 * kernel rightly fills: the lazy-binding GOT sits just before the
+	 * workers, and the fuzzer once died in ld.so ("segfault at 8", most
+	 * likely that). fz_ptr() gives those pointers their bad values.
+	 */
+	if (chance(&w->r, 8)) {
+		unsigned int at = pick(&w->r, (unsigned int)cmd_size[cmd]);
+		uint8_t v = (uint8_t)rnd(&w->r);
+
+		if (!out_ptr_byte(cmd, at))
+			a[at] = v;
+	}
 }
 
 static unsigned long fz_request(struct worker *w, int cmd, size_t *size)

@@ -20,7 +20,7 @@ K=cli/kstatsctl
 . tests/guest/tap.sh
 
 ok "insmod kstats" insmod "$build/module/kstats.ko"
-echo "# abi_fuzz, $calls calls"
+echo "# abi_fuzz, $calls calls, seed $seed (a crash loses its own output)"
 "$build/abi_fuzz" -n "$calls" -s "$seed" | tests/guest/fuzz-errnos.py man/kstats.4 |
 	grep -v '^ERRNO ' | sed 's/^/    /'
 ok "abi_fuzz: $calls calls, every errno documented for its request" test "${PIPESTATUS[*]}" = "0 0 0 0"

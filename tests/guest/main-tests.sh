@@ -7,13 +7,16 @@ build=${1:?usage: main-tests.sh BUILD_DIR}
 failed=()
 # The ioctl fuzzer (100,000 calls), load-trace-unload cycles and 60 s of
 # mixed stress: where the sanitizers watch (debug; 20 cycles, as one takes
-# ~5 s under KASAN) and on stock 6.12 (100 cycles).
+# ~5 s under KASAN) and on stock 6.12 and 7.3 (100 cycles).
+# The 7.3 PREEMPT_RT lane runs the ABI and tracing suites only (make check's
+# time budget; the 6.12 PREEMPT_RT lane runs them all).
 suites=(lane-tests abi-tests trace-tests control-tests churn-tests quantile-tests split-tests)
 case ${KSTATS_LANE:-} in
 debug) suites+=("fuzz-tests 100000 20 60") ;;
-6.12) suites+=("fuzz-tests 100000 100 60") ;;
+6.12 | 7.3) suites+=("fuzz-tests 100000 100 60") ;;
 esac
 suites+=(cli-tests)
+[[ ${KSTATS_LANE:-} == 7.3-rt ]] && suites=(abi-tests trace-tests)
 for entry in "${suites[@]}"; do
 	read -r suite args <<<"$entry"
 	echo "# ==== $suite"

@@ -7,6 +7,21 @@ REPO_ROOT=$(cd "$VM_DIR/../.." && pwd)
 CACHE=${KSTATS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kstats}
 # shellcheck source=kernels.conf
 . "$VM_DIR/kernels.conf"
+# KSTATS_PIN_NAME overrides NAME of kernels.conf for one run (KSTATS_PIN_K61_VERSION=...).
+for _pin in $(sed -n 's/^\([A-Z0-9_]*\)=.*/\1/p' "$VM_DIR/kernels.conf"); do
+	_over=KSTATS_PIN_$_pin
+	[[ -n ${!_over:-} ]] && printf -v "$_pin" '%s' "${!_over}"
+done
+unset _pin _over
+# Every VM lane, in the order make check lists them.
+VM_LANES="6.1 6.12 6.12-rt 7.3 7.3-rt debug"
+# The Debian 13 root the 7.x lanes build their modules in, and the private apt configuration that
+# reaches trixie and trixie-backports for them (the host's own sources are left alone).
+TRIXIE_ROOT=$CACHE/trixie-root
+TRIXIE_APT=$CACHE/trixie-apt
+TRIXIE_APT_OPTS=(-o "Dir::Etc::sourcelist=$TRIXIE_APT/sources.list" -o Dir::Etc::sourceparts=-
+	-o "Dir::State=$TRIXIE_APT/state" -o "Dir::State::Lists=$TRIXIE_APT/lists"
+	-o Dir::State::status=/dev/null -o "Dir::Cache=$TRIXIE_APT/cache" -o APT::Get::List-Cleanup=0)
 
 # Progress and errors go to stderr: stdout of kernel.sh is eval'ed, stdout of run.sh is the guest script's.
 say() { echo "kstats-vm: $*" >&2; }
@@ -57,4 +72,42 @@ with_lock() {
 		flock -n 9 || { say "waiting for $lock: another run is filling the cache"; flock 9; }
 		"$@"
 	) 9>"$lock"
+}
+
+# The Debian mirror the host's apt reaches bookworm through: the trixie lanes use the same one
+# (KSTATS_DEBIAN_MIRROR overrides it).
+debian_mirror() {
+	local m=${KSTATS_DEBIAN_MIRROR:-}
+	[[ -n $m ]] || m=$(apt-get indextargets --format '$(URI)' 'Created-By: Packages' 2>/dev/null |
+		sed -n 's,/dists/bookworm/main/binary-[a-z0-9]*/Packages$,,p' | head -n1)
+	[[ -n $m ]] || die "no bookworm source in the host's apt configuration to take the mirror from; set KSTATS_DEBIAN_MIRROR"
+	echo "$m"
+}
+
+# in_root ROOT [--bind DIR]... CMD...: run CMD chrooted in ROOT with /proc mounted (objtool reads
+# it) and each DIR bound at its own path, in a private mount namespace: nothing stays mounted.
+in_root() {
+	unshare --mount --propagation private -- /bin/bash -c '
+		r=$1
+		shift
+		mount -t proc proc "$r/proc" || exit 1
+		while [[ $1 == --bind ]]; do
+			mkdir -p "$r$2" && mount --bind "$2" "$r$2" || exit 1
+			shift 2
+		done
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			LANG=C.UTF-8 "$@"' _ "$@"
+}
+
+# kmake DIR MAKE-ARGS...: make against the lane's kernel (KDIR and KROOT from kernel.sh): on the
+# host, or, when the lane builds in a root (KROOT), chrooted there with DIR (which holds the M= dir
+# and any KBUILD_EXTRA_SYMBOLS) bound at the same path, so paths read the same on both sides.
+kmake() {
+	local dir=$1
+	shift
+	if [[ -z ${KROOT:-} ]]; then
+		make -C "$KDIR" "$@"
+	else
+		in_root "$KROOT" --bind "$dir" make -C "${KDIR#"$KROOT"}" "$@"
+	fi
 }

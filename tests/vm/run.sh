@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh LANE SCRIPT [ARGS...]   (LANE = 6.1 | 6.12 | 6.12-rt | debug)
+# run.sh LANE SCRIPT [ARGS...]   (LANE = 6.1 | 6.12 | 6.12-rt | 7.3 | 7.3-rt | debug)
 # Boot the lane's kernel in QEMU and run SCRIPT inside it, chrooted into the host's root filesystem
 # (shared read-only over virtio-9p, so every host path, program and the repo look the same), with
 # cwd = repo root and KSTATS_LANE, KSTATS_KVER, KSTATS_IN_VM=1, KSTATS_VM_OUT in the environment.
@@ -18,10 +18,10 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-(($# >= 2)) || die "usage: run.sh 6.1|6.12|6.12-rt|debug SCRIPT [ARGS...]"
+(($# >= 2)) || die "usage: run.sh ${VM_LANES// /|} SCRIPT [ARGS...]"
 lane=$1 script=$2
 shift 2
-need_pkgs qemu-system-x86 busybox-static cpio kmod xz-utils
+need_pkgs qemu-system-x86 busybox-static cpio kmod xz-utils zstd
 eval "$("$VM_DIR/kernel.sh" "$lane")"
 
 out=${KSTATS_VM_OUT:-$(mktemp -d /tmp/kstats-vm.XXXXXX)}
@@ -54,7 +54,7 @@ for v in "$lane" "$KVER" "$out" "$MODDIR" "$repo_bind"; do
 done
 
 # Base initramfs, cached per lane: busybox, /init and the stock kernels' 9p stack (decompressed,
-# busybox insmod does not read .ko.xz), in load order as modprobe would resolve it.
+# busybox insmod reads neither .ko.xz nor .ko.zst), in load order as modprobe would resolve it.
 base_initramfs() {
 	[[ -s $base ]] && return 0
 	local tmp m name
@@ -68,8 +68,13 @@ base_initramfs() {
 			modprobe -d "${MODDIR%/lib/modules/*}" -S "$KVER" --show-depends "$m" ||
 				die "$m is missing from $MODDIR"
 		done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r m; do
-			name=$(basename "${m%.xz}")
-			if [[ $m == *.xz ]]; then xz -dc "$m" >"$tmp/modules/$name"; else cp "$m" "$tmp/modules/"; fi
+			name=$(basename "$m") name=${name%.xz} name=${name%.zst}
+			case $m in
+			*.ko.xz) xz -dc "$m" >"$tmp/modules/$name" ;;
+			*.ko.zst) zstd -qdc "$m" >"$tmp/modules/$name" ;;
+			*.ko) cp "$m" "$tmp/modules/" ;;
+			*) die "$m: a module compressed in a way this script does not know" ;;
+			esac
 			echo "$name" >>"$tmp/modules.list"
 		done
 	fi

@@ -54,7 +54,7 @@ for lane in "${lanes[@]}"; do
 	eval "$("$VM_DIR/kernel.sh" "$lane")"
 	mkdir -p "$work/$lane"
 	cp "$work"/*.c "$work"/*.sh "$work/Makefile" "$work/$lane/"
-	quiet make -C "$KDIR" M="$work/$lane" modules || die "lane $lane: external module build failed"
+	quiet kmake "$work/$lane" M="$work/$lane" modules || die "lane $lane: external module build failed"
 	expect "$lane" pass "smoke job" "$VM_DIR/smoke.sh"
 	expect "$lane" fail "job exiting 1" /bin/false
 	expect "$lane" pass "load/unload a module" "$work/$lane/load-ok.sh"
