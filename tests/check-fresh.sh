@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make check-fresh`: `make check` as on a brand-new Debian 12 machine.
-# A minimal root (debootstrap --variant=minbase bookworm, plus git), made
+# A minimal root (debootstrap --variant=minbase bookworm, plus git and make), made
 # once and cached in $KSTATS_CACHE/fresh/bookworm-base, is copied afresh for
 # each run into $KSTATS_CACHE/fresh/run; the repo's HEAD (committed work
 # only) is cloned into it with its own git, and `make check` runs there as
@@ -110,26 +110,29 @@ mirror=${mirror:-http://deb.debian.org/debian}
 security=$(mirror_for bookworm-security)
 security=${security:-http://deb.debian.org/debian-security}
 
-# The base root, made once: what debootstrap's minbase installs, and git.
+# The base root, made once: what debootstrap's minbase installs, git (to
+# clone) and make (the entry point itself: every machine that runs
+# `make check` has it; everything else the project installs).
 # Its apt sources are those of a Debian 12 installation (main, updates,
 # security), from this machine's mirrors.
 # shellcheck disable=SC2317 # called by with_lock
 make_base() {
-	[[ -e $base/.kstats-fresh-base ]] && return 0
+	[[ -e $base/.kstats-fresh-base-$includes ]] && return 0
 	local t0=$SECONDS
 	rm -rf "$base.part"
-	say "debootstrap --variant=minbase --include=git bookworm from $mirror (once; cached in $base)"
-	debootstrap --variant=minbase --include=git bookworm "$base.part" "$mirror" \
+	say "debootstrap --variant=minbase --include=$includes bookworm from $mirror (once; cached in $base)"
+	debootstrap --variant=minbase --include="$includes" bookworm "$base.part" "$mirror" \
 		>"$fresh/debootstrap.log" 2>&1 ||
 		{ tail -n 30 "$fresh/debootstrap.log" >&2; die "debootstrap failed ($fresh/debootstrap.log)"; }
 	printf 'deb %s bookworm main\ndeb %s bookworm-updates main\ndeb %s bookworm-security main\n' \
 		"$mirror" "$mirror" "$security" >"$base.part/etc/apt/sources.list"
 	chroot "$base.part" apt-get clean
-	date -u +"made %F %T UTC from $mirror" >"$base.part/.kstats-fresh-base"
+	date -u +"made %F %T UTC from $mirror" >"$base.part/.kstats-fresh-base-$includes"
 	rm -rf "$base"
 	mv "$base.part" "$base"
 	say "base root made in $((SECONDS - t0)) s"
 }
+includes=git,make
 mkdir -p "$fresh"
 with_lock "$fresh/base.lock" make_base
 
