@@ -321,6 +321,11 @@ static int untrace_one(int fd, const char *name, void *ctx)
 	if (errno == ENOENT)
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
 			       "trace)", "%s: no such trace", name);
+	if (errno == ENOMEM || errno == EBUSY)
+		return ks_fail(EXIT_RUNTIME, "run 'kstatsctl untrace' again; the kernel "
+			       "log says why", "%s: the kernel did not detach the trace "
+			       "(%s); it stays, attached and recording", name,
+			       strerror(errno));
 	return ks_dev_error(errno, name);
 }
 
