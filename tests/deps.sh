@@ -12,7 +12,8 @@ pkgs=(
 	flex bison bc libelf-dev libssl-dev dwarves	# debug kernel build
 	python3				# test helpers
 	bpftrace			# an independent count of traced calls, in the lanes
-	dpkg-dev debhelper dh-dkms dkms lintian rpm udev	# packages (tests/packages.sh)
+	build-essential dpkg-dev debhelper dh-dkms dkms lintian rpm udev	# packages (tests/packages.sh;
+					# dpkg-buildpackage requires build-essential)
 	systemd man-db			# packages: systemd-analyze verify, man -w (not in a minimal root)
 	prometheus prometheus-node-exporter	# tests/prometheus.sh
 	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
