@@ -86,8 +86,12 @@ debian_mirror() {
 
 # in_root ROOT [--bind DIR]... CMD...: run CMD chrooted in ROOT with /proc mounted (objtool reads
 # it) and each DIR bound at its own path, in a private mount namespace: nothing stays mounted.
+# Inside a chroot whose / is no mount point (make check-fresh), unshare cannot make / private
+# (EINVAL): there the mounts keep the propagation they have (check-fresh's namespace is private).
 in_root() {
-	unshare --mount --propagation private -- /bin/bash -c '
+	local propagation=private
+	mountpoint -q / || propagation=unchanged
+	unshare --mount --propagation "$propagation" -- /bin/bash -c '
 		r=$1
 		shift
 		mount -t proc proc "$r/proc" || exit 1
