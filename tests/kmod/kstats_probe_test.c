@@ -134,19 +134,29 @@ static int attach_sleeper(struct kstats_probe *p)
 	return kstats_func_attach(p, (unsigned long)probe_test_sleeper, 0);
 }
 
+/*
+ * Another fprobe, kept registered throughout: on the function graph the
+ * last fprobe's removal takes fprobe's graph hooks with it, and then no
+ * call in flight returns to any handler at all.
+ */
+static struct fprobe keeper;
+
 static int check_stale_instance(struct kstats_probe *p)
 {
+	unsigned long keep_at = (unsigned long)probe_test_target;
 	struct task_struct *t;
 	u64 before, stale, fresh;
-	int err = attach_sleeper(p);
+	int err = register_fprobe_ips(&keeper, &keep_at, 1) ?: attach_sleeper(p);
 
 	if (err) {
 		pr_err("kstats_probe_test: fprobe on a function of ours: %d\n", err);
+		unregister_fprobe(&keeper);	/* -EINVAL if it never was */
 		return err;
 	}
 	t = kthread_run(sleeper_thread, NULL, "kstats_sleeper");
 	if (IS_ERR(t)) {
 		kstats_func_detach(p);
+		unregister_fprobe(&keeper);
 		return PTR_ERR(t);
 	}
 	wait_for_completion(&sleeper_in);
@@ -163,6 +173,7 @@ static int check_stale_instance(struct kstats_probe *p)
 	if (!err)
 		err = kstats_func_detach(p);
 	synchronize_rcu();
+	unregister_fprobe(&keeper);
 	if (!err && (stale || fresh != 1)) {
 		pr_err("kstats_probe_test: the new trace timed %llu calls that entered under the old one and %llu of its own (want 0 and 1)\n",
 		       stale, fresh);
