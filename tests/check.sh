@@ -19,11 +19,11 @@
 # Two chains, one per core, balanced to end together (under 40 minutes from
 # scratch on 2 cores; measured times in README.md, "Tests"):
 #   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12, 7.3
-#           (the first 7.x lane makes the Debian 13 root once, 1-2.5 min)
-#           and 7.3-rt;
-#   core 2: the debug kernel's build (when not cached, ~12 min), the debug
+#           (the first 7.x lane makes the Debian 13 root once, 1-2.5 min);
+#   core 2: the debug kernel's build (when not cached, ~13 min), the debug
 #           lane once the host steps are done (they build kstatsctl), then
-#           the 6.12-rt lane (late_lanes below);
+#           the 6.12-rt and 7.3-rt lanes (late_lanes below; 7.3-rt waits for
+#           the Debian 13 root under its lock when the 7.3 lane is making it);
 #   then Prometheus, on the snapshot a lane left.
 # Each step's output goes to build/check/ and is printed at the end.
 set -uo pipefail
@@ -31,7 +31,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 all_lanes="6.1 6.12 6.12-rt 7.3 7.3-rt debug"
 # The stock lanes that run after the debug lane, on the second core.
-late_lanes="6.12-rt"
+late_lanes="6.12-rt 7.3-rt"
 lanes=${KSTATS_LANES:-$all_lanes}
 logs=$top/build/check
 steps=()
