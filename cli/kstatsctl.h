@@ -500,6 +500,19 @@ void ks_sleep_until(struct timespec *next, double step);
 int ks_parse_seconds(const char *opt, const char *arg, double min, double max, double *out);
 int ks_parse_count(const char *opt, const char *arg, long *out);	/* >= 1 */
 
+/* trace --duration/--interval (trace_run.c): what to wait for and print. */
+struct ks_trace_run {
+	double duration;	/* seconds; 0: until a signal */
+	double interval;	/* seconds; 0: one report at the end */
+	long count;		/* with interval: at most this many; 0: no limit */
+	enum ks_format format;
+};
+/*
+ * Waits as @r says, or until SIGINT/SIGTERM/SIGHUP, printing trace @name's
+ * metric (each interval's share, or all of it at the end). 0 or an exit code.
+ */
+int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r);
+
 /* Holds a metric or trace until SIGINT/SIGTERM (--autoremove). */
 void ks_hold_until_signal(void);
 

@@ -3,11 +3,13 @@
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
  *                      [--autoremove]
+ *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
  *
  * trace times every call of a kernel function (and, in GAP-NAME, the time
  * between calls), or the section from X to Y, into a metric named after
  * FUNC (KSTATS_IOC_TRACE). untrace removes it (KSTATS_IOC_UNTRACE).
+ * With --duration or --interval it is a one-shot run (trace_run.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,11 +26,13 @@ struct trace_args {
 	const char *start, *end, *name, *cpus;
 	int64_t pid, tid;
 	bool autoremove;
+	bool format_set;
+	struct ks_trace_run run;
 };
 
 enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
-	OPT_AUTOREMOVE, OPT_MAXACTIVE,
+	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 };
 
 static const struct argp_child children[] = {
@@ -49,6 +53,13 @@ static const struct argp_option trace_options[] = {
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
+	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
+	  "Ctrl-C), print the histogram, untrace", 0 },
+	{ "interval", OPT_INTERVAL, "S", 0, "One-shot: print what each S seconds "
+	  "recorded, until --duration, --count or Ctrl-C", 0 },
+	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N intervals", 0 },
+	{ "format", 'f', "F", 0, "One-shot output: hist (default), percentiles, cdf, "
+	  "raw, json, csv or prometheus", 0 },
 	{ 0 }
 };
 
@@ -116,6 +127,20 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_AUTOREMOVE:
 		a->autoremove = true;
+		break;
+	case OPT_DURATION:
+		return ks_parse_seconds("--duration", arg, 0.01, 604800, &a->run.duration);
+	case OPT_INTERVAL:
+		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->run.interval);
+	case OPT_COUNT:
+		return ks_parse_count("--count", arg, &a->run.count);
+	case 'f':
+		if (ks_format_parse(arg, &a->run.format)) {
+			ks_usage("--format: '%s' is not hist, percentiles, cdf, raw, "
+				 "json, csv or prometheus", arg);
+			return EINVAL;
+		}
+		a->format_set = true;
 		break;
 	case ARGP_KEY_ARG:
 		ks_names_add(&a->args, arg);
@@ -210,10 +235,12 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO };
+	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
+				.run.format = FMT_HIST };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	struct kstats_trace t;
 	const char *func;
+	bool one_shot;
 	int rc, done, fd = -1;
 
 	rc = ks_parse(&trace_argp, argc, argv, &a, &done);
@@ -233,6 +260,23 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--end goes with --start");
 		goto out;
 	}
+	one_shot = a.run.duration > 0 || a.run.interval > 0;
+	if (a.run.count && !(a.run.interval > 0)) {
+		ks_usage("--count goes with --interval");
+		goto out;
+	}
+	if (a.format_set && !one_shot) {
+		ks_usage("--format goes with --duration or --interval (a trace "
+			 "without them prints nothing: 'kstatsctl show NAME')");
+		goto out;
+	}
+	if (one_shot && a.autoremove) {
+		ks_usage("--duration and --interval untrace by themselves: "
+			 "--autoremove is not needed");
+		goto out;
+	}
+	if (!a.format_set && opts.json)
+		a.run.format = FMT_JSON;
 	if (a.cpus && ks_parse_cpulist(a.cpus, cpus, KS_CPU_BITS)) {
 		ks_usage("--cpu: '%s' is not a CPU list like 0-3,8", a.cpus);
 		goto out;
@@ -263,7 +307,7 @@ int cmd_trace(int argc, char **argv)
 		t.cpus = (uint64_t)(uintptr_t)cpus;
 		t.cpus_len = sizeof(cpus);
 	}
-	if (a.autoremove)
+	if (a.autoremove || one_shot)
 		t.flags |= KSTATS_TRACE_AUTOREMOVE;
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
@@ -284,6 +328,10 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
 		rc = trace_error(errno, fd, func, &a);
+		goto out;
+	}
+	if (one_shot) {
+		rc = ks_trace_run(fd, (const char *)t.name, &a.run);
 		goto out;
 	}
 	if (opts.json) {

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstatsctl trace FUNC --duration S | --interval S [--count N] [-f FORMAT]
+ *
+ * One-shot tracing, the way funclatency and `perf ftrace latency` work: the
+ * trace is made with KSTATS_TRACE_AUTOREMOVE on this command's descriptor,
+ * so the kernel removes it when the command ends however it ends (done,
+ * Ctrl-C, killed). Until then it waits; then it prints what the trace
+ * recorded: the whole run, or each interval's share of it (the difference
+ * of two snapshots, as show --interval computes it). Ctrl-C (SIGINT), SIGTERM
+ * or SIGHUP ends the run early and still prints what was recorded.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kstatsctl.h"
+
+static void ts_add(struct timespec *t, double s)
+{
+	long long ns = (long long)(s * 1e9);
+
+	t->tv_sec += ns / 1000000000;
+	t->tv_nsec += ns % 1000000000;
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+}
+
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * Waits until @until (CLOCK_MONOTONIC) or one of the signals in @sigs,
+ * which are blocked. Returns true when a signal ended the wait.
+ */
+static bool wait_until(const sigset_t *sigs, const struct timespec *until)
+{
+	struct timespec now, left;
+
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!ts_before(&now, until))
+			return false;
+		left.tv_sec = until->tv_sec - now.tv_sec;
+		left.tv_nsec = until->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000;
+		}
+		if (sigtimedwait(sigs, NULL, &left) > 0)
+			return true;
+		/* EAGAIN: the time came (checked above); EINTR: again. */
+	}
+}
+
+/* Prints @cur's share since @prev (NULL: all of @cur); 0 or an exit code. */
+static int print_part(const struct ks_metric *prev, const struct ks_metric *cur,
+		      struct ks_show *sh)
+{
+	struct ks_metric d;
+	int rc;
+
+	ks_metric_since(prev, cur, &d);
+	rc = ks_show_metrics(stdout, &d, 1, sh);
+	ks_metric_free(&d);
+	if (!rc && fflush(stdout))
+		rc = ks_fail(EXIT_RUNTIME, NULL, "writing the output: %s",
+			     strerror(errno));
+	return rc;
+}
+
+int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
+{
+	struct ks_metric prev = { 0 }, cur = { 0 };
+	struct ks_source src = { 0 };
+	struct ks_show sh = { 0 };
+	struct timespec start, end, next;
+	bool have_prev = false, stop = false;
+	uint64_t start_ns;
+	sigset_t sigs;
+	long i;
+	int rc;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	ks_source_live(&src, fd);
+	sh.format = r->format;
+	sh.cpu = -1;
+	sh.bits = -1;
+	sh.units = opts.units;
+	sh.units_set = opts.units_set;
+	sh.src = &src;
+	if (!opts.json) {
+		if (r->duration > 0)
+			fprintf(stderr, "kstatsctl: tracing %s for %g s (Ctrl-C "
+				"ends it sooner)\n", name, r->duration);
+		else
+			fprintf(stderr, "kstatsctl: tracing %s until Ctrl-C\n", name);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	/* The first interval runs from here: the trace is as old as this. */
+	start_ns = (uint64_t)start.tv_sec * 1000000000 + (uint64_t)start.tv_nsec;
+	end = start;
+	ts_add(&end, r->duration > 0 ? r->duration : 1e9);
+	next = start;
+	for (i = 1; !stop; i++) {
+		if (r->interval > 0) {
+			ts_add(&next, r->interval);
+			if (!ts_before(&next, &end))
+				next = end;
+		} else {
+			next = end;
+		}
+		stop = wait_until(&sigs, &next) || !ts_before(&next, &end) ||
+		       (r->count && i >= r->count);
+		rc = ks_snapshot_live(fd, name, &cur, false);
+		if (rc)
+			break;
+		if (r->interval > 0) {
+			sh.interval = (unsigned int)i;
+			sh.interval_s = (double)(cur.time_ns - (have_prev ?
+						 prev.time_ns : start_ns)) / 1e9;
+		}
+		rc = print_part(have_prev ? &prev : NULL, &cur, &sh);
+		if (have_prev)
+			ks_metric_free(&prev);
+		prev = cur;
+		have_prev = true;
+		memset(&cur, 0, sizeof(cur));
+		if (rc)
+			break;
+	}
+	if (have_prev)
+		ks_metric_free(&prev);
+	return rc;
+}
