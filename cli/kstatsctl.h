@@ -98,6 +98,12 @@ char *xstrdup(const char *s);
 
 int ks_name_valid(const char *name);	/* 0 or a usage error printed */
 
+/*
+ * "Did you mean": the candidate closest to @word within a typo's distance
+ * (edit distance at most a third of @word, 1 to 3), or NULL.
+ */
+const char *ks_closest(const char *word, const char *const *cands, size_t nr);
+
 /* ---- NAME... operands (names.c) ---- */
 
 struct ks_names {
@@ -168,6 +174,8 @@ char *ks_fmt_slot(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 		  enum ks_unit u);
 /* A count, exactly, in decimal. */
 char *ks_fmt_u128(char *buf, size_t len, ks_u128 v);
+/* The shortest "%g" form of @v that reads back as @v (CSV, labels). */
+char *ks_fmt_shortest(char *buf, size_t len, double v);
 /* Exactly, without the unit's name (tables). */
 char *ks_fmt_intnum(char *buf, size_t len, uint64_t ns, enum ks_unit u);
 /* A plain number in @u (no suffix), for tables. */

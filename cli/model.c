@@ -36,8 +36,8 @@ bool ks_pcts_set;
 int ks_pcts_parse(const char *s)
 {
 	const char *p = s;
+	char *end, num[40];
 	size_t n = 0;
-	char *end;
 	double v;
 
 	for (;;) {
@@ -50,7 +50,10 @@ int ks_pcts_parse(const char *s)
 			return EINVAL;
 		}
 		ks_pcts[n] = v / 100;
-		snprintf(ks_pct_names[n], sizeof(ks_pct_names[n]), "p%g", v);
+		/* The label reads back as the percentile asked: 99.99999 is
+		 * "p99.99999", never "%g"'s "p100". */
+		snprintf(ks_pct_names[n], sizeof(ks_pct_names[n]), "p%s",
+			 ks_fmt_shortest(num, sizeof(num), v));
 		n++;
 		if (!*end)
 			break;

@@ -367,3 +367,22 @@ int ks_parse_value(const char *s, uint64_t *ns)
 	*ns = (uint64_t)v;
 	return 0;
 }
+
+char *ks_fmt_shortest(char *buf, size_t len, double v)
+{
+	int prec, decimals;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, len, "%.17g", v);
+	/* No exponent where a plain decimal reads as well: 50, not 5e+01. */
+	if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15) {
+		decimals = prec - 1 - (int)floor(log10(fabs(v)));
+		snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, v);
+	}
+	return buf;
+}
