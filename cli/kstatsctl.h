@@ -122,6 +122,15 @@ bool ks_names_fnmatch(const struct ks_names *pats, const char *name);
  */
 int ks_each_name(const char *cmd, const struct ks_names *n, const bool *all,
 		 int (*op)(int fd, const char *name, void *ctx), void *ctx);
+/*
+ * Every pattern of @pats matches one of @names (from @path, or NULL: the
+ * live metrics)? 0, or EXIT_RUNTIME with an error naming the first that
+ * matches none, and a "did you mean" hint when a name is close to it.
+ */
+int ks_names_check(const struct ks_names *pats, const char *const *names, size_t nr,
+		   const char *path);
+struct ks_set;
+int ks_set_check(const struct ks_set *set, const struct ks_names *pats, const char *path);
 /* An argp parser whose input is a struct ks_names. */
 error_t ks_names_parse(int key, char *arg, struct argp_state *state);
 /* A whole "CMD NAME..." command: @op on each name, as ks_each_name. */
@@ -286,7 +295,8 @@ void ks_metric_since(const struct ks_metric *prev, const struct ks_metric *cur,
 		     struct ks_metric *out);
 /*
  * The live metrics whose names match @pats (every one when it is empty);
- * one gone since LIST is skipped. 0 or an exit code (printed).
+ * one gone since LIST is skipped; a pattern that matches none is an error
+ * (ks_names_check). 0 or an exit code (printed).
  */
 int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set);
 /* Keeps the metrics of @set whose names match @pats (all when it is empty). */

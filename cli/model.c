@@ -113,6 +113,18 @@ int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set)
 
 	if (rc)
 		return ks_dev_error(-rc, "listing metrics");
+	if (pats->nr) {
+		const char **names = xcalloc(nr, sizeof(*names));
+
+		for (i = 0; i < nr; i++)
+			names[i] = (const char *)li[i].name;
+		rc = ks_names_check(pats, names, nr, NULL);
+		free(names);
+		if (rc) {
+			free(li);
+			return rc;
+		}
+	}
 	set->m = xcalloc(nr, sizeof(*set->m));
 	for (i = 0; i < nr; i++) {
 		if (pats->nr && !ks_names_fnmatch(pats, (const char *)li[i].name))
