@@ -42,6 +42,7 @@ enum {
 	OPT_UNITS,
 	OPT_PERCENTILES,
 	OPT_COLOR,
+	OPT_NS,
 };
 
 static const struct argp_option global_options[] = {
@@ -56,6 +57,8 @@ static const struct argp_option global_options[] = {
 	  "The percentiles to show, e.g. 50,95,99.5 (default 50,90,99,99.9,99.99)", -1 },
 	{ "color", OPT_COLOR, "WHEN", 0,
 	  "Colour: auto (on a terminal; the default), always or never", -1 },
+	{ "ns", OPT_NS, "PATTERN", 0, "Metrics matching PATTERN hold nanoseconds "
+	  "(traces' always do; others are plain numbers)", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
 	{ 0 }
@@ -121,6 +124,13 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PERCENTILES:
 		return ks_pcts_parse(arg);
+	case OPT_NS: {
+		static struct ks_names ns;
+
+		ks_names_add(&ns, arg);
+		opts.ns = &ns;
+		break;
+	}
 	case OPT_COLOR:
 		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
 			ks_usage("--color: '%s' is not auto, always or never", arg);

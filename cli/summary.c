@@ -90,31 +90,43 @@ static bool is_trace(const struct ks_metric *m)
 	return m->kind == KSTATS_KIND_TRACE;
 }
 
-static void line_table(const struct ks_metric *m, double secs)
+/*
+ * The table's row for @m: each estimate as a value alone, and one ± for
+ * the row, the widest of their bounds, so that it fits 80 columns.
+ */
+static void line_table(struct ks_table *t, const struct ks_metric *m, double secs,
+		       bool traces)
 {
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], n[48], r[32], mean[64], e[64], hm[48];
+	char v[64];
 	struct ks_stats st;
 	struct ks_hist h;
+	double err, worst = 0;
 	size_t i;
 
 	ks_hist_build(&h, m, -1);
 	ks_hist_stats(&h, &st);
-	if (secs > 0)
-		snprintf(r, sizeof(r), "%.4g", (double)st.count / secs);
-	else
-		snprintf(r, sizeof(r), "-");
-	printf("%-28s %12s %10s %16s", ks_text(t, sizeof(t), m->name),
-	       ks_fmt_u128(n, sizeof(n), st.count), r,
-	       st.count ? ks_fmt_mean(mean, sizeof(mean), &st, opts.units, true) : "-");
-	for (i = 0; i < ks_nr_pcts; i++)
-		printf(" %16s", st.count ? ks_fmt_est(e, sizeof(e), &st.pct[i], h.frac_bits,
-						      opts.units, false, true) : "-");
-	printf(" %22s", st.count ? ks_fmt_est(e, sizeof(e), &st.max, h.frac_bits,
-					      opts.units, true, true) : "-");
-	if (is_trace(m))
-		snprintf(hm, sizeof(hm), "%llu/%llu", (unsigned long long)m->hits,
-			 (unsigned long long)m->misses);
-	printf(" %s\n", is_trace(m) ? hm : "-");
+	ks_table_add(t, ks_text(v, sizeof(v), m->name));
+	ks_table_add(t, ks_fmt_u128(v, sizeof(v), st.count));
+	if (secs > 0) {
+		snprintf(v, sizeof(v), "%.4g", (double)st.count / secs);
+		ks_table_add(t, v);
+	}
+	ks_table_add(t, st.count ? ks_fmt_mean_value(v, sizeof(v), &st, opts.units, &err) : "-");
+	worst = st.count ? err : 0;
+	for (i = 0; i < ks_nr_pcts; i++) {
+		ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.pct[i], opts.units, &err));
+		worst = err > worst ? err : worst;
+	}
+	ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.max, opts.units, &err));
+	worst = err > worst ? err : worst;
+	ks_table_add(t, st.count ? ks_fmt_err(v, sizeof(v), worst) : "-");
+	if (traces) {
+		snprintf(v, sizeof(v), "-");
+		if (is_trace(m))
+			snprintf(v, sizeof(v), "%llu/%llu", (unsigned long long)m->hits,
+				 (unsigned long long)m->misses);
+		ks_table_add(t, v);
+	}
 	ks_hist_free(&h);
 }
 
@@ -202,6 +214,9 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 static void print_summary(const struct summary_args *a, struct ks_metric *m, size_t nr,
 			  double secs)
 {
+	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "";
+	struct ks_table t;
+	bool traces = false;
 	struct json *j;
 	size_t i;
 
@@ -235,13 +250,28 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 		printf("no metrics\n");
 		return;
 	}
-	printf("%s%-28s %12s %10s %16s", ks_color(opts.color_out, C_BOLD), "NAME", "COUNT",
-	       "RATE/S", "MEAN");
-	for (i = 0; i < ks_nr_pcts; i++)
-		printf(" %16s", ks_pct_names[i]);
-	printf(" %22s HITS/MISSES%s\n", "MAX", ks_color(opts.color_out, C_RESET));
+	memset(pcts, 'r', ks_nr_pcts);
 	for (i = 0; i < nr; i++)
-		line_table(&m[i], secs);
+		traces |= is_trace(&m[i]);
+	/* RATE/S with a time span, HITS/MISSES with a trace: columns that say something. */
+	snprintf(align, sizeof(align), "lr%sr%srr%s", secs > 0 ? "r" : "", pcts,
+		 traces ? "r" : "");
+	ks_table_init(&t, align);
+	ks_table_add(&t, "NAME");
+	ks_table_add(&t, "COUNT");
+	if (secs > 0)
+		ks_table_add(&t, "RATE/S");
+	ks_table_add(&t, "MEAN");
+	for (i = 0; i < ks_nr_pcts; i++)
+		ks_table_add(&t, ks_pct_names[i]);
+	ks_table_add(&t, "MAX");
+	ks_table_add(&t, "±");
+	if (traces)
+		ks_table_add(&t, "HITS/MISSES");
+	for (i = 0; i < nr; i++)
+		line_table(&t, &m[i], secs, traces);
+	ks_table_print(stdout, &t, ks_out_width(stdout));
+	ks_table_free(&t);
 }
 
 /* B - A for every metric of B (a metric new in B: all of it). */
