@@ -406,6 +406,11 @@ int cmd_show(int argc, char **argv)
 	sh.per_cpu = a.per_cpu;
 	sh.all_slots = a.all_slots;
 	sh.bits = (int)a.bits;
+	if (opts.units_set && a.format == FMT_PROM) {
+		rc = ks_usage("Prometheus' unit is the second: --units does not apply "
+			      "to -f prometheus");
+		goto out;
+	}
 	if (a.bits >= 0 && a.format != FMT_HIST) {
 		rc = ks_usage("--bits merges the rows of hist, the default format");
 		goto out;

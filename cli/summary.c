@@ -97,6 +97,7 @@ static bool is_trace(const struct ks_metric *m)
 static void line_table(struct ks_table *t, const struct ks_metric *m, double secs,
 		       bool traces)
 {
+	enum ks_unit u = ks_metric_unit(m, opts.units);
 	char v[64];
 	struct ks_stats st;
 	struct ks_hist h;
@@ -111,13 +112,13 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 		snprintf(v, sizeof(v), "%.4g", (double)st.count / secs);
 		ks_table_add(t, v);
 	}
-	ks_table_add(t, st.count ? ks_fmt_mean_value(v, sizeof(v), &st, opts.units, &err) : "-");
+	ks_table_add(t, st.count ? ks_fmt_mean_value(v, sizeof(v), &st, u, &err) : "-");
 	worst = st.count ? err : 0;
 	for (i = 0; i < ks_nr_pcts; i++) {
-		ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.pct[i], opts.units, &err));
+		ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.pct[i], u, &err));
 		worst = err > worst ? err : worst;
 	}
-	ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.max, opts.units, &err));
+	ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.max, u, &err));
 	worst = err > worst ? err : worst;
 	ks_table_add(t, st.count ? ks_fmt_err(v, sizeof(v), worst) : "-");
 	if (traces) {
@@ -130,17 +131,24 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 	ks_hist_free(&h);
 }
 
-/* A number, or nothing when unknown (CSV). */
-static void csv_num(double v, bool known)
+/*
+ * A number in @u, or nothing when unknown (CSV): the shortest decimal that
+ * reads back as the double computed (9.95, not 9.9499999999999993).
+ */
+static void csv_num(double v, bool known, enum ks_unit u)
 {
+	char num[40];
+
 	if (known)
-		printf(",%.17g", v);
+		printf(",%s", ks_fmt_shortest(num, sizeof(num), v / ks_unit_scale(u)));
 	else
 		fputs(",", stdout);
 }
 
 static void line_csv(const struct ks_metric *m, double secs)
 {
+	/* --units, ns when auto: one unit down a column for programs. */
+	enum ks_unit u = ks_metric_unit(m, opts.units == UNIT_AUTO ? UNIT_NS : opts.units);
 	char n[48];
 	struct ks_stats st;
 	struct ks_hist h;
@@ -153,15 +161,15 @@ static void line_csv(const struct ks_metric *m, double secs)
 	for (i = 0; m->name[i]; i++)
 		printf(m->name[i] == '"' ? "\"\"" : "%c", m->name[i]);
 	printf("\",%s,%s", ks_kind_name(m->kind), ks_fmt_u128(n, sizeof(n), st.count));
-	csv_num((double)st.count / secs, secs > 0);
-	csv_num(st.mean, st.count);
+	csv_num((double)st.count / secs, secs > 0, UNIT_NONE);
+	csv_num(st.mean, st.count, u);
 	for (i = 0; i < ks_nr_pcts; i++)
-		csv_num(st.pct[i].value, st.count);
-	csv_num((double)st.max.low, st.count);
-	csv_num((double)st.max.last + 1, st.count);
-	csv_num((double)m->hits, is_trace(m));
-	csv_num((double)m->misses, is_trace(m));
-	putchar('\n');
+		csv_num(st.pct[i].value, st.count, u);
+	csv_num((double)st.max.low, st.count, u);
+	csv_num((double)st.max.last + 1, st.count, u);
+	csv_num((double)m->hits, is_trace(m), UNIT_NONE);
+	csv_num((double)m->misses, is_trace(m), UNIT_NONE);
+	printf(",%s\n", ks_unit_name(u));
 	ks_hist_free(&h);
 }
 
@@ -176,6 +184,11 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 	json_obj(j);
 	json_kstr(j, "name", m->name);
 	json_kstr(j, "kind", ks_kind_name(m->kind));
+	json_key(j, "unit");
+	if (ks_metric_is_ns(m))
+		json_str(j, "ns");
+	else
+		json_null(j);
 	json_ku128(j, "count", st.count);
 	json_key(j, "rate");
 	if (secs > 0)
@@ -238,10 +251,10 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 		return;
 	}
 	if (a->format == SUM_CSV) {
-		printf("name,kind,count,rate_per_s,mean_ns");
+		printf("name,kind,count,rate_per_s,mean");
 		for (i = 0; i < ks_nr_pcts; i++)
-			printf(",%s_ns", ks_pct_names[i]);
-		printf(",max_low_ns,max_high_ns,hits,misses\n");
+			printf(",%s", ks_pct_names[i]);
+		printf(",max_low,max_high,hits,misses,unit\n");
 		for (i = 0; i < nr; i++)
 			line_csv(&m[i], secs);
 		return;
@@ -267,7 +280,7 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	ks_table_add(&t, "MAX");
 	ks_table_add(&t, "±");
 	if (traces)
-		ks_table_add(&t, "HITS/MISSES");
+		ks_table_add(&t, "HIT/MISS");
 	for (i = 0; i < nr; i++)
 		line_table(&t, &m[i], secs, traces);
 	ks_table_print(stdout, &t, ks_out_width(stdout));
