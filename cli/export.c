@@ -16,7 +16,12 @@
  *   kstats_hits_total, kstats_misses_total  counters, traces only
  *   kstats_probe_floor_seconds              gauge, traces only
  *   kstats_recording         gauge: 1 recording, 0 stopped
- *   kstats_up                gauge: 1 the module answered, 0 not loaded
+ *   kstats_up                gauge: 1 this export worked; 0 it failed (the
+ *                            module is not loaded, or a NAME matched nothing)
+ * A one-shot export to -o FILE that fails writes kstats_up 0 to FILE, and
+ * exits 1: the textfile collector's convention is an atomic replace, and
+ * a file left as it was would say kstats_up 1 for ever (removing it would
+ * make the series vanish instead of saying why).
  * Buckets: a ladder fixed per metric, the same at every export: 2^B
  * buckets per power of two (-b/--bits B; --bucket-bits, its older name; default 0, at most the
  * metric's frac_bits), each a union of whole slots, so every count is
@@ -238,7 +243,8 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 static void write_export(FILE *out, const struct ks_set *set, const struct export_args *a,
 			 bool up)
 {
-	fprintf(out, "# HELP kstats_up 1: the kstats module answered, 0: it is not loaded.\n"
+	fprintf(out, "# HELP kstats_up 1: this export worked, 0: it failed (module not "
+		"loaded, a NAME matched nothing).\n"
 		"# TYPE kstats_up gauge\nkstats_up %d\n", up);
 	histograms(out, set, a, true);
 	histograms(out, set, a, false);
@@ -308,6 +314,20 @@ static int emit(const struct ks_set *set, const struct export_args *a, bool up)
 }
 
 /*
+ * A failed one-shot export to a file: the file says kstats_up 0 (replaced
+ * atomically, as every export is) rather than keep an older export's
+ * kstats_up 1 that a dashboard would take for the present. Returns @rc.
+ */
+static int export_failed(const struct export_args *a, int rc)
+{
+	struct ks_set none = { 0 };
+
+	if (a->output && strcmp(a->output, "-"))
+		replace_file(a->output, &none, a, false);
+	return rc;
+}
+
+/*
  * One export of the live metrics. With --interval the device is opened
  * each time and closed after, so that the exporter never holds the module:
  * while it is not loaded, kstats_up is 0 (said once on standard error).
@@ -320,7 +340,7 @@ static int export_live(const struct export_args *a, bool looping, bool *was_down
 	if (!looping) {
 		fd = ks_dev_open();
 		if (fd < 0)
-			return EXIT_RUNTIME;
+			return export_failed(a, EXIT_RUNTIME);
 	} else {
 		fd = ks_dev_try_open();
 		if (fd < 0) {
@@ -336,6 +356,10 @@ static int export_live(const struct export_args *a, bool looping, bool *was_down
 	close(fd);
 	if (!rc)
 		rc = emit(&set, a, true);
+	else if (looping)	/* a NAME matches nothing yet: 0 until it does */
+		rc = emit(&set, a, false);
+	else
+		rc = export_failed(a, rc);
 	ks_set_free(&set);
 	return rc;
 }
@@ -375,9 +399,13 @@ int cmd_export(int argc, char **argv)
 	}
 	if (a.input) {
 		rc = ks_snapfile_read(a.input, &set);
+		if (!rc)
+			rc = ks_set_check(&set, &a.pats, a.input);
 		if (!rc) {
 			ks_set_keep(&set, &a.pats);
 			rc = emit(&set, &a, true);
+		} else {
+			rc = export_failed(&a, rc);
 		}
 		goto out;
 	}

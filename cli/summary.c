@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl summary [PATTERN...] [-i FILE | --interval SECONDS] [-f FORMAT]
+ * kstatsctl summary [NAME...] [-i FILE | --interval SECONDS [--count N]]
+ *                   [-f FORMAT]
  *
  * One line per metric, sorted by name: count, rate, mean, the percentiles
  * shown (p50 and p99 unless --percentiles), max, and a trace's hits and
@@ -22,11 +23,12 @@ struct summary_args {
 	struct ks_names pats;
 	const char *input;
 	double interval;
+	long count;
 	enum sum_format format;
 	bool format_set;
 };
 
-enum { OPT_INTERVAL = 0x400 };
+enum { OPT_INTERVAL = 0x400, OPT_COUNT };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -37,6 +39,8 @@ static const struct argp_option summary_options[] = {
 	{ "input", 'i', "FILE", 0, "Read a snapshot file instead of the live metrics", 0 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "What was recorded over SECONDS, "
 	  "with the rate", 0 },
+	{ "count", OPT_COUNT, "N", 0, "With --interval: N intervals, a table each "
+	  "(default 1)", 0 },
 	{ "format", 'f', "FORMAT", 0, "table (default), csv or json", 0 },
 	{ 0 }
 };
@@ -51,6 +55,8 @@ static error_t summary_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_INTERVAL:
 		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->interval);
+	case OPT_COUNT:
+		return ks_parse_count("--count", arg, &a->count);
 	case 'f':
 		if (!strcmp(arg, "table")) {
 			a->format = SUM_TABLE;
@@ -74,8 +80,8 @@ static error_t summary_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp summary_argp = {
-	summary_options, summary_parse, "[PATTERN...] [-i FILE | --interval SECONDS]",
-	"One line per metric (all, or those matching a shell-style PATTERN): count, "
+	summary_options, summary_parse, "[NAME...] [-i FILE | --interval SECONDS [--count N]]",
+	"One line per metric (all, or those matching a shell-style NAME): count, "
 	"rate, mean, p50, p99 (or --percentiles), max, hits and misses.",
 	children, NULL, NULL
 };
@@ -287,26 +293,25 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	ks_table_free(&t);
 }
 
-/* B - A for every metric of B (a metric new in B: all of it). */
-static void interval(const struct ks_set *sa, struct ks_set *sb)
+/* B - A for every metric of B, into @d (a metric new in B: all of it). */
+static void interval(const struct ks_set *sa, const struct ks_set *sb, struct ks_set *d)
 {
-	struct ks_metric d;
 	size_t i;
 
-	for (i = 0; i < sb->nr; i++) {
-		ks_metric_since(ks_set_find(sa, sb->m[i].name), &sb->m[i], &d);
-		ks_metric_free(&sb->m[i]);
-		sb->m[i] = d;
-	}
+	d->m = xcalloc(sb->nr, sizeof(*d->m));
+	d->nr = sb->nr;
+	for (i = 0; i < sb->nr; i++)
+		ks_metric_since(ks_set_find(sa, sb->m[i].name), &sb->m[i], &d->m[i]);
 }
 
 int cmd_summary(int argc, char **argv)
 {
 	struct summary_args a = { 0 };
-	struct ks_set sa = { 0 }, sb = { 0 };
+	struct ks_set sa = { 0 }, sb = { 0 }, d = { 0 };
 	struct timespec next;
-	double secs = 0;
+	double secs;
 	int rc, done, fd = -1;
+	long n;
 
 	rc = ks_parse(&summary_argp, argc, argv, &a, &done);
 	if (rc || done)
@@ -316,6 +321,12 @@ int cmd_summary(int argc, char **argv)
 	if (!ks_pcts_set)	/* a summary's own default */
 		ks_pcts_parse("50,99");
 	rc = EXIT_USAGE;
+	if (a.count && !a.interval) {
+		ks_usage("--count goes with --interval");
+		goto out;
+	}
+	if (!a.count)
+		a.count = 1;	/* a summary: one interval's rates, unless asked */
 	if (a.input && a.interval) {
 		ks_usage("--interval reads the live metrics, not a file");
 		goto out;
@@ -324,33 +335,44 @@ int cmd_summary(int argc, char **argv)
 		rc = ks_snapfile_read(a.input, &sb);
 		if (rc)
 			goto out;
+		rc = ks_set_check(&sb, &a.pats, a.input);
+		if (rc)
+			goto out;
 		ks_set_keep(&sb, &a.pats);
 		print_summary(&a, sb.m, sb.nr, 0);
-		rc = 0;
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
 		goto out;
-	if (a.interval) {
-		rc = ks_take_matching(fd, &a.pats, &sa);
-		if (rc)
-			goto out;
-		clock_gettime(CLOCK_MONOTONIC, &next);
-		ks_sleep_until(&next, a.interval);
-	}
-	rc = ks_take_matching(fd, &a.pats, &sb);
-	if (rc)
+	if (!a.interval) {
+		rc = ks_take_matching(fd, &a.pats, &sb);
+		if (!rc)
+			print_summary(&a, sb.m, sb.nr, 0);
 		goto out;
-	if (a.interval) {
+	}
+	/* --interval: each table of what the interval recorded, --count times. */
+	rc = ks_take_matching(fd, &a.pats, &sa);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (n = 0; !rc && (!a.count || n < a.count); n++) {
+		ks_sleep_until(&next, a.interval);
+		rc = ks_take_matching(fd, &a.pats, &sb);
+		if (rc)
+			break;
 		/* The time between the two copies, as the kernel took them. */
 		secs = a.interval;
 		if (sa.nr && sb.nr && sb.m[0].time_ns > sa.m[0].time_ns)
 			secs = (double)(sb.m[0].time_ns - sa.m[0].time_ns) / 1e9;
-		interval(&sa, &sb);
+		interval(&sa, &sb, &d);
+		print_summary(&a, d.m, d.nr, secs);
+		ks_set_free(&d);
+		ks_set_free(&sa);
+		sa = sb;
+		memset(&sb, 0, sizeof(sb));
+		if (a.count != 1 && fflush(stdout))
+			break;
 	}
-	print_summary(&a, sb.m, sb.nr, secs);
 out:
 	if (fd >= 0)
 		close(fd);
