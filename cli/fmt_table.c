@@ -196,7 +196,7 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		ks_fmt_u128(b, sizeof(b), h.total));
 	fprintf(out, "#[Buckets = %12u, SubBuckets     = %12u]\n",
 		65 - m->frac_bits, 1u << m->frac_bits);
-	fprintf(out, "#[Error   = %12s, at most, of each Value: the middle of its slot "
+	fprintf(out, "#[Error   = %12s at most: each Value is its slot's middle "
 		"(frac_bits %u)]\n", ks_fmt_err(err, sizeof(err), max_err), m->frac_bits);
 	ks_hist_free(&h);
 }

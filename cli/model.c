@@ -105,6 +105,54 @@ bool ks_names_fnmatch(const struct ks_names *pats, const char *name)
 	return false;
 }
 
+/* Does @pat have a shell-style metacharacter (else it is a plain name)? */
+static bool is_glob(const char *pat)
+{
+	return strpbrk(pat, "*?[") != NULL;
+}
+
+int ks_names_check(const struct ks_names *pats, const char *const *names, size_t nr,
+		   const char *path)
+{
+	const char *near;
+	size_t p, i;
+
+	for (p = 0; p < pats->nr; p++) {
+		const char *pat = pats->v[p];
+
+		for (i = 0; i < nr; i++)
+			if (!fnmatch(pat, names[i], 0))
+				break;
+		if (i < nr)
+			continue;
+		near = ks_closest(pat, names, nr);
+		if (near)
+			ks_set_hint("did you mean '%s'?", near);
+		else
+			ks_set_hint(path ? "'kstatsctl list -i %s' lists its metrics" :
+				    "'kstatsctl list' lists the metrics", path);
+		if (is_glob(pat))
+			return ks_fail(EXIT_RUNTIME, NULL, "%s%sno metric matches '%s'",
+				       path ? path : "", path ? ": " : "", pat);
+		return ks_fail(EXIT_RUNTIME, NULL, "%s%sno metric %s%s", path ? path : "",
+			       path ? ": " : "", pat, path ? " in it" : "");
+	}
+	return 0;
+}
+
+int ks_set_check(const struct ks_set *set, const struct ks_names *pats, const char *path)
+{
+	const char **names = xcalloc(set->nr, sizeof(*names));
+	size_t i;
+	int rc;
+
+	for (i = 0; i < set->nr; i++)
+		names[i] = set->m[i].name;
+	rc = ks_names_check(pats, names, set->nr, path);
+	free(names);
+	return rc;
+}
+
 int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set)
 {
 	struct kstats_metric_info *li = NULL;

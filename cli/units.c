@@ -186,8 +186,9 @@ static char *fmt_exact(char *buf, size_t len, uint64_t ns, enum ks_unit u,
 
 char *ks_fmt_int(char *buf, size_t len, uint64_t ns, enum ks_unit u)
 {
-	if (u == UNIT_AUTO)
-		return ks_fmt_dbl(buf, len, (double)ns, UNIT_AUTO);
+	/* No unit: exact to 9 digits, then 4 significant ones, as auto does. */
+	if (u == UNIT_AUTO || (u == UNIT_NONE && ns >= 1000000000))
+		return ks_fmt_dbl(buf, len, (double)ns, u);
 	return fmt_exact(buf, len, ns, u, true);
 }
 
@@ -250,8 +251,8 @@ char *ks_fmt_high(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 
 	if (last != UINT64_MAX)
 		return ks_fmt_int(buf, len, last + 1, u);
-	if (u == UNIT_NS || u == UNIT_NONE) {
-		snprintf(buf, len, "18446744073709551616%s", units[u].name);
+	if (u == UNIT_NS) {
+		snprintf(buf, len, "18446744073709551616ns");
 		return buf;
 	}
 	return ks_fmt_dbl(buf, len, kstats_slot_high(slot, frac_bits), u);
