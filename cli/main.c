@@ -225,8 +225,8 @@ static void option_hint(const struct argp *argp, const char *arg)
 		ptrs[i] = names[i];
 	near = ks_closest(word, ptrs, nr);
 	if (near)
-		ks_set_hint("did you mean '%s'? (see 'kstatsctl %s --help')", near,
-			    opts.cmd ? opts.cmd : "");
+		ks_set_hint("did you mean '%s'? (see 'kstatsctl%s%s --help')", near,
+			    opts.cmd ? " " : "", opts.cmd ? opts.cmd : "");
 }
 
 /*
