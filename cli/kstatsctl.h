@@ -99,6 +99,7 @@ void *xrealloc(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 
 int ks_name_valid(const char *name);	/* 0 or a usage error printed */
+int ks_pattern_valid(const char *pat);	/* the same, for a NAME pattern */
 
 /*
  * "Did you mean": the candidate closest to @word within a typo's distance

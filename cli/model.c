@@ -117,6 +117,9 @@ int ks_names_check(const struct ks_names *pats, const char *const *names, size_t
 	const char *near;
 	size_t p, i;
 
+	for (p = 0; p < pats->nr; p++)
+		if (ks_pattern_valid(pats->v[p]))
+			return EXIT_USAGE;
 	for (p = 0; p < pats->nr; p++) {
 		const char *pat = pats->v[p];
 

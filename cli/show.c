@@ -400,6 +400,9 @@ int cmd_show(int argc, char **argv)
 		ks_usage("which metric? give NAME..., or --all");
 		goto out;
 	}
+	for (size_t i = 0; i < a.pats.nr; i++)
+		if (ks_pattern_valid(a.pats.v[i]))
+			goto out;
 	sh.format = a.format;
 	sh.cpu = (int)a.cpu;
 	sh.cpu_list = a.cpu_list;

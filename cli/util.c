@@ -163,6 +163,21 @@ int ks_name_valid(const char *name)
 	return 0;
 }
 
+/* A NAME operand: a metric name, or a shell-style pattern of one. */
+int ks_pattern_valid(const char *pat)
+{
+	size_t len = strlen(pat);
+
+	if (!len || len >= 4 * KSTATS_NAME_LEN)
+		return ks_usage("'%s': a metric name or pattern is 1 to %d characters",
+				pat, KSTATS_NAME_LEN - 1);
+	if (strspn(pat, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			"0123456789_.:-*?[]!^\\") != len)
+		return ks_usage("'%s': a metric name has only letters, digits and "
+				"_ . : - (a pattern also * ? [ ])", pat);
+	return 0;
+}
+
 int ks_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
