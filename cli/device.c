@@ -211,9 +211,17 @@ int ks_dev_open(void)
 			return -1;
 		}
 		if (opts.no_autoload) {
-			ks_fail(EXIT_RUNTIME, "load it with 'sudo modprobe kstats', or "
-				"run without --no-autoload to let kstatsctl load it",
-				"the kstats module is not loaded");
+			char path[4096], ver[64];
+
+			/* modprobe needs kstats.ko installed: say so first. */
+			if (ks_module_file(path, sizeof(path), ver, sizeof(ver)))
+				ks_fail(EXIT_RUNTIME, HINT_INSTALL,
+					"the kstats module is not loaded, and not "
+					"installed for this kernel");
+			else
+				ks_fail(EXIT_RUNTIME, "load it with 'sudo modprobe kstats', or "
+					"run without --no-autoload to let kstatsctl load it",
+					"the kstats module is not loaded");
 			return -1;
 		}
 		if (autoload())

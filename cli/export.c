@@ -16,9 +16,14 @@
  *   kstats_hits_total, kstats_misses_total  counters, traces only
  *   kstats_probe_floor_seconds              gauge, traces only
  *   kstats_recording         gauge: 1 recording, 0 stopped
- *   kstats_up                gauge: 1 the module answered, 0 not loaded
+ *   kstats_up                gauge: 1 this export worked; 0 it failed (the
+ *                            module is not loaded, or a NAME matched nothing)
+ * A one-shot export to -o FILE that fails writes kstats_up 0 to FILE, and
+ * exits 1: the textfile collector's convention is an atomic replace, and
+ * a file left as it was would say kstats_up 1 for ever (removing it would
+ * make the series vanish instead of saying why).
  * Buckets: a ladder fixed per metric, the same at every export: 2^B
- * buckets per power of two (--bucket-bits B, default 0, at most the
+ * buckets per power of two (-b/--bits B; --bucket-bits, its older name; default 0, at most the
  * metric's frac_bits), each a union of whole slots, so every count is
  * exact; le = the largest integer in the bucket (Prometheus' buckets are
  * upper-inclusive). Empty buckets are written too: the series never
@@ -37,7 +42,7 @@
 #include "kstatsctl.h"
 
 struct export_args {
-	struct ks_names pats, ns;
+	struct ks_names pats;
 	const char *input, *output;
 	double interval;
 	long count;
@@ -45,7 +50,7 @@ struct export_args {
 	bool per_cpu;
 };
 
-enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_BUCKET_BITS, OPT_PER_CPU, OPT_NS };
+enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_PER_CPU };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -58,11 +63,9 @@ static const struct argp_option export_options[] = {
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Export again every SECONDS "
 	  "(with -o), until stopped", 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N exports", 0 },
-	{ "bucket-bits", OPT_BUCKET_BITS, "B", 0, "2^B buckets per power of two, "
-	  "0 to 5 (default 0)", 0 },
+	{ "bits", 'b', "B", 0, "2^B buckets per power of two, 0 to 5 (default 0)", 0 },
+	{ "bucket-bits", 0, NULL, OPTION_ALIAS, NULL, 0 },
 	{ "per-cpu", OPT_PER_CPU, NULL, 0, "A series per CPU (cpu label)", 0 },
-	{ "ns", OPT_NS, "PATTERN", 0, "Metrics matching PATTERN hold nanoseconds: "
-	  "export them as kstats_duration_seconds (traces always are)", 0 },
 	{ 0 }
 };
 
@@ -81,18 +84,15 @@ static error_t export_parse(int key, char *arg, struct argp_state *state)
 		return ks_parse_seconds("--interval", arg, 1, 86400, &a->interval);
 	case OPT_COUNT:
 		return ks_parse_count("--count", arg, &a->count);
-	case OPT_BUCKET_BITS:
+	case 'b':
 		if (ks_parse_u32(arg, KSTATS_FRAC_BITS_MAX, &a->bucket_bits)) {
-			ks_usage("--bucket-bits: '%s' is not 0 to %u", arg,
+			ks_usage("--bits: '%s' is not 0 to %u", arg,
 				 KSTATS_FRAC_BITS_MAX);
 			return EINVAL;
 		}
 		break;
 	case OPT_PER_CPU:
 		a->per_cpu = true;
-		break;
-	case OPT_NS:
-		ks_names_add(&a->ns, arg);
 		break;
 	case ARGP_KEY_ARG:
 		ks_names_add(&a->pats, arg);
@@ -129,11 +129,6 @@ static char *label_value(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-static bool is_duration(const struct ks_metric *m, const struct export_args *a)
-{
-	return m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP ||
-	       ks_names_fnmatch(&a->ns, m->name);
-}
 
 /* One histogram's series: every bucket of the ladder, +Inf, sum, count. */
 static void series(FILE *out, const char *fam, const char *labels,
@@ -180,7 +175,7 @@ static void histograms(FILE *out, const struct ks_set *set, const struct export_
 		const struct ks_metric *m = &set->m[i];
 		uint32_t bits = a->bucket_bits < m->frac_bits ? a->bucket_bits : m->frac_bits;
 
-		if (is_duration(m, a) != durations)
+		if (ks_metric_is_ns(m) != durations)
 			continue;
 		if (!head) {
 			fprintf(out, "# HELP %s %s\n", fam, durations ?
@@ -248,7 +243,8 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 static void write_export(FILE *out, const struct ks_set *set, const struct export_args *a,
 			 bool up)
 {
-	fprintf(out, "# HELP kstats_up 1: the kstats module answered, 0: it is not loaded.\n"
+	fprintf(out, "# HELP kstats_up 1: this export worked, 0: it failed (module not "
+		"loaded, a NAME matched nothing).\n"
 		"# TYPE kstats_up gauge\nkstats_up %d\n", up);
 	histograms(out, set, a, true);
 	histograms(out, set, a, false);
@@ -318,6 +314,20 @@ static int emit(const struct ks_set *set, const struct export_args *a, bool up)
 }
 
 /*
+ * A failed one-shot export to a file: the file says kstats_up 0 (replaced
+ * atomically, as every export is) rather than keep an older export's
+ * kstats_up 1 that a dashboard would take for the present. Returns @rc.
+ */
+static int export_failed(const struct export_args *a, int rc)
+{
+	struct ks_set none = { 0 };
+
+	if (a->output && strcmp(a->output, "-"))
+		replace_file(a->output, &none, a, false);
+	return rc;
+}
+
+/*
  * One export of the live metrics. With --interval the device is opened
  * each time and closed after, so that the exporter never holds the module:
  * while it is not loaded, kstats_up is 0 (said once on standard error).
@@ -330,7 +340,7 @@ static int export_live(const struct export_args *a, bool looping, bool *was_down
 	if (!looping) {
 		fd = ks_dev_open();
 		if (fd < 0)
-			return EXIT_RUNTIME;
+			return export_failed(a, EXIT_RUNTIME);
 	} else {
 		fd = ks_dev_try_open();
 		if (fd < 0) {
@@ -346,6 +356,10 @@ static int export_live(const struct export_args *a, bool looping, bool *was_down
 	close(fd);
 	if (!rc)
 		rc = emit(&set, a, true);
+	else if (looping)	/* a NAME matches nothing yet: 0 until it does */
+		rc = emit(&set, a, false);
+	else
+		rc = export_failed(a, rc);
 	ks_set_free(&set);
 	return rc;
 }
@@ -385,9 +399,13 @@ int cmd_export(int argc, char **argv)
 	}
 	if (a.input) {
 		rc = ks_snapfile_read(a.input, &set);
+		if (!rc)
+			rc = ks_set_check(&set, &a.pats, a.input);
 		if (!rc) {
 			ks_set_keep(&set, &a.pats);
 			rc = emit(&set, &a, true);
+		} else {
+			rc = export_failed(&a, rc);
 		}
 		goto out;
 	}
@@ -406,6 +424,5 @@ int cmd_export(int argc, char **argv)
 out:
 	ks_set_free(&set);
 	free(a.pats.v);
-	free(a.ns.v);
 	return rc;
 }

@@ -17,26 +17,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "kstatsctl.h"
 
 #define BAR_WIDTH 52	/* at most; fewer on a narrower terminal */
 #define BAR_MIN 10
-
-/* The terminal's width (COLUMNS first), or 0 when not a terminal. */
-static size_t term_columns(FILE *out)
-{
-	const char *c = getenv("COLUMNS");
-	struct winsize ws;
-
-	if (c && atoi(c) > 0)
-		return (size_t)atoi(c);
-	if (!ioctl(fileno(out), TIOCGWINSZ, &ws) && ws.ws_col)
-		return ws.ws_col;
-	return 0;
-}
 
 /* @h with its slots merged into those of frac_bits @bits (<= its own). */
 static void hist_merge(struct ks_hist *to, const struct ks_hist *h, uint32_t bits)
@@ -62,29 +47,42 @@ static void hist_merge(struct ks_hist *to, const struct ks_hist *h, uint32_t bit
 		to->used += !!to->count[k];
 }
 
+void fmt_title_prefixed(FILE *out, const struct ks_metric *m, const char *what,
+			const char *prefix)
+{
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], item[sizeof(t) + 32], cont[16];
+	struct ks_wrap w = { out, ks_out_width(out), 0, prefix, cont };
+
+	snprintf(cont, sizeof(cont), "%s  ", prefix);
+	fputs(prefix, out);
+	snprintf(item, sizeof(item), "%s%s%s:", ks_color(opts.color_out, C_BOLD),
+		 ks_text(t, sizeof(t), m->name), ks_color(opts.color_out, C_RESET));
+	ks_wrap_item(&w, "", item);
+	snprintf(item, sizeof(item), "%s%s%s", ks_kind_name(m->kind),
+		 m->owner[0] ? " " : "", ks_text(t, sizeof(t), m->owner));
+	ks_wrap_item(&w, " ", item);
+	snprintf(item, sizeof(item), "frac_bits %u", m->frac_bits);
+	ks_wrap_item(&w, ", ", item);
+	ks_wrap_item(&w, ", ", ks_state_name(m->flags));
+	snprintf(item, sizeof(item), "%u CPU%s", m->nr_cpus, m->nr_cpus == 1 ? "" : "s");
+	ks_wrap_item(&w, ", ", item);
+	if (what)
+		ks_wrap_item(&w, ", ", what);
+	if (m->reset)
+		ks_wrap_item(&w, " ", "(reset during the interval)");
+	ks_wrap_end(&w);
+}
+
 void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
 {
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
-
-	fprintf(out, "%s%s%s: %s", ks_color(opts.color_out, C_BOLD),
-		ks_text(t, sizeof(t), m->name), ks_color(opts.color_out, C_RESET),
-		ks_kind_name(m->kind));
-	if (m->owner[0])
-		fprintf(out, " %s", ks_text(t, sizeof(t), m->owner));
-	fprintf(out, ", frac_bits %u, %s, %u CPU%s", m->frac_bits,
-		ks_state_name(m->flags),
-		m->nr_cpus, m->nr_cpus == 1 ? "" : "s");
-	if (what)
-		fprintf(out, ", %s", what);
-	if (m->reset)
-		fputs(" (reset during the interval)", out);
-	fputc('\n', out);
+	fmt_title_prefixed(out, m, what, "");
 }
 
 static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_hist *h,
 		       enum ks_unit u)
 {
-	char a[128], b[128], c[128], n[48];
+	char a[128], b[128], n[48], item[512];
+	struct ks_wrap w = { out, ks_out_width(out), 0, "", "" };
 	struct ks_stats st;
 	int i;
 
@@ -92,16 +90,26 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 	if (!st.count) {
 		fputs("count 0\n", out);
 	} else {
-		fprintf(out, "count %s  mean %s  min %s  max %s\n",
-			ks_fmt_u128(n, sizeof(n), st.count),
-			ks_fmt_mean(a, sizeof(a), &st, u, false),
-			ks_fmt_est(b, sizeof(b), &st.min, h->frac_bits, u, true, false),
-			ks_fmt_est(c, sizeof(c), &st.max, h->frac_bits, u, true, false));
-		for (i = 0; i < (int)ks_nr_pcts; i++)
-			fprintf(out, "%s%s %s", i ? "  " : "", ks_pct_names[i],
-				ks_fmt_est(a, sizeof(a), &st.pct[i], h->frac_bits, u,
-					   false, false));
-		fprintf(out, "\nslots %u of %u used, over [%s, %s)\n", h->used, h->nslots,
+		/* Items wrap at the width, never inside one ("p99 31.74us (±3.3%)"). */
+		snprintf(item, sizeof(item), "count %s", ks_fmt_u128(n, sizeof(n), st.count));
+		ks_wrap_item(&w, "  ", item);
+		snprintf(item, sizeof(item), "mean %s", ks_fmt_mean(a, sizeof(a), &st, u, false));
+		ks_wrap_item(&w, "  ", item);
+		snprintf(item, sizeof(item), "min %s",
+			 ks_fmt_est(a, sizeof(a), &st.min, h->frac_bits, u, true, false));
+		ks_wrap_item(&w, "  ", item);
+		snprintf(item, sizeof(item), "max %s",
+			 ks_fmt_est(a, sizeof(a), &st.max, h->frac_bits, u, true, false));
+		ks_wrap_item(&w, "  ", item);
+		ks_wrap_end(&w);
+		for (i = 0; i < (int)ks_nr_pcts; i++) {
+			snprintf(item, sizeof(item), "%s %s", ks_pct_names[i],
+				 ks_fmt_est(a, sizeof(a), &st.pct[i], h->frac_bits, u,
+					    false, false));
+			ks_wrap_item(&w, "  ", item);
+		}
+		ks_wrap_end(&w);
+		fprintf(out, "slots %u of %u used, over [%s, %s)\n", h->used, h->nslots,
 			ks_fmt_int(a, sizeof(a), kstats_slot_low(h->first, h->frac_bits), u),
 			ks_fmt_high(b, sizeof(b), h->last, h->frac_bits, u));
 	}
@@ -135,12 +143,12 @@ static const char *hi_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_u
 
 /* @scale: the count of a full bar (--per-cpu: the same on every CPU), or 0. */
 static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *sh,
-		      struct labels *l, ks_u128 scale)
+		      enum ks_unit u, struct labels *l, ks_u128 scale)
 {
 	uint32_t from = h->first, to = h->last, s;
 	char label[112], bar[BAR_WIDTH + 1], num[48];
 	ks_u128 max = 0;
-	size_t width = 0, cwidth, bar_width = BAR_WIDTH, cols = term_columns(out);
+	size_t width = 0, cwidth, bar_width = BAR_WIDTH, cols = ks_out_width(out);
 	int pass;
 
 	if (sh->all_slots) {
@@ -166,8 +174,8 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 			while (!sh->all_slots && !h->count[s] && e < to && !h->count[e + 1])
 				e++;
 			snprintf(label, sizeof(label), "[%s, %s)",
-				 lo_label(l, s, h->frac_bits, sh->units),
-				 hi_label(l, e, h->frac_bits, sh->units));
+				 lo_label(l, s, h->frac_bits, u),
+				 hi_label(l, e, h->frac_bits, u));
 			s = e;
 			if (!pass) {
 				n = strlen(label);
@@ -175,7 +183,7 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 				continue;
 			}
 			/* label, count, " |", bar, "|" within the terminal */
-			if (cols && s == from) {
+			if (s == from) {
 				n = width + 1 + cwidth + 3;
 				bar_width = cols > n + BAR_MIN ? cols - n : BAR_MIN;
 				bar_width = bar_width < BAR_WIDTH ? bar_width : BAR_WIDTH;
@@ -197,6 +205,7 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 static void one(FILE *out, const struct ks_metric *m, int row,
 		const struct ks_show *sh, struct labels *l, ks_u128 scale)
 {
+	enum ks_unit u = ks_metric_unit(m, sh->units);
 	struct ks_hist h, merged;
 	char what[32];
 
@@ -208,12 +217,12 @@ static void one(FILE *out, const struct ks_metric *m, int row,
 	fmt_title(out, m, row >= 0 || sh->cpu_list ? what : NULL);
 	if (sh->bits >= 0 && (uint32_t)sh->bits < h.frac_bits) {
 		hist_merge(&merged, &h, (uint32_t)sh->bits);
-		hist_rows(out, &merged, sh, l, scale);
+		hist_rows(out, &merged, sh, u, l, scale);
 		ks_hist_free(&merged);
 	} else {
-		hist_rows(out, &h, sh, l, scale);
+		hist_rows(out, &h, sh, u, l, scale);
 	}
-	fmt_footer(out, m, &h, sh->units);
+	fmt_footer(out, m, &h, u);
 	ks_hist_free(&h);
 }
 

@@ -3,7 +3,8 @@
  * --format json (and show -j): the show document. The schema is in
  * cli/kstatsctl.schema.json and kstatsctl(8); its version is the
  * top-level "schema" member. Values are always integers or numbers in
- * nanoseconds ("unit": "ns"), whatever --units says; counts are exact
+ * nanoseconds ("unit": "ns"), whatever --units says, or for a metric with
+ * no known unit, as recorded ("unit": null); counts are exact
  * integers, beyond 2^64 if need be.
  *
  *   {"schema": 2, "command": "show", "source": {...},
@@ -148,7 +149,12 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 	if (sh->interval) {
 		json_kbool(j, "reset", m->reset);
 	}
-	json_kstr(j, "unit", "ns");
+	/* null: a module's or a program's numbers, in a unit not known here. */
+	json_key(j, "unit");
+	if (ks_metric_is_ns(m))
+		json_str(j, "ns");
+	else
+		json_null(j);
 	ks_hist_build(&h, m, -1);
 	stats(j, &h);
 	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP) {

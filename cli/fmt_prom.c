@@ -15,8 +15,10 @@
  *   # EOF
  *
  * The family is "kstats_" and the metric's name with every character
- * outside [A-Za-z0-9_] made "_", then the unit: seconds unless --units
- * names another. Buckets are cumulative with le = the largest value of a
+ * outside [A-Za-z0-9_] made "_", then "_seconds" for a metric of
+ * nanoseconds: Prometheus' base unit, the only one its conventions and
+ * promtool accept, so --units is refused here (show.c); a metric with no
+ * known unit has no suffix, no UNIT line and its numbers as recorded. Buckets are cumulative with le = the largest value of a
  * slot (samples are integers), one per non-empty slot (every slot with
  * --all-slots). With --cpu or --per-cpu, series carry a cpu label.
  * le values are written in the canonical form OpenMetrics asks for (the
@@ -112,20 +114,6 @@ static char *help_text(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-static const char *unit_word(enum ks_unit u)
-{
-	switch (u) {
-	case UNIT_NS:
-		return "nanoseconds";
-	case UNIT_US:
-		return "microseconds";
-	case UNIT_MS:
-		return "milliseconds";
-	default:
-		return "seconds";
-	}
-}
-
 /* le of every slot, made once per metric (--per-cpu repeats them). */
 static const char *le_of(char (*cache)[32], uint32_t s, uint32_t fb, double scale)
 {
@@ -171,7 +159,7 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 
 void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 {
-	enum ks_unit u = sh->units_set && sh->units != UNIT_AUTO ? sh->units : UNIT_S;
+	enum ks_unit u = ks_metric_unit(m, UNIT_S);
 	char fam[KSTATS_NAME_LEN + 32], (*cache)[32];
 	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)];
 	size_t i, n;
@@ -182,13 +170,15 @@ void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			    "0123456789_", fam[i]))
 			fam[i] = '_';
-	snprintf(fam + n, sizeof(fam) - n, "_%s", unit_word(u));
+	if (u != UNIT_NONE)
+		snprintf(fam + n, sizeof(fam) - n, "_seconds");
 	fprintf(out, "# HELP %s kstats metric %s (%s%s%s, frac_bits %u)\n", fam,
 		help_text(name, sizeof(name), m->name), ks_kind_name(m->kind),
 		m->owner[0] ? " " : "", help_text(owner, sizeof(owner), m->owner),
 		m->frac_bits);
 	fprintf(out, "# TYPE %s histogram\n", fam);
-	fprintf(out, "# UNIT %s %s\n", fam, unit_word(u));
+	if (u != UNIT_NONE)
+		fprintf(out, "# UNIT %s seconds\n", fam);
 	cache = xcalloc(kstats_hist_nslots(m->frac_bits), sizeof(*cache));
 	if (sh->cpu >= 0) {
 		series(out, fam, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, u, cache);

@@ -16,12 +16,15 @@
  * slots with --all-slots), starting with (low bound of the first, 0).
  * With --per-cpu, CPUs are separate data sets (gnuplot's "index").
  *
- * csv: time,metric,cpu,low,high,count,sum,mean per non-empty slot; cpu is
- * "all" unless --cpu or --per-cpu; sum and mean are empty when unknown
- * (a slot of 2^52 samples or more, whose part sum may have wrapped).
+ * csv: time,metric,cpu,low,high,count,sum,mean,unit per non-empty slot; cpu
+ * is "all" unless --cpu or --per-cpu; sum and mean are empty when unknown
+ * (a slot of 2^52 samples or more, whose part sum may have wrapped); unit
+ * is what low, high, sum and mean are in (--units), empty for a metric of
+ * no known unit (ks_metric_unit), whose numbers are as recorded.
  *
  * The tables use one unit throughout: --units, else ns for cdf and csv
- * (programs read them) and the unit of the median for percentiles.
+ * (programs read them) and the unit of the median for percentiles; a
+ * metric with no known unit, its own numbers.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -157,8 +160,9 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 
 	ks_hist_build(&h, m, row);
 	ks_hist_stats(&h, &st);
-	u = ks_table_unit(sh->units, st.pct[0].value);
-	snprintf(unit, sizeof(unit), "values in %s", ks_unit_name(u));
+	u = ks_metric_unit(m, ks_table_unit(sh->units, st.pct[0].value));
+	snprintf(unit, sizeof(unit), "values in %s", u == UNIT_NONE ? "the metric's own "
+		 "unit (none known)" : ks_unit_name(u));
 	if (!first)
 		fputc('\n', out);
 	title_comment(out, m, row, unit);
@@ -192,7 +196,7 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		ks_fmt_u128(b, sizeof(b), h.total));
 	fprintf(out, "#[Buckets = %12u, SubBuckets     = %12u]\n",
 		65 - m->frac_bits, 1u << m->frac_bits);
-	fprintf(out, "#[Error   = %12s, at most, of each Value: the middle of its slot "
+	fprintf(out, "#[Error   = %12s at most: each Value is its slot's middle "
 		"(frac_bits %u)]\n", ks_fmt_err(err, sizeof(err), max_err), m->frac_bits);
 	ks_hist_free(&h);
 }
@@ -215,13 +219,14 @@ static void cdf_one(FILE *out, const struct ks_metric *m, int row,
 
 	if (sh->units_set && sh->units == UNIT_AUTO)
 		u = UNIT_NS;
+	u = ks_metric_unit(m, u);
 	ks_hist_build(&h, m, row);
 	from = sh->all_slots ? 0 : h.first;
 	to = sh->all_slots ? h.nslots - 1 : h.last;
 	if (!first)
 		fputs("\n\n", out);
-	snprintf(extra, sizeof(extra), "value (%s, slot upper bound)\tfraction below it",
-		 ks_unit_name(u));
+	snprintf(extra, sizeof(extra), "value (%s%sslot upper bound)\tfraction below it",
+		 ks_unit_name(u), u == UNIT_NONE ? "" : ", ");
 	title_comment(out, m, row, extra);
 	if (from <= to && h.total) {
 		fprintf(out, "%s\t0\n", ks_fmt_intnum(v, sizeof(v),
@@ -245,13 +250,14 @@ void fmt_cdf(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 void fmt_csv_header(FILE *out, const struct ks_show *sh)
 {
 	(void)sh;
-	fputs("time,metric,cpu,low,high,count,sum,mean\n", out);
+	fputs("time,metric,cpu,low,high,count,sum,mean,unit\n", out);
 }
 
 static void csv_one(FILE *out, const struct ks_metric *m, int row,
 		    const struct ks_show *sh, bool first)
 {
-	enum ks_unit u = sh->units_set && sh->units != UNIT_AUTO ? sh->units : UNIT_NS;
+	enum ks_unit u = ks_metric_unit(m, sh->units_set && sh->units != UNIT_AUTO ?
+					    sh->units : UNIT_NS);
 	char cpu[16], lo[64], hi[64], sum[64], mean[64], n[48];
 	char name[KS_TEXT_LEN(KSTATS_NAME_LEN)];
 	uint32_t from, to, s;
@@ -274,12 +280,12 @@ static void csv_one(FILE *out, const struct ks_metric *m, int row,
 			ks_fmt_num(sum, sizeof(sum), round(ks_hist_slot_sum(&h, s)), u);
 			ks_fmt_num(mean, sizeof(mean), ks_hist_slot_mean(&h, s), u);
 		}
-		fprintf(out, "%llu.%09llu,%s,%s,%s,%s,%s,%s,%s\n",
+		fprintf(out, "%llu.%09llu,%s,%s,%s,%s,%s,%s,%s,%s\n",
 			(unsigned long long)(m->realtime_ns / 1000000000),
 			(unsigned long long)(m->realtime_ns % 1000000000), name, cpu,
 			ks_fmt_intnum(lo, sizeof(lo), kstats_slot_low(s, h.frac_bits), u),
 			ks_fmt_highnum(hi, sizeof(hi), s, h.frac_bits, u),
-			ks_fmt_u128(n, sizeof(n), h.count[s]), sum, mean);
+			ks_fmt_u128(n, sizeof(n), h.count[s]), sum, mean, ks_unit_name(u));
 	}
 	ks_hist_free(&h);
 }

@@ -42,7 +42,8 @@ typedef unsigned __int128 ks_u128;
 
 /* ---- global options (main.c) ---- */
 
-enum ks_unit { UNIT_AUTO, UNIT_NS, UNIT_US, UNIT_MS, UNIT_S };
+/* UNIT_NONE: a metric with no unit (ks_metric_unit): plain numbers. */
+enum ks_unit { UNIT_AUTO, UNIT_NS, UNIT_US, UNIT_MS, UNIT_S, UNIT_NONE };
 
 struct ks_opts {
 	bool json;		/* -j */
@@ -51,6 +52,7 @@ struct ks_opts {
 	const char *device;	/* -d */
 	enum ks_unit units;
 	bool units_set;		/* --units given explicitly */
+	struct ks_names *ns;	/* --ns PATTERN: these metrics hold ns too */
 	bool color_out;		/* colour on stdout */
 	bool color_err;		/* colour on stderr */
 	const char *cmd;	/* the subcommand running, for messages */
@@ -97,6 +99,13 @@ void *xrealloc(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 
 int ks_name_valid(const char *name);	/* 0 or a usage error printed */
+int ks_pattern_valid(const char *pat);	/* the same, for a NAME pattern */
+
+/*
+ * "Did you mean": the candidate closest to @word within a typo's distance
+ * (edit distance at most a third of @word, 1 to 3), or NULL.
+ */
+const char *ks_closest(const char *word, const char *const *cands, size_t nr);
 
 /* ---- NAME... operands (names.c) ---- */
 
@@ -116,6 +125,15 @@ bool ks_names_fnmatch(const struct ks_names *pats, const char *name);
  */
 int ks_each_name(const char *cmd, const struct ks_names *n, const bool *all,
 		 int (*op)(int fd, const char *name, void *ctx), void *ctx);
+/*
+ * Every pattern of @pats matches one of @names (from @path, or NULL: the
+ * live metrics)? 0, or EXIT_RUNTIME with an error naming the first that
+ * matches none, and a "did you mean" hint when a name is close to it.
+ */
+int ks_names_check(const struct ks_names *pats, const char *const *names, size_t nr,
+		   const char *path);
+struct ks_set;
+int ks_set_check(const struct ks_set *set, const struct ks_names *pats, const char *path);
 /* An argp parser whose input is a struct ks_names. */
 error_t ks_names_parse(int key, char *arg, struct argp_state *state);
 /* A whole "CMD NAME..." command: @op on each name, as ks_each_name. */
@@ -152,6 +170,34 @@ bool ks_utf8_control(const char *s, size_t n);
 /* CRC-32C of @len bytes, continuing from @crc (0 to start). */
 uint32_t ks_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* ---- tables that fit the screen (table.c) ---- */
+
+/* Display width of UTF-8 text: one column per character. */
+size_t ks_text_width(const char *s);
+/* The width to fit: COLUMNS, a terminal's width, else 80. */
+size_t ks_out_width(FILE *out);
+struct ks_table {
+	const char *align;	/* per column: 'l' or 'r' */
+	size_t cols, nr;	/* columns; cells so far (header first) */
+	char **cell;
+};
+void ks_table_init(struct ks_table *t, const char *align);
+void ks_table_add(struct ks_table *t, const char *cell);	/* the next cell */
+/* Prints it within @width (table.c says how a long name wraps). */
+void ks_table_print(FILE *out, const struct ks_table *t, size_t width);
+void ks_table_free(struct ks_table *t);
+/*
+ * Items on lines of at most @width columns: a line full, the next item
+ * goes on a new line that starts with @cont. The caller prints @start.
+ */
+struct ks_wrap {
+	FILE *out;
+	size_t width, col;
+	const char *start, *cont;
+};
+void ks_wrap_item(struct ks_wrap *w, const char *sep, const char *text);
+void ks_wrap_end(struct ks_wrap *w);	/* the final newline */
+
 /* ---- units (units.c) ---- */
 
 /* Formats @ns in @u: exact for integers, 4 significant digits for "auto". */
@@ -168,6 +214,8 @@ char *ks_fmt_slot(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 		  enum ks_unit u);
 /* A count, exactly, in decimal. */
 char *ks_fmt_u128(char *buf, size_t len, ks_u128 v);
+/* The shortest "%g" form of @v that reads back as @v (CSV, labels). */
+char *ks_fmt_shortest(char *buf, size_t len, double v);
 /* Exactly, without the unit's name (tables). */
 char *ks_fmt_intnum(char *buf, size_t len, uint64_t ns, enum ks_unit u);
 /* A plain number in @u (no suffix), for tables. */
@@ -182,6 +230,14 @@ double ks_unit_scale(enum ks_unit u);	/* ns per unit */
 int ks_unit_parse(const char *s, enum ks_unit *u);
 /* "1500", "1.5us", "2ms": a value in ns; 0 or -1. */
 int ks_parse_value(const char *s, uint64_t *ns);
+struct ks_metric;
+/*
+ * The unit @m is shown in: @u (--units) when it holds nanoseconds (a
+ * trace's or a gap's, or one named by --ns), else UNIT_NONE: a module's or
+ * a program's metric records numbers in a unit kstats is not told.
+ */
+enum ks_unit ks_metric_unit(const struct ks_metric *m, enum ks_unit u);
+bool ks_metric_is_ns(const struct ks_metric *m);
 /* One unit for a whole table: @u, or from a typical value when auto. */
 enum ks_unit ks_table_unit(enum ks_unit u, double typical_ns);
 
@@ -278,7 +334,8 @@ void ks_metric_since(const struct ks_metric *prev, const struct ks_metric *cur,
 		     struct ks_metric *out);
 /*
  * The live metrics whose names match @pats (every one when it is empty);
- * one gone since LIST is skipped. 0 or an exit code (printed).
+ * one gone since LIST is skipped; a pattern that matches none is an error
+ * (ks_names_check). 0 or an exit code (printed).
  */
 int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set);
 /* Keeps the metrics of @set whose names match @pats (all when it is empty). */
@@ -354,6 +411,14 @@ void ks_hist_quantile(const struct ks_hist *h, double q, struct ks_est *e);
  */
 char *ks_fmt_est(char *buf, size_t len, const struct ks_est *e, uint32_t frac_bits,
 		 enum ks_unit u, bool bounds, bool table);
+/*
+ * The same without the ±: in *@err the relative bound ks_fmt_err() would
+ * print (0: exact), for tables with one ± column per row.
+ */
+char *ks_fmt_est_value(char *buf, size_t len, const struct ks_est *e, enum ks_unit u,
+		       double *err);
+char *ks_fmt_mean_value(char *buf, size_t len, const struct ks_stats *st,
+			enum ks_unit u, double *err);
 /* "7.469us", or "7.5us (±0.2%)" when the last digits are not all known. */
 char *ks_fmt_mean(char *buf, size_t len, const struct ks_stats *st, enum ks_unit u,
 		  bool table);
@@ -430,6 +495,9 @@ void fmt_json_kest(struct json *j, const char *key, const struct ks_est *e,
 		   uint32_t frac_bits, bool bounds);
 /* "selftest.b3 (module kstats_selftest, frac_bits 3, active)" header. */
 void fmt_title(FILE *out, const struct ks_metric *m, const char *what);
+/* The same, @prefix on each of its lines ("# " in tables). */
+void fmt_title_prefixed(FILE *out, const struct ks_metric *m, const char *what,
+			const char *prefix);
 
 /* ---- JSON writer (json.c) ---- */
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl list (also plain "kstatsctl"): every metric with its kind,
- * owner, state, frac_bits and sample count, sorted by name.
+ * kstatsctl list [NAME...] [-i FILE] (also plain "kstatsctl"): every metric
+ * (or those matching the shell-style NAMEs) with its kind, owner, state,
+ * frac_bits and sample count, sorted by name; a table fitted to 80
+ * columns (table.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +22,31 @@ static const struct argp_option list_options[] = {
 	{ 0 }
 };
 
+struct list_args {
+	const char *input;
+	struct ks_names pats;
+};
+
 static error_t list_parse(int key, char *arg, struct argp_state *state)
 {
-	const char **input = state->input;
+	struct list_args *a = state->input;
 
 	if (key == 'i') {
-		*input = arg;
+		a->input = arg;
 		return 0;
 	}
 	if (key == ARGP_KEY_ARG) {
-		ks_usage("list takes no arguments ('%s')", arg);
-		return EINVAL;
+		ks_names_add(&a->pats, arg);
+		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
 
 const struct argp list_argp = {
-	list_options, list_parse, "[-i FILE]",
-	"Lists every metric: name, kind (module, user, trace, gap), owner, state, "
-	"frac_bits and number of samples; with -i, those of a snapshot file.",
+	list_options, list_parse, "[NAME...] [-i FILE]",
+	"Lists every metric (or those matching a shell-style NAME, as 'net.*'): "
+	"name, kind (module, user, trace, gap), owner, state, frac_bits and number "
+	"of samples; with -i, those of a snapshot file.",
 	list_children, NULL, NULL
 };
 
@@ -57,6 +65,9 @@ static int by_name(const void *a, const void *b)
 
 static void print_rows(struct row *r, size_t nr)
 {
+	static const char *const head[] = { "NAME", "KIND", "OWNER", "STATE", "BITS",
+					    "COUNT" };
+	struct ks_table t;
 	char n[48];
 	size_t i;
 
@@ -88,23 +99,28 @@ static void print_rows(struct row *r, size_t nr)
 		printf("no metrics\n");
 		return;
 	}
-	printf("%s%-32s %-7s %-20s %-8s %4s %12s%s\n", ks_color(opts.color_out, C_BOLD),
-	       "NAME", "KIND", "OWNER", "STATE", "BITS", "COUNT",
-	       ks_color(opts.color_out, C_RESET));
+	ks_table_init(&t, "llllrr");
+	for (i = 0; i < ARRAY_SIZE(head); i++)
+		ks_table_add(&t, head[i]);
 	for (i = 0; i < nr; i++) {
 		/* An owner may be a process's name, which that process chose. */
 		char name[KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)] = "-";
 
 		if (r[i].owner[0])
 			ks_text(owner, sizeof(owner), r[i].owner);
-		printf("%-32s %-7s %-20s %-8s %4u %12s\n",
-		       ks_text(name, sizeof(name), r[i].name), ks_kind_name(r[i].kind),
-		       owner, ks_state_name(r[i].flags), r[i].frac_bits,
-		       ks_fmt_u128(n, sizeof(n), r[i].count));
+		ks_table_add(&t, ks_text(name, sizeof(name), r[i].name));
+		ks_table_add(&t, ks_kind_name(r[i].kind));
+		ks_table_add(&t, owner);
+		ks_table_add(&t, ks_state_name(r[i].flags));
+		snprintf(n, sizeof(n), "%u", r[i].frac_bits);
+		ks_table_add(&t, n);
+		ks_table_add(&t, ks_fmt_u128(n, sizeof(n), r[i].count));
 	}
+	ks_table_print(stdout, &t, ks_out_width(stdout));
+	ks_table_free(&t);
 }
 
-static int list_file(const char *path)
+static int list_file(const char *path, const struct ks_names *pats)
 {
 	struct ks_set set = { 0 };
 	struct row *r;
@@ -112,8 +128,13 @@ static int list_file(const char *path)
 	size_t i;
 	int rc = ks_snapfile_read(path, &set);
 
-	if (rc)
+	if (!rc)
+		rc = ks_set_check(&set, pats, path);
+	if (rc) {
+		ks_set_free(&set);
 		return rc;
+	}
+	ks_set_keep(&set, pats);
 	r = xcalloc(set.nr, sizeof(*r));
 	for (i = 0; i < set.nr; i++) {
 		const struct ks_metric *m = &set.m[i];
@@ -132,33 +153,51 @@ static int list_file(const char *path)
 int cmd_list(int argc, char **argv)
 {
 	struct kstats_metric_info *e = NULL;
-	const char *input = NULL;
-	uint32_t nr = 0, i;
+	struct list_args a = { 0 };
+	const char **names;
+	uint32_t nr = 0, i, k;
 	struct row *r;
 	int rc, done, fd;
 
-	rc = ks_parse(&list_argp, argc, argv, &input, &done);
+	rc = ks_parse(&list_argp, argc, argv, &a, &done);
 	if (rc || done)
-		return rc;
-	if (input)
-		return list_file(input);
+		goto out;
+	if (a.input) {
+		rc = list_file(a.input, &a.pats);
+		goto out;
+	}
+	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
-		return EXIT_RUNTIME;
+		goto out;
 	rc = ks_dev_list(fd, &e, &nr);
 	close(fd);
-	if (rc)
-		return ks_dev_error(-rc, "listing metrics");
-	r = xcalloc(nr, sizeof(*r));
+	if (rc) {
+		rc = ks_dev_error(-rc, "listing metrics");
+		goto out;
+	}
+	names = xcalloc(nr, sizeof(*names));
 	for (i = 0; i < nr; i++) {
 		e[i].name[KSTATS_NAME_LEN - 1] = '\0';
 		e[i].owner[KSTATS_NAME_LEN - 1] = '\0';
-		r[i] = (struct row){ (const char *)e[i].name, (const char *)e[i].owner,
+		names[i] = (const char *)e[i].name;
+	}
+	rc = ks_names_check(&a.pats, names, nr, NULL);
+	free(names);
+	if (rc)
+		goto out;
+	r = xcalloc(nr, sizeof(*r));
+	for (i = k = 0; i < nr; i++) {
+		if (a.pats.nr && !ks_names_fnmatch(&a.pats, (const char *)e[i].name))
+			continue;
+		r[k++] = (struct row){ (const char *)e[i].name, (const char *)e[i].owner,
 				     e[i].kind, e[i].flags, e[i].frac_bits, e[i].owner_uid,
 				     e[i].owner_pid, e[i].count };
 	}
-	print_rows(r, nr);
+	print_rows(r, k);
 	free(r);
+out:
 	free(e);
-	return 0;
+	free(a.pats.v);
+	return rc;
 }

@@ -42,6 +42,7 @@ enum {
 	OPT_UNITS,
 	OPT_PERCENTILES,
 	OPT_COLOR,
+	OPT_NS,
 };
 
 static const struct argp_option global_options[] = {
@@ -56,6 +57,8 @@ static const struct argp_option global_options[] = {
 	  "The percentiles to show, e.g. 50,95,99.5 (default 50,90,99,99.9,99.99)", -1 },
 	{ "color", OPT_COLOR, "WHEN", 0,
 	  "Colour: auto (on a terminal; the default), always or never", -1 },
+	{ "ns", OPT_NS, "PATTERN", 0, "Metrics matching PATTERN hold nanoseconds "
+	  "(traces' always do; others are plain numbers)", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
 	{ 0 }
@@ -121,6 +124,13 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PERCENTILES:
 		return ks_pcts_parse(arg);
+	case OPT_NS: {
+		static struct ks_names ns;
+
+		ks_names_add(&ns, arg);
+		opts.ns = &ns;
+		break;
+	}
 	case OPT_COLOR:
 		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
 			ks_usage("--color: '%s' is not auto, always or never", arg);
@@ -186,6 +196,39 @@ static error_t error_catcher(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
+/* Collects "--name" of every long option of @argp and its children. */
+static void long_options(const struct argp *argp, char (*names)[32], size_t *nr,
+			 size_t max)
+{
+	const struct argp_option *o;
+	const struct argp_child *c;
+
+	for (o = argp->options; o && (o->name || o->key || o->doc); o++)
+		if (o->name && *nr < max)
+			snprintf(names[(*nr)++], sizeof(names[0]), "--%s", o->name);
+	for (c = argp->children; c && c->argp; c++)
+		long_options(c->argp, names, nr, max);
+}
+
+/* A mistyped long option: "did you mean '--interval'?" */
+static void option_hint(const struct argp *argp, const char *arg)
+{
+	char names[96][32], word[32];
+	const char *ptrs[96], *near;
+	size_t nr = 0, i;
+
+	if (strncmp(arg, "--", 2))
+		return;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
+	long_options(argp, names, &nr, ARRAY_SIZE(names));
+	for (i = 0; i < nr; i++)
+		ptrs[i] = names[i];
+	near = ks_closest(word, ptrs, nr);
+	if (near)
+		ks_set_hint("did you mean '%s'? (see 'kstatsctl%s%s --help')", near,
+			    opts.cmd ? " " : "", opts.cmd ? opts.cmd : "");
+}
+
 /*
  * Every parse goes through here: argp runs without exiting or printing, so
  * that errors come out in our format (and as JSON with -j).
@@ -212,10 +255,11 @@ int ks_parse(const struct argp *argp, int argc, char **argv, void *input,
 	if (!err)
 		return 0;
 	if (!ks_failed()) {
-		if (ctx.bad_index > 0 && ctx.bad_index < argc)
+		if (ctx.bad_index > 0 && ctx.bad_index < argc) {
+			option_hint(argp, argv[ctx.bad_index]);
 			ks_usage("unrecognized option or missing argument: '%s'",
 				 argv[ctx.bad_index]);
-		else
+		} else
 			ks_usage("bad arguments");
 	}
 	return EXIT_USAGE;
@@ -269,13 +313,23 @@ static void ks_main_help(FILE *out)
 	argp_help(&main_argp, out, ARGP_HELP_STD_HELP, (char *)"kstatsctl");
 }
 
+/* The command @name, or NULL with the error printed ("did you mean"). */
 static const struct ks_cmd *find_cmd(const char *name)
 {
+	const char *names[ARRAY_SIZE(ks_cmds)], *near;
 	size_t i;
 
-	for (i = 0; i < ks_nr_cmds; i++)
+	for (i = 0; i < ks_nr_cmds; i++) {
 		if (!strcmp(ks_cmds[i].name, name))
 			return &ks_cmds[i];
+		names[i] = ks_cmds[i].name;
+	}
+	near = ks_closest(name, names, ks_nr_cmds);
+	if (near)
+		ks_set_hint("did you mean '%s'? ('kstatsctl help' lists the commands)", near);
+	else
+		ks_set_hint("'kstatsctl help' lists the commands");
+	ks_usage("unknown command '%s'", name);
 	return NULL;
 }
 
@@ -322,10 +376,8 @@ int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	c = find_cmd(a.cmd);
-	if (!c) {
-		ks_set_hint("'kstatsctl help' lists the commands");
-		return ks_usage("unknown command '%s'", a.cmd);
-	}
+	if (!c)
+		return EXIT_USAGE;
 	snprintf(name, sizeof(name), "kstatsctl %s", c->name);
 	hargv[0] = name;
 	hargv[1] = (char *)"--help";
@@ -385,10 +437,8 @@ int main(int argc, char **argv)
 		return cmd_list(1, largv);
 	}
 	cmd = find_cmd(argv[cmd_index]);
-	if (!cmd) {
-		ks_set_hint("'kstatsctl help' lists the commands");
-		return ks_usage("unknown command '%s'", argv[cmd_index]);
-	}
+	if (!cmd)
+		return EXIT_USAGE;
 	opts.cmd = cmd->name;
 	snprintf(name, sizeof(name), "kstatsctl %s", cmd->name);
 	argv[cmd_index] = name;

@@ -36,8 +36,8 @@ bool ks_pcts_set;
 int ks_pcts_parse(const char *s)
 {
 	const char *p = s;
+	char *end, num[40];
 	size_t n = 0;
-	char *end;
 	double v;
 
 	for (;;) {
@@ -50,7 +50,10 @@ int ks_pcts_parse(const char *s)
 			return EINVAL;
 		}
 		ks_pcts[n] = v / 100;
-		snprintf(ks_pct_names[n], sizeof(ks_pct_names[n]), "p%g", v);
+		/* The label reads back as the percentile asked: 99.99999 is
+		 * "p99.99999", never "%g"'s "p100". */
+		snprintf(ks_pct_names[n], sizeof(ks_pct_names[n]), "p%s",
+			 ks_fmt_shortest(num, sizeof(num), v));
 		n++;
 		if (!*end)
 			break;
@@ -102,6 +105,57 @@ bool ks_names_fnmatch(const struct ks_names *pats, const char *name)
 	return false;
 }
 
+/* Does @pat have a shell-style metacharacter (else it is a plain name)? */
+static bool is_glob(const char *pat)
+{
+	return strpbrk(pat, "*?[") != NULL;
+}
+
+int ks_names_check(const struct ks_names *pats, const char *const *names, size_t nr,
+		   const char *path)
+{
+	const char *near;
+	size_t p, i;
+
+	for (p = 0; p < pats->nr; p++)
+		if (ks_pattern_valid(pats->v[p]))
+			return EXIT_USAGE;
+	for (p = 0; p < pats->nr; p++) {
+		const char *pat = pats->v[p];
+
+		for (i = 0; i < nr; i++)
+			if (!fnmatch(pat, names[i], 0))
+				break;
+		if (i < nr)
+			continue;
+		near = ks_closest(pat, names, nr);
+		if (near)
+			ks_set_hint("did you mean '%s'?", near);
+		else
+			ks_set_hint(path ? "'kstatsctl list -i %s' lists its metrics" :
+				    "'kstatsctl list' lists the metrics", path);
+		if (is_glob(pat))
+			return ks_fail(EXIT_RUNTIME, NULL, "%s%sno metric matches '%s'",
+				       path ? path : "", path ? ": " : "", pat);
+		return ks_fail(EXIT_RUNTIME, NULL, "%s%sno metric %s%s", path ? path : "",
+			       path ? ": " : "", pat, path ? " in it" : "");
+	}
+	return 0;
+}
+
+int ks_set_check(const struct ks_set *set, const struct ks_names *pats, const char *path)
+{
+	const char **names = xcalloc(set->nr, sizeof(*names));
+	size_t i;
+	int rc;
+
+	for (i = 0; i < set->nr; i++)
+		names[i] = set->m[i].name;
+	rc = ks_names_check(pats, names, set->nr, path);
+	free(names);
+	return rc;
+}
+
 int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set)
 {
 	struct kstats_metric_info *li = NULL;
@@ -110,6 +164,18 @@ int ks_take_matching(int fd, const struct ks_names *pats, struct ks_set *set)
 
 	if (rc)
 		return ks_dev_error(-rc, "listing metrics");
+	if (pats->nr) {
+		const char **names = xcalloc(nr, sizeof(*names));
+
+		for (i = 0; i < nr; i++)
+			names[i] = (const char *)li[i].name;
+		rc = ks_names_check(pats, names, nr, NULL);
+		free(names);
+		if (rc) {
+			free(li);
+			return rc;
+		}
+	}
 	set->m = xcalloc(nr, sizeof(*set->m));
 	for (i = 0; i < nr; i++) {
 		if (pats->nr && !ks_names_fnmatch(pats, (const char *)li[i].name))

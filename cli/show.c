@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl show NAME... | --all  [-i FILE] [--cpu N | --per-cpu]
- *                        [--format F] [--watch SECONDS [--count N]]
- *                        [--all-slots]
+ *                        [-f FORMAT] [-b BITS] [--all-slots]
+ *                        [--interval SECONDS [--count N]]
  *
+ * NAMEs are shell-style patterns ('net.*'); a plain name is one metric.
  * Live metrics come from KSTATS_IOC_SNAPSHOT, saved ones from a snapshot
- * file (-i). --watch prints, every SECONDS, the distribution of what was
- * recorded during that interval: the difference of two snapshots.
+ * file (-i). --interval (--watch, its older name) prints, every SECONDS,
+ * the distribution of what was recorded during that interval: the
+ * difference of two snapshots.
  */
 #include <errno.h>
 #include <math.h>
@@ -128,8 +130,7 @@ int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
 /* ---- the command ---- */
 
 struct show_args {
-	char **names;
-	size_t nr_names;
+	struct ks_names pats;
 	bool all;
 	const char *input;
 	long cpu;
@@ -142,7 +143,7 @@ struct show_args {
 	long count;
 };
 
-enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT, OPT_BITS };
+enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT };
 
 static const struct argp_option show_options[] = {
 	{ "all", 'a', NULL, 0, "Every metric", 0 },
@@ -153,11 +154,12 @@ static const struct argp_option show_options[] = {
 	{ "per-cpu", OPT_PER_CPU, NULL, 0, "Each CPU separately", 0 },
 	{ "format", 'f', "FORMAT", 0, "hist (default), percentiles, cdf, raw, json, "
 	  "csv or prometheus", 0 },
-	{ "watch", 'w', "SECONDS", 0, "Every SECONDS, show what was recorded in "
-	  "that interval", 0 },
-	{ "count", OPT_COUNT, "N", 0, "With --watch: stop after N intervals", 0 },
+	{ "interval", 'w', "SECONDS", 0, "Every SECONDS, show what was recorded in "
+	  "that interval (until stopped, or --count)", 0 },
+	{ "watch", 0, NULL, OPTION_ALIAS, NULL, 0 },
+	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N intervals", 0 },
 	{ "all-slots", OPT_ALL_SLOTS, NULL, 0, "Every slot, empty edges too", 0 },
-	{ "bits", OPT_BITS, "B", 0, "hist: rows of 2^B slots per power of two, "
+	{ "bits", 'b', "B", 0, "hist: rows of 2^B slots per power of two, "
 	  "merged from the metric's (B below its frac_bits)", 0 },
 	{ 0 }
 };
@@ -204,10 +206,10 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		a->format_set = true;
 		break;
 	case 'w':
-		return ks_parse_seconds("--watch", arg, 0.01, 86400, &a->watch);
+		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->watch);
 	case OPT_COUNT:
 		return ks_parse_count("--count", arg, &a->count);
-	case OPT_BITS:
+	case 'b':
 		errno = 0;
 		a->bits = strtol(arg, &end, 10);
 		if (errno || *end || end == arg || a->bits < 0 || a->bits > KSTATS_FRAC_BITS_MAX) {
@@ -219,8 +221,7 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		a->all_slots = true;
 		break;
 	case ARGP_KEY_ARG:
-		a->names = xrealloc(a->names, a->nr_names + 1, sizeof(*a->names));
-		a->names[a->nr_names++] = arg;
+		ks_names_add(&a->pats, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -240,36 +241,45 @@ const struct argp show_argp = {
 	show_children, NULL, NULL
 };
 
-/* Snapshots the names (or every metric) into @set; 0 or an exit code. */
+/*
+ * The metrics of @set matching @pats, in the order of the patterns (then
+ * of @set), each once: "show b a" shows b first. Into @out, a shallow copy.
+ */
+static void pick(const struct ks_set *set, const struct ks_names *pats,
+		 struct ks_set *out)
+{
+	bool *taken = xcalloc(set->nr, sizeof(*taken));
+	size_t p, i;
+
+	out->m = xcalloc(set->nr, sizeof(*out->m));
+	out->nr = 0;
+	for (p = 0; p < pats->nr; p++) {
+		struct ks_names one = { &pats->v[p], 1 };
+
+		for (i = 0; i < set->nr; i++) {
+			if (taken[i] || !ks_names_fnmatch(&one, set->m[i].name))
+				continue;
+			taken[i] = true;
+			out->m[out->nr++] = set->m[i];
+		}
+	}
+	free(taken);
+}
+
+/* Snapshots the metrics matching the patterns (or every one) into @set. */
 static int take(int fd, struct show_args *a, struct ks_set *set)
 {
-	struct kstats_metric_info *li = NULL;
-	uint32_t nr = 0, i;
-	int rc;
+	struct ks_set all = { 0 }, picked;
+	int rc = ks_take_matching(fd, &a->pats, &all);
 
-	if (a->all) {
-		rc = ks_dev_list(fd, &li, &nr);
-		if (rc)
-			return ks_dev_error(-rc, "listing metrics");
-	} else {
-		nr = (uint32_t)a->nr_names;
+	if (rc || a->all) {
+		*set = all;
+		return rc;
 	}
-	set->m = xcalloc(nr, sizeof(*set->m));
-	set->nr = 0;
-	for (i = 0; i < nr; i++) {
-		const char *name = li ? (const char *)li[i].name : a->names[i];
-
-		/* With --all, a metric gone since LIST is no error. */
-		rc = ks_snapshot_live(fd, name, &set->m[set->nr], li != NULL);
-		if (rc < 0)
-			continue;
-		if (rc) {
-			free(li);
-			return rc;
-		}
-		set->nr++;
-	}
-	free(li);
+	pick(&all, &a->pats, &picked);
+	free(all.m);	/* picked holds them all, in order */
+	set->m = picked.m;
+	set->nr = picked.nr;
 	return 0;
 }
 
@@ -363,7 +373,6 @@ int cmd_show(int argc, char **argv)
 	struct ks_set set = { 0 };
 	struct ks_show sh = { 0 };
 	int rc, done, fd = -1;
-	size_t i;
 
 	rc = ks_parse(&show_argp, argc, argv, &a, &done);
 	if (rc || done)
@@ -376,23 +385,23 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	if (a.count && !a.watch) {
-		ks_usage("--count goes with --watch");
+		ks_usage("--count goes with --interval");
 		goto out;
 	}
 	if (a.watch && a.input) {
-		ks_usage("--watch reads the live metrics, not a file");
+		ks_usage("--interval reads the live metrics, not a file");
 		goto out;
 	}
-	if (a.all && a.nr_names) {
+	if (a.all && a.pats.nr) {
 		ks_usage("give metric names or --all, not both");
 		goto out;
 	}
-	if (!a.input && !a.all && !a.nr_names) {
+	if (!a.input && !a.all && !a.pats.nr) {
 		ks_usage("which metric? give NAME..., or --all");
 		goto out;
 	}
-	for (i = 0; i < a.nr_names; i++)
-		if (ks_name_valid(a.names[i]))
+	for (size_t i = 0; i < a.pats.nr; i++)
+		if (ks_pattern_valid(a.pats.v[i]))
 			goto out;
 	sh.format = a.format;
 	sh.cpu = (int)a.cpu;
@@ -400,6 +409,11 @@ int cmd_show(int argc, char **argv)
 	sh.per_cpu = a.per_cpu;
 	sh.all_slots = a.all_slots;
 	sh.bits = (int)a.bits;
+	if (opts.units_set && a.format == FMT_PROM) {
+		rc = ks_usage("Prometheus' unit is the second: --units does not apply "
+			      "to -f prometheus");
+		goto out;
+	}
 	if (a.bits >= 0 && a.format != FMT_HIST) {
 		rc = ks_usage("--bits merges the rows of hist, the default format");
 		goto out;
@@ -412,26 +426,17 @@ int cmd_show(int argc, char **argv)
 		rc = ks_snapfile_read(a.input, &set);
 		if (rc)
 			goto out;
-		if (a.nr_names) {
-			struct ks_metric *pick = xcalloc(a.nr_names, sizeof(*pick));
+		if (a.pats.nr) {
+			struct ks_set picked;
 
-			for (i = 0; i < a.nr_names; i++) {
-				struct ks_metric *m = ks_set_find(&set, a.names[i]);
-
-				if (!m) {
-					free(pick);
-					rc = ks_fail(EXIT_RUNTIME, "'kstatsctl show -i FILE' "
-						     "shows every metric in it",
-						     "%s: no metric %s in it", a.input,
-						     a.names[i]);
-					goto out;
-				}
-				pick[i] = *m;
-			}
-			rc = check_cpu(&(struct ks_set){ .m = pick, .nr = a.nr_names }, &a);
+			rc = ks_set_check(&set, &a.pats, a.input);
+			if (rc)
+				goto out;
+			pick(&set, &a.pats, &picked);
+			rc = check_cpu(&picked, &a);
 			if (!rc)
-				rc = show_out(pick, a.nr_names, &sh, &a);
-			free(pick);
+				rc = show_out(picked.m, picked.nr, &sh, &a);
+			free(picked.m);
 			goto out;
 		}
 		rc = check_cpu(&set, &a);
@@ -458,7 +463,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	ks_set_free(&set);
-	free(a.names);
+	free(a.pats.v);
 	free(a.cpu_mask);
 	return rc;
 }

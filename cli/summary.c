@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl summary [PATTERN...] [-i FILE | --interval SECONDS] [-f FORMAT]
+ * kstatsctl summary [NAME...] [-i FILE | --interval SECONDS [--count N]]
+ *                   [-f FORMAT]
  *
  * One line per metric, sorted by name: count, rate, mean, the percentiles
  * shown (p50 and p99 unless --percentiles), max, and a trace's hits and
@@ -22,11 +23,12 @@ struct summary_args {
 	struct ks_names pats;
 	const char *input;
 	double interval;
+	long count;
 	enum sum_format format;
 	bool format_set;
 };
 
-enum { OPT_INTERVAL = 0x400 };
+enum { OPT_INTERVAL = 0x400, OPT_COUNT };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -37,6 +39,8 @@ static const struct argp_option summary_options[] = {
 	{ "input", 'i', "FILE", 0, "Read a snapshot file instead of the live metrics", 0 },
 	{ "interval", OPT_INTERVAL, "SECONDS", 0, "What was recorded over SECONDS, "
 	  "with the rate", 0 },
+	{ "count", OPT_COUNT, "N", 0, "With --interval: N intervals, a table each "
+	  "(default 1)", 0 },
 	{ "format", 'f', "FORMAT", 0, "table (default), csv or json", 0 },
 	{ 0 }
 };
@@ -51,6 +55,8 @@ static error_t summary_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_INTERVAL:
 		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->interval);
+	case OPT_COUNT:
+		return ks_parse_count("--count", arg, &a->count);
 	case 'f':
 		if (!strcmp(arg, "table")) {
 			a->format = SUM_TABLE;
@@ -74,8 +80,8 @@ static error_t summary_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp summary_argp = {
-	summary_options, summary_parse, "[PATTERN...] [-i FILE | --interval SECONDS]",
-	"One line per metric (all, or those matching a shell-style PATTERN): count, "
+	summary_options, summary_parse, "[NAME...] [-i FILE | --interval SECONDS [--count N]]",
+	"One line per metric (all, or those matching a shell-style NAME): count, "
 	"rate, mean, p50, p99 (or --percentiles), max, hits and misses.",
 	children, NULL, NULL
 };
@@ -90,45 +96,65 @@ static bool is_trace(const struct ks_metric *m)
 	return m->kind == KSTATS_KIND_TRACE;
 }
 
-static void line_table(const struct ks_metric *m, double secs)
+/*
+ * The table's row for @m: each estimate as a value alone, and one ± for
+ * the row, the widest of their bounds, so that it fits 80 columns.
+ */
+static void line_table(struct ks_table *t, const struct ks_metric *m, double secs,
+		       bool traces)
 {
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], n[48], r[32], mean[64], e[64], hm[48];
+	enum ks_unit u = ks_metric_unit(m, opts.units);
+	char v[64];
 	struct ks_stats st;
 	struct ks_hist h;
+	double err, worst = 0;
 	size_t i;
 
 	ks_hist_build(&h, m, -1);
 	ks_hist_stats(&h, &st);
-	if (secs > 0)
-		snprintf(r, sizeof(r), "%.4g", (double)st.count / secs);
-	else
-		snprintf(r, sizeof(r), "-");
-	printf("%-28s %12s %10s %16s", ks_text(t, sizeof(t), m->name),
-	       ks_fmt_u128(n, sizeof(n), st.count), r,
-	       st.count ? ks_fmt_mean(mean, sizeof(mean), &st, opts.units, true) : "-");
-	for (i = 0; i < ks_nr_pcts; i++)
-		printf(" %16s", st.count ? ks_fmt_est(e, sizeof(e), &st.pct[i], h.frac_bits,
-						      opts.units, false, true) : "-");
-	printf(" %22s", st.count ? ks_fmt_est(e, sizeof(e), &st.max, h.frac_bits,
-					      opts.units, true, true) : "-");
-	if (is_trace(m))
-		snprintf(hm, sizeof(hm), "%llu/%llu", (unsigned long long)m->hits,
-			 (unsigned long long)m->misses);
-	printf(" %s\n", is_trace(m) ? hm : "-");
+	ks_table_add(t, ks_text(v, sizeof(v), m->name));
+	ks_table_add(t, ks_fmt_u128(v, sizeof(v), st.count));
+	if (secs > 0) {
+		snprintf(v, sizeof(v), "%.4g", (double)st.count / secs);
+		ks_table_add(t, v);
+	}
+	ks_table_add(t, st.count ? ks_fmt_mean_value(v, sizeof(v), &st, u, &err) : "-");
+	worst = st.count ? err : 0;
+	for (i = 0; i < ks_nr_pcts; i++) {
+		ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.pct[i], u, &err));
+		worst = err > worst ? err : worst;
+	}
+	ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.max, u, &err));
+	worst = err > worst ? err : worst;
+	ks_table_add(t, st.count ? ks_fmt_err(v, sizeof(v), worst) : "-");
+	if (traces) {
+		snprintf(v, sizeof(v), "-");
+		if (is_trace(m))
+			snprintf(v, sizeof(v), "%llu/%llu", (unsigned long long)m->hits,
+				 (unsigned long long)m->misses);
+		ks_table_add(t, v);
+	}
 	ks_hist_free(&h);
 }
 
-/* A number, or nothing when unknown (CSV). */
-static void csv_num(double v, bool known)
+/*
+ * A number in @u, or nothing when unknown (CSV): the shortest decimal that
+ * reads back as the double computed (9.95, not 9.9499999999999993).
+ */
+static void csv_num(double v, bool known, enum ks_unit u)
 {
+	char num[40];
+
 	if (known)
-		printf(",%.17g", v);
+		printf(",%s", ks_fmt_shortest(num, sizeof(num), v / ks_unit_scale(u)));
 	else
 		fputs(",", stdout);
 }
 
 static void line_csv(const struct ks_metric *m, double secs)
 {
+	/* --units, ns when auto: one unit down a column for programs. */
+	enum ks_unit u = ks_metric_unit(m, opts.units == UNIT_AUTO ? UNIT_NS : opts.units);
 	char n[48];
 	struct ks_stats st;
 	struct ks_hist h;
@@ -141,15 +167,15 @@ static void line_csv(const struct ks_metric *m, double secs)
 	for (i = 0; m->name[i]; i++)
 		printf(m->name[i] == '"' ? "\"\"" : "%c", m->name[i]);
 	printf("\",%s,%s", ks_kind_name(m->kind), ks_fmt_u128(n, sizeof(n), st.count));
-	csv_num((double)st.count / secs, secs > 0);
-	csv_num(st.mean, st.count);
+	csv_num((double)st.count / secs, secs > 0, UNIT_NONE);
+	csv_num(st.mean, st.count, u);
 	for (i = 0; i < ks_nr_pcts; i++)
-		csv_num(st.pct[i].value, st.count);
-	csv_num((double)st.max.low, st.count);
-	csv_num((double)st.max.last + 1, st.count);
-	csv_num((double)m->hits, is_trace(m));
-	csv_num((double)m->misses, is_trace(m));
-	putchar('\n');
+		csv_num(st.pct[i].value, st.count, u);
+	csv_num((double)st.max.low, st.count, u);
+	csv_num((double)st.max.last + 1, st.count, u);
+	csv_num((double)m->hits, is_trace(m), UNIT_NONE);
+	csv_num((double)m->misses, is_trace(m), UNIT_NONE);
+	printf(",%s\n", ks_unit_name(u));
 	ks_hist_free(&h);
 }
 
@@ -164,6 +190,11 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 	json_obj(j);
 	json_kstr(j, "name", m->name);
 	json_kstr(j, "kind", ks_kind_name(m->kind));
+	json_key(j, "unit");
+	if (ks_metric_is_ns(m))
+		json_str(j, "ns");
+	else
+		json_null(j);
 	json_ku128(j, "count", st.count);
 	json_key(j, "rate");
 	if (secs > 0)
@@ -202,6 +233,9 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 static void print_summary(const struct summary_args *a, struct ks_metric *m, size_t nr,
 			  double secs)
 {
+	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "";
+	struct ks_table t;
+	bool traces = false;
 	struct json *j;
 	size_t i;
 
@@ -223,10 +257,10 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 		return;
 	}
 	if (a->format == SUM_CSV) {
-		printf("name,kind,count,rate_per_s,mean_ns");
+		printf("name,kind,count,rate_per_s,mean");
 		for (i = 0; i < ks_nr_pcts; i++)
-			printf(",%s_ns", ks_pct_names[i]);
-		printf(",max_low_ns,max_high_ns,hits,misses\n");
+			printf(",%s", ks_pct_names[i]);
+		printf(",max_low,max_high,hits,misses,unit\n");
 		for (i = 0; i < nr; i++)
 			line_csv(&m[i], secs);
 		return;
@@ -235,35 +269,49 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 		printf("no metrics\n");
 		return;
 	}
-	printf("%s%-28s %12s %10s %16s", ks_color(opts.color_out, C_BOLD), "NAME", "COUNT",
-	       "RATE/S", "MEAN");
-	for (i = 0; i < ks_nr_pcts; i++)
-		printf(" %16s", ks_pct_names[i]);
-	printf(" %22s HITS/MISSES%s\n", "MAX", ks_color(opts.color_out, C_RESET));
+	memset(pcts, 'r', ks_nr_pcts);
 	for (i = 0; i < nr; i++)
-		line_table(&m[i], secs);
+		traces |= is_trace(&m[i]);
+	/* RATE/S with a time span, HITS/MISSES with a trace: columns that say something. */
+	snprintf(align, sizeof(align), "lr%sr%srr%s", secs > 0 ? "r" : "", pcts,
+		 traces ? "r" : "");
+	ks_table_init(&t, align);
+	ks_table_add(&t, "NAME");
+	ks_table_add(&t, "COUNT");
+	if (secs > 0)
+		ks_table_add(&t, "RATE/S");
+	ks_table_add(&t, "MEAN");
+	for (i = 0; i < ks_nr_pcts; i++)
+		ks_table_add(&t, ks_pct_names[i]);
+	ks_table_add(&t, "MAX");
+	ks_table_add(&t, "±");
+	if (traces)
+		ks_table_add(&t, "HIT/MISS");
+	for (i = 0; i < nr; i++)
+		line_table(&t, &m[i], secs, traces);
+	ks_table_print(stdout, &t, ks_out_width(stdout));
+	ks_table_free(&t);
 }
 
-/* B - A for every metric of B (a metric new in B: all of it). */
-static void interval(const struct ks_set *sa, struct ks_set *sb)
+/* B - A for every metric of B, into @d (a metric new in B: all of it). */
+static void interval(const struct ks_set *sa, const struct ks_set *sb, struct ks_set *d)
 {
-	struct ks_metric d;
 	size_t i;
 
-	for (i = 0; i < sb->nr; i++) {
-		ks_metric_since(ks_set_find(sa, sb->m[i].name), &sb->m[i], &d);
-		ks_metric_free(&sb->m[i]);
-		sb->m[i] = d;
-	}
+	d->m = xcalloc(sb->nr, sizeof(*d->m));
+	d->nr = sb->nr;
+	for (i = 0; i < sb->nr; i++)
+		ks_metric_since(ks_set_find(sa, sb->m[i].name), &sb->m[i], &d->m[i]);
 }
 
 int cmd_summary(int argc, char **argv)
 {
 	struct summary_args a = { 0 };
-	struct ks_set sa = { 0 }, sb = { 0 };
+	struct ks_set sa = { 0 }, sb = { 0 }, d = { 0 };
 	struct timespec next;
-	double secs = 0;
+	double secs;
 	int rc, done, fd = -1;
+	long n;
 
 	rc = ks_parse(&summary_argp, argc, argv, &a, &done);
 	if (rc || done)
@@ -273,6 +321,12 @@ int cmd_summary(int argc, char **argv)
 	if (!ks_pcts_set)	/* a summary's own default */
 		ks_pcts_parse("50,99");
 	rc = EXIT_USAGE;
+	if (a.count && !a.interval) {
+		ks_usage("--count goes with --interval");
+		goto out;
+	}
+	if (!a.count)
+		a.count = 1;	/* a summary: one interval's rates, unless asked */
 	if (a.input && a.interval) {
 		ks_usage("--interval reads the live metrics, not a file");
 		goto out;
@@ -281,33 +335,44 @@ int cmd_summary(int argc, char **argv)
 		rc = ks_snapfile_read(a.input, &sb);
 		if (rc)
 			goto out;
+		rc = ks_set_check(&sb, &a.pats, a.input);
+		if (rc)
+			goto out;
 		ks_set_keep(&sb, &a.pats);
 		print_summary(&a, sb.m, sb.nr, 0);
-		rc = 0;
 		goto out;
 	}
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
 		goto out;
-	if (a.interval) {
-		rc = ks_take_matching(fd, &a.pats, &sa);
-		if (rc)
-			goto out;
-		clock_gettime(CLOCK_MONOTONIC, &next);
-		ks_sleep_until(&next, a.interval);
-	}
-	rc = ks_take_matching(fd, &a.pats, &sb);
-	if (rc)
+	if (!a.interval) {
+		rc = ks_take_matching(fd, &a.pats, &sb);
+		if (!rc)
+			print_summary(&a, sb.m, sb.nr, 0);
 		goto out;
-	if (a.interval) {
+	}
+	/* --interval: each table of what the interval recorded, --count times. */
+	rc = ks_take_matching(fd, &a.pats, &sa);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (n = 0; !rc && (!a.count || n < a.count); n++) {
+		ks_sleep_until(&next, a.interval);
+		rc = ks_take_matching(fd, &a.pats, &sb);
+		if (rc)
+			break;
 		/* The time between the two copies, as the kernel took them. */
 		secs = a.interval;
 		if (sa.nr && sb.nr && sb.m[0].time_ns > sa.m[0].time_ns)
 			secs = (double)(sb.m[0].time_ns - sa.m[0].time_ns) / 1e9;
-		interval(&sa, &sb);
+		interval(&sa, &sb, &d);
+		print_summary(&a, d.m, d.nr, secs);
+		ks_set_free(&d);
+		ks_set_free(&sa);
+		sa = sb;
+		memset(&sb, 0, sizeof(sb));
+		if (a.count != 1 && fflush(stdout))
+			break;
 	}
-	print_summary(&a, sb.m, sb.nr, secs);
 out:
 	if (fd >= 0)
 		close(fd);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Units, and how values are written. Samples are nanoseconds unless a
- * metric says otherwise; values are shown in ns, us, ms or s (--units), or
- * with "auto" in whichever of those reads best for each value. Integers in
- * a fixed unit are exact decimals (1536 ns in us is "1.536us"); everything
- * else shows 4 significant digits.
+ * Units, and how values are written. A trace's samples are nanoseconds (and
+ * a metric's named by --ns); a module's or a program's are numbers in a
+ * unit kstats is not told, shown as plain numbers, whatever --units says.
+ * Nanoseconds are shown in ns, us, ms or s (--units), or with "auto" in
+ * whichever of those reads best for each value. Integers in a fixed unit
+ * are exact decimals (1536 ns in us is "1.536us"); everything else shows 4
+ * significant digits, a million or more (auto, or no unit) as 1.153e10.
  *
  * Estimates say how well they are known: a value known only to its slot
  * is the slot ("in [16ns, 32ns)") or its middle with the distance from
@@ -27,7 +29,19 @@ static const struct {
 	[UNIT_US] = { "us", 1e3, 3 },
 	[UNIT_MS] = { "ms", 1e6, 6 },
 	[UNIT_S] = { "s", 1e9, 9 },
+	[UNIT_NONE] = { "", 1, 0 },	/* not a choice of --units */
 };
+
+bool ks_metric_is_ns(const struct ks_metric *m)
+{
+	return m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP ||
+	       (opts.ns && ks_names_fnmatch(opts.ns, m->name));
+}
+
+enum ks_unit ks_metric_unit(const struct ks_metric *m, enum ks_unit u)
+{
+	return ks_metric_is_ns(m) ? u : UNIT_NONE;
+}
 
 const char *ks_unit_name(enum ks_unit u)
 {
@@ -43,7 +57,7 @@ int ks_unit_parse(const char *s, enum ks_unit *u)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
+	for (i = 0; i < UNIT_NONE; i++) {
 		if (!strcmp(s, units[i].name)) {
 			*u = (enum ks_unit)i;
 			return 0;
@@ -67,7 +81,7 @@ static enum ks_unit pick(double ns)
 
 enum ks_unit ks_table_unit(enum ks_unit u, double typical_ns)
 {
-	return u == UNIT_AUTO ? pick(typical_ns) : u;
+	return u == UNIT_AUTO ? pick(typical_ns) : u;	/* UNIT_NONE stays */
 }
 
 /* Drops trailing zeros after a decimal point, and the point itself. */
@@ -117,11 +131,23 @@ static void fixed(char *buf, size_t len, double v, int decimals)
  * @v (in the unit already) with 4 significant digits, no exponent: digits
  * past the fourth of a large number are zeros.
  */
-static void sig4(char *buf, size_t len, double v)
+static void sig4(char *buf, size_t len, double v, bool compact)
 {
-	int decimals = 0;
+	int decimals = 0, e;
 	double step;
+	char num[32], *exp;
 
+	if (fabs(v) >= 1e6 && compact) {
+		/* 1.153e10: no row of zeros standing for unknown digits. */
+		snprintf(buf, len, "%.3e", v);
+		exp = strchr(buf, 'e');
+		e = atoi(exp + 1);
+		*exp = '\0';
+		snprintf(num, sizeof(num), "%s", buf);
+		trim(num);
+		snprintf(buf, len, "%se%d", num, e);
+		return;
+	}
 	if (fabs(v) >= 10000) {
 		step = pow(10, floor(log10(fabs(v))) - 3);
 		v = round(v / step) * step;
@@ -160,8 +186,9 @@ static char *fmt_exact(char *buf, size_t len, uint64_t ns, enum ks_unit u,
 
 char *ks_fmt_int(char *buf, size_t len, uint64_t ns, enum ks_unit u)
 {
-	if (u == UNIT_AUTO)
-		return ks_fmt_dbl(buf, len, (double)ns, UNIT_AUTO);
+	/* No unit: exact to 9 digits, then 4 significant ones, as auto does. */
+	if (u == UNIT_AUTO || (u == UNIT_NONE && ns >= 1000000000))
+		return ks_fmt_dbl(buf, len, (double)ns, u);
 	return fmt_exact(buf, len, ns, u, true);
 }
 
@@ -182,14 +209,14 @@ static char *fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u, double *s
 	}
 	if (u == UNIT_AUTO) {
 		u = pick(ns);
-		sig4(num, sizeof(num), ns / units[u].scale);
+		sig4(num, sizeof(num), ns / units[u].scale, true);
 		/* 999.96 us rounds to "1000": say 1 ms instead. */
 		if (u != UNIT_S && fabs(strtod(num, NULL)) >= 1000) {
 			u++;
-			sig4(num, sizeof(num), ns / units[u].scale);
+			sig4(num, sizeof(num), ns / units[u].scale, true);
 		}
 	} else {
-		sig4(num, sizeof(num), ns / units[u].scale);
+		sig4(num, sizeof(num), ns / units[u].scale, u == UNIT_NONE);
 	}
 	*shown = strtod(num, NULL) * units[u].scale;
 	snprintf(buf, len, "%s%s", num, units[u].name);
@@ -307,6 +334,34 @@ char *ks_fmt_est(char *buf, size_t len, const struct ks_est *e, uint32_t frac_bi
 	return buf;
 }
 
+char *ks_fmt_est_value(char *buf, size_t len, const struct ks_est *e, enum ks_unit u,
+		       double *err)
+{
+	double shown;
+
+	*err = 0;
+	if (e->slot < 0) {
+		snprintf(buf, len, "-");
+	} else if (e->low == e->last) {
+		ks_fmt_int(buf, len, e->low, u);
+	} else {
+		fmt_dbl(buf, len, e->value, u, &shown);
+		*err = err_shown(shown, (double)e->low, (double)e->last);
+	}
+	return buf;
+}
+
+char *ks_fmt_mean_value(char *buf, size_t len, const struct ks_stats *st,
+			enum ks_unit u, double *err)
+{
+	double shown, d = st->mean_err * st->mean;
+
+	fmt_dbl(buf, len, st->mean, u, &shown);
+	*err = isnan(st->mean) || st->mean_err < 5e-4 ? 0 :
+	       err_shown(shown, st->mean - d, st->mean + d);
+	return buf;
+}
+
 char *ks_fmt_mean(char *buf, size_t len, const struct ks_stats *st, enum ks_unit u,
 		  bool table)
 {
@@ -356,14 +411,33 @@ int ks_parse_value(const char *s, uint64_t *ns)
 	v = strtod(s, &end);
 	if (end == s)
 		return -1;
-	for (i = UNIT_NS; i < ARRAY_SIZE(units); i++)
+	for (i = UNIT_NS; i < UNIT_NONE; i++)
 		if (!strcmp(end, units[i].name))
 			break;
-	if (i == ARRAY_SIZE(units) || !isfinite(v) || v < 0)
+	if (i == UNIT_NONE || !isfinite(v) || v < 0)
 		return -1;
 	v = round(v * units[i].scale);
 	if (v >= 0x1p64)
 		return -1;
 	*ns = (uint64_t)v;
 	return 0;
+}
+
+char *ks_fmt_shortest(char *buf, size_t len, double v)
+{
+	int prec, decimals;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, len, "%.17g", v);
+	/* No exponent where a plain decimal reads as well: 50, not 5e+01. */
+	if (strchr(buf, 'e') && fabs(v) >= 1e-4 && fabs(v) < 1e15) {
+		decimals = prec - 1 - (int)floor(log10(fabs(v)));
+		snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, v);
+	}
+	return buf;
 }

@@ -163,6 +163,21 @@ int ks_name_valid(const char *name)
 	return 0;
 }
 
+/* A NAME operand: a metric name, or a shell-style pattern of one. */
+int ks_pattern_valid(const char *pat)
+{
+	size_t len = strlen(pat);
+
+	if (!len || len >= 4 * KSTATS_NAME_LEN)
+		return ks_usage("'%s': a metric name or pattern is 1 to %d characters",
+				pat, KSTATS_NAME_LEN - 1);
+	if (strspn(pat, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			"0123456789_.:-*?[]!^\\") != len)
+		return ks_usage("'%s': a metric name has only letters, digits and "
+				"_ . : - (a pattern also * ? [ ])", pat);
+	return 0;
+}
+
 int ks_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
@@ -296,4 +311,51 @@ int ks_parse_count(const char *opt, const char *arg, long *out)
 	}
 	*out = v;
 	return 0;
+}
+
+/*
+ * Edit distance of @a and @b, a swap of two neighbours counting as one
+ * edit (optimal string alignment): "shwo" is one typo from "show".
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d;
+	static size_t row[3][128];	/* rows i - 2, i - 1, i */
+	size_t *r2 = row[0], *r1 = row[1], *r0 = row[2], *t;
+
+	if (la >= ARRAY_SIZE(row[0]) || lb >= ARRAY_SIZE(row[0]))
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		r0[j] = j;
+	for (i = 1; i <= la; i++) {
+		t = r2, r2 = r1, r1 = r0, r0 = t;
+		r0[0] = i;
+		for (j = 1; j <= lb; j++) {
+			d = r1[j - 1] + (a[i - 1] != b[j - 1]);
+			d = r1[j] + 1 < d ? r1[j] + 1 : d;
+			d = r0[j - 1] + 1 < d ? r0[j - 1] + 1 : d;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    r2[j - 2] + 1 < d)
+				d = r2[j - 2] + 1;
+			r0[j] = d;
+		}
+	}
+	return r0[lb];
+}
+
+const char *ks_closest(const char *word, const char *const *cands, size_t nr)
+{
+	/* Close enough to be a typo: a third of the word, at least 1, at most 3. */
+	size_t best = strlen(word) / 3, d, i;
+	const char *pick = NULL;
+
+	best = best < 1 ? 1 : best > 3 ? 3 : best;
+	for (i = 0; i < nr; i++) {
+		d = edit_distance(word, cands[i]);
+		if (d && d <= best) {
+			best = d - 1;	/* the first of the closest wins */
+			pick = cands[i];
+		}
+	}
+	return pick;
 }

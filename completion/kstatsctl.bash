@@ -1,15 +1,16 @@
 # bash completion for kstatsctl(8): commands, options, option values (also
 # as --opt=value), and metric names: those of a snapshot file given with
-# -i/--input, else the live ones (from 'kstatsctl list', never loading the
-# module).
+# -i/--input (diff: file A), else the live ones (from 'kstatsctl list',
+# never loading the module). Files: directories end in "/" with no space
+# after them, so that completing goes on inside.
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
-	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots --bits"
-	[summary]="--input --interval --format"
+	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits"
+	[summary]="--input --interval --count --format"
 	[create]="--bits --autoremove"
 	[delete]=""
 	[record]=""
@@ -20,24 +21,44 @@ declare -gA _kstatsctl_opts=(
 	[untrace]=""
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if"
-	[export]="--input --output --interval --count --bucket-bits --per-cpu --ns"
+	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu"
 	[info]=""
 	[help]=""
 )
 
 _kstatsctl_metrics()	# $1: the kstatsctl being completed, $2: a snapshot file or ""
 {
+	# A very wide "screen": a long name never gets a line of its own.
 	if [[ -n $2 ]]; then
-		"$1" list -i "$2" 2>/dev/null
+		COLUMNS=100000 "$1" list -i "$2" 2>/dev/null
 	else
-		"$1" --no-autoload list 2>/dev/null
+		COLUMNS=100000 "$1" --no-autoload list 2>/dev/null
 	fi | awk 'NR > 1 && NF >= 6 { print $1 }'
+}
+
+_kstatsctl_files()	# $1: the word: files and directories, a directory as "dir/"
+{
+	local IFS=$'\n' f
+	COMPREPLY=()
+	for f in $(compgen -f -- "$1"); do
+		[[ -d $f ]] && f+=/
+		COMPREPLY+=("$f")
+	done
+	# No space after a directory; quoting as file names need it. (compopt
+	# works only inside a completion: not when a test calls this.)
+	if [[ ${COMPREPLY[*]} == */* ]]; then
+		compopt -o filenames -o nospace 2>/dev/null
+	else
+		compopt -o filenames 2>/dev/null
+	fi
+	return 0
 }
 
 _kstatsctl()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local prog=${COMP_WORDS[0]} cmd="" input="" i w
+	local -a operands=()
 	COMPREPLY=()
 
 	# --opt=value: bash splits it at "=" (COMP_WORDBREAKS).
@@ -62,9 +83,11 @@ _kstatsctl()
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
 		--pid | --tid | --name | --maxactive | --start | --end) ((i++)) ;;
 		-*) ;;
-		*) [[ -z $cmd ]] && cmd=$w ;;
+		*) if [[ -z $cmd ]]; then cmd=$w; else operands+=("$w"); fi ;;
 		esac
 	done
+	# diff A B NAME...: the names are those of A.
+	[[ $cmd == diff && -z $input && ${#operands[@]} -ge 1 ]] && input=${operands[0]}
 	input=${input/#\~/$HOME}
 
 	case $prev in
@@ -80,13 +103,11 @@ _kstatsctl()
 		fi
 		return ;;
 	-d | --device | -i | --input | -o | --output)
-		COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		_kstatsctl_files "$cur"; return ;;
 	--mechanism)
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint" -- "$cur"))
 		return ;;
-	--bucket-bits)
-		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
-	-b | --bits)
+	-b | --bits | --bucket-bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
@@ -107,10 +128,15 @@ _kstatsctl()
 		return
 	fi
 	case $cmd in
-	show | summary | delete | record | start | stop | reset | snapshot | untrace | export)
+	list | show | summary | delete | record | start | stop | reset | snapshot | untrace | export)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")) ;;
 	diff)
-		COMPREPLY=($(compgen -f -- "$cur")) ;;
+		# A and B are files; then the names of A.
+		if ((${#operands[@]} < 2)); then
+			_kstatsctl_files "$cur"
+		else
+			COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur"))
+		fi ;;
 	help)
 		COMPREPLY=($(compgen -W "$_kstatsctl_commands" -- "$cur")) ;;
 	trace)

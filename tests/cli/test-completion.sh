@@ -10,7 +10,7 @@ stub=$(mktemp)
 trap 'rm -f "$stub"' EXIT
 cat >"$stub" <<'STUB'
 #!/bin/sh
-if [ "$1 $2 $3" = "list -i snap.ksnap" ]; then
+if [ "$1 $2 $3" = "list -i snap.ksnap" ] || [ "$1 $2 $3" = "list -i a.ksnap" ]; then
 	echo "NAME                             KIND    OWNER                STATE    BITS        COUNT"
 	echo "from.file                        user    kstatsctl            active      3           10"
 	exit 0
@@ -70,8 +70,36 @@ expect "kstatsctl --units=us sh" "show"
 expect "kstatsctl show -i snap.ksnap " "from.file"
 expect "kstatsctl show --input=snap.ksnap f" "from.file"
 expect "kstatsctl export --input snap.ksnap " "from.file"
-expect "kstatsctl diff snap.ksnap --metric " "net.tx_latency selftest.b0 selftest.b1"
+expect "kstatsctl diff snap.ksnap --metric " "from.file"
 expect "kstatsctl show -w 1 sel" "selftest.b0 selftest.b1"
 expect "kstatsctl summary -f " "csv json table"
 expect "kstatsctl su" "summary"
+expect "kstatsctl show --int" "--interval"
+expect "kstatsctl summary --c" "--color --count"
+expect "kstatsctl export -b " "0 1 2 3 4 5"
+expect "kstatsctl list " "net.tx_latency selftest.b0 selftest.b1"
+expect "kstatsctl --n" "--no-autoload --ns"
+# diff A B NAME...: A's names (issue 23: 'diff A B -m <TAB>' completed none)
+expect "kstatsctl diff a.ksnap b.ksnap -m " "from.file"
+expect "kstatsctl diff a.ksnap b.ksnap " "from.file"
+# Files: a directory ends in "/" (no space after it), a file does not.
+dir=$(mktemp -d)
+mkdir "$dir/runs" && touch "$dir/run.ksnap"
+(cd "$dir" && expect "kstatsctl show -i ru" "run.ksnap runs/") || bad=1
+(cd "$dir" && expect "kstatsctl diff r" "run.ksnap runs/") || bad=1
+rm -rf "$dir"
+# A long name (a row of its own at 80 columns) is still one name.
+cat >"$stub" <<'STUB'
+#!/bin/sh
+[ "$1 $2" = "--no-autoload list" ] || exit 1
+if [ "${COLUMNS:-80}" -gt 200 ]; then
+	echo "NAME  KIND  OWNER  STATE  BITS  COUNT"
+	echo "a.very.long.metric.name.that.takes.sixty.columns.of.the.screen  user  x  active  0  1"
+else
+	echo "NAME  KIND  OWNER  STATE  BITS  COUNT"
+	echo "a.very.long.metric.name.that.takes.sixty.columns.of.the.screen"
+	echo "      user  x  active  0  1"
+fi
+STUB
+expect "kstatsctl show a." "a.very.long.metric.name.that.takes.sixty.columns.of.the.screen"
 exit $bad
