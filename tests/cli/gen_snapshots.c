@@ -23,7 +23,9 @@
  *                          it, with one bit of a part sum changed;
  *                          DIR/split-a.ksnap, split-b.ksnap and
  *                          split.truth.json (of A): counts and part sums
- *                          split across CPUs, as migrations leave them
+ *                          split across CPUs, as migrations leave them;
+ *                          DIR/few-a.ksnap, few-b.ksnap, few.samples.json:
+ *                          400 samples, and B - A's max an outlier
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
@@ -588,6 +590,86 @@ static int split(const char *dir)
 	return rc;
 }
 
+/* The samples of @g as a JSON array, for tests that compute from them. */
+static void samples_json(FILE *f, const char *key, const struct gen *g)
+{
+	size_t k;
+
+	fprintf(f, "\"%s\": [", key);
+	for (k = 0; k < g->nr_samples; k++)
+		fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)g->samples[k]);
+	fputc(']', f);
+}
+
+/*
+ * Few samples: few.lat holds 400 in A, and B is A plus 400 more of the
+ * same spread, but for one 50us outlier, the interval's max: its p99.9 is
+ * that max (0 samples beyond it), 12x A's, and must decide nothing.
+ * few.reset beside it is reset between A and B. few.samples.json: each
+ * sample of few.lat's A and of B - A, for the exact quantiles.
+ */
+static int few(const char *dir)
+{
+	enum { F_LAT, F_RESET, NR_F };
+	static const char *const name[NR_F] = { "few.lat", "few.reset" };
+	struct gen g[2][NR_F], iv;
+	struct ks_metric m[2][NR_F], ivm;
+	struct ks_set set;
+	char path[4096];
+	int pass, i, rc = 0;
+	uint32_t k;
+	FILE *f;
+
+	gen_init(&iv, &ivm, "few.lat", "kstatsctl", KSTATS_KIND_USER, 3, 1);
+	for (pass = 0; pass < 2; pass++) {
+		rng = 0x3c6ef372fe94f82bull;
+		for (i = 0; i < NR_F; i++)
+			gen_init(&g[pass][i], &m[pass][i], name[i], "kstatsctl",
+				 KSTATS_KIND_USER, 3, 1);
+		for (k = 0; k < 400; k++)
+			rec(&g[pass][F_LAT], 0, (uint64_t)(1000 * exp2(2 * uniform())));
+		for (k = 0; k < (pass ? 100u : 400u); k++)
+			rec(&g[pass][F_RESET], 0, (uint64_t)(2000 * exp2(uniform())));
+		for (k = 0; pass && k < 400; k++) {
+			uint64_t v = k == 200 ? 50000 : (uint64_t)(1000 * exp2(2 * uniform()));
+
+			rec(&g[pass][F_LAT], 0, v);
+			rec(&iv, 0, v);
+		}
+		for (i = 0; i < NR_F; i++) {
+			gen_finish(&g[pass][i]);
+			m[pass][i].generation = 500 + i + (pass && i == F_RESET ? 1000 : 0);
+			m[pass][i].time_ns += pass * 10000000000ull;
+			m[pass][i].realtime_ns += pass * 10000000000ull;
+		}
+	}
+	source(&set.src);
+	set.m = m[0];
+	set.nr = NR_F;
+	rc |= write_set(dir, "few-a.ksnap", &set, false);
+	set.src.created_ns += 10000000000ull;
+	set.m = m[1];
+	rc |= write_set(dir, "few-b.ksnap", &set, false);
+	snprintf(path, sizeof(path), "%s/few.samples.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return 1;
+	fputs("{\"few.lat\": {", f);
+	samples_json(f, "a", &g[0][F_LAT]);
+	fputs(", ", f);
+	samples_json(f, "interval", &iv);
+	fputs("}}\n", f);
+	rc |= fclose(f) != 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < NR_F; i++) {
+			gen_free(&g[pass][i]);
+			ks_metric_free(&m[pass][i]);
+		}
+	gen_free(&iv);
+	ks_metric_free(&ivm);
+	return rc;
+}
+
 static int write_bytes(const char *dir, const char *file, const void *buf, size_t len)
 {
 	char path[4096];
@@ -705,7 +787,7 @@ int main(int argc, char **argv)
 		return bench(argv[2]);
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
-		       hostile(argv[1]) | split(argv[1]);
+		       hostile(argv[1]) | split(argv[1]) | few(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }
