@@ -201,9 +201,9 @@ void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
 					     ev->beyond_b), ev->few_a ? "A" : bn);
 		return;
 	case COND_NO_VALUE:
-		if (isnan(ev->b.lo) || isnan(ev->a.lo))
+		if (isnan(ev->b.lo) || (f->relative && isnan(ev->a.lo)))
 			snprintf(buf, len, "no value: %s has no samples",
-				 isnan(ev->a.lo) ? "A" : bn);
+				 isnan(ev->b.lo) ? bn : "A");
 		else
 			snprintf(buf, len, "no value: A's %s is 0, no change in %% from it",
 				 stat);
@@ -212,7 +212,8 @@ void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
 		break;
 	}
 	if (f->relative)
-		snprintf(v, sizeof(v), "%s changed %+.1f..%+.1f%%", stat, ev->lo, ev->hi);
+		snprintf(v, sizeof(v), "%s changed %+.1f..%+.1f%%", stat,
+			 floor(ev->lo * 10) / 10 + 0.0, ceil(ev->hi * 10) / 10 + 0.0);
 	else
 		snprintf(v, sizeof(v), "%s's %s %s", bn, stat,
 			 value_text(w, sizeof(w), b, f->row, sd->h[sd->nr - 1].frac_bits));

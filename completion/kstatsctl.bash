@@ -19,7 +19,7 @@ declare -gA _kstatsctl_opts=(
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --autoremove"
 	[untrace]=""
 	[snapshot]="--output --all"
-	[diff]="--metric --cumulative --fail-if"
+	[diff]="--metric --cumulative --fail-if --brief"
 	[export]="--input --output --interval --count --bucket-bits --per-cpu --ns"
 	[info]=""
 	[help]=""
@@ -32,6 +32,40 @@ _kstatsctl_metrics()	# $1: the kstatsctl being completed, $2: a snapshot file or
 	else
 		"$1" --no-autoload list 2>/dev/null
 	fi | awk 'NR > 1 && NF >= 6 { print $1 }'
+}
+
+# diff A [B] [NAME...]: A is a file; after it, a file (B) or A's metric
+# names; the value of -m/--metric, A's names (the live ones before A).
+# $1: the kstatsctl being completed; $2: "-m" when completing its value.
+_kstatsctl_diff()
+{
+	local i w a="" n=0 on=0
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if ((!on)); then
+			[[ $w == diff ]] && on=1
+			continue
+		fi
+		if [[ ${COMP_WORDS[i + 1]-} == = ]]; then
+			((i += 2))
+			continue
+		fi
+		case $w in
+		-m | --metric | --fail-if | -d | --device | --units | --color | --percentiles) ((i++)) ;;
+		-*) ;;
+		*) ((n++ == 0)) && a=$w ;;
+		esac
+	done
+	a=${a/#\~/$HOME}
+	if [[ $2 == -m ]]; then
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$1" "$a")" -- "$cur"))
+	elif ((n == 0)); then
+		COMPREPLY=($(compgen -f -- "$cur"))
+	elif ((n == 1)); then
+		COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "$(_kstatsctl_metrics "$1" "$a")" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$1" "$a")" -- "$cur"))
+	fi
 }
 
 _kstatsctl()
@@ -89,6 +123,10 @@ _kstatsctl()
 	-b | --bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)
+		if [[ $cmd == diff ]]; then
+			_kstatsctl_diff "$prog" -m
+			return
+		fi
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
 	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
 		return ;;
@@ -110,7 +148,7 @@ _kstatsctl()
 	show | summary | delete | record | start | stop | reset | snapshot | untrace | export)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")) ;;
 	diff)
-		COMPREPLY=($(compgen -f -- "$cur")) ;;
+		_kstatsctl_diff "$prog" "" ;;
 	help)
 		COMPREPLY=($(compgen -W "$_kstatsctl_commands" -- "$cur")) ;;
 	trace)
