@@ -383,6 +383,22 @@ static int golden(const char *dir)
 	return rc;
 }
 
+/* @a (metrics @m0) and @b (@m1), taken 10 s later, of one host and boot. */
+static int write_pair(const char *dir, const char *a, const char *b,
+		      struct ks_metric *m0, struct ks_metric *m1, size_t nr)
+{
+	struct ks_set set;
+	int rc;
+
+	source(&set.src);
+	set.m = m0;
+	set.nr = nr;
+	rc = write_set(dir, a, &set, false);
+	set.src.created_ns += 10000000000ull;
+	set.m = m1;
+	return rc | write_set(dir, b, &set, false);
+}
+
 static int write_truth(const char *dir, const char *file, struct gen *g, size_t nr)
 {
 	char path[4096];
@@ -543,7 +559,6 @@ static int split(const char *dir)
 	enum { S_M, S_WIDE, NR_S };
 	struct ks_metric m[2][NR_S];
 	struct gen g[2][NR_S];
-	struct ks_set set;
 	char path[4096];
 	int pass, i, r, rc = 0;
 	FILE *f;
@@ -569,13 +584,7 @@ static int split(const char *dir)
 			m[pass][i].realtime_ns += pass * 10000000000ull;
 		}
 	}
-	source(&set.src);
-	set.m = m[0];
-	set.nr = NR_S;
-	rc |= write_set(dir, "split-a.ksnap", &set, false);
-	set.src.created_ns += 10000000000ull;
-	set.m = m[1];
-	rc |= write_set(dir, "split-b.ksnap", &set, false);
+	rc |= write_pair(dir, "split-a.ksnap", "split-b.ksnap", m[0], m[1], NR_S);
 	snprintf(path, sizeof(path), "%s/split.truth.json", dir);
 	f = fopen(path, "w");
 	if (!f)
@@ -614,7 +623,6 @@ static int few(const char *dir)
 	static const char *const name[NR_F] = { "few.lat", "few.reset" };
 	struct gen g[2][NR_F], iv;
 	struct ks_metric m[2][NR_F], ivm;
-	struct ks_set set;
 	char path[4096];
 	int pass, i, rc = 0;
 	uint32_t k;
@@ -643,13 +651,7 @@ static int few(const char *dir)
 			m[pass][i].realtime_ns += pass * 10000000000ull;
 		}
 	}
-	source(&set.src);
-	set.m = m[0];
-	set.nr = NR_F;
-	rc |= write_set(dir, "few-a.ksnap", &set, false);
-	set.src.created_ns += 10000000000ull;
-	set.m = m[1];
-	rc |= write_set(dir, "few-b.ksnap", &set, false);
+	rc |= write_pair(dir, "few-a.ksnap", "few-b.ksnap", m[0], m[1], NR_F);
 	snprintf(path, sizeof(path), "%s/few.samples.json", dir);
 	f = fopen(path, "w");
 	if (!f)
