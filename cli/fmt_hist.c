@@ -12,7 +12,8 @@
  * What is known only to a slot says so: min and max as the slot
  * ("max in [16ns, 32ns)"), a percentile as its middle with the half-width
  * relative to the value printed ("p50 23.5ns (±32%)"); what is exact is a
- * bare number ("min 0ns", "p50 5ns (exact)").
+ * bare number ("min 0ns", "p50 5ns (exact)"). A percentile with fewer
+ * than KS_PCT_MIN_BEYOND samples beyond it carries a "*" and a footnote.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -103,12 +104,14 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 		ks_wrap_item(&w, "  ", item);
 		ks_wrap_end(&w);
 		for (i = 0; i < (int)ks_nr_pcts; i++) {
-			snprintf(item, sizeof(item), "%s %s", ks_pct_names[i],
+			snprintf(item, sizeof(item), "%s %s%s", ks_pct_names[i],
 				 ks_fmt_est(a, sizeof(a), &st.pct[i], h->frac_bits, u,
-					    false, false));
+					    false, false), ks_pct_mark(&st.pct[i]));
 			ks_wrap_item(&w, "  ", item);
 		}
 		ks_wrap_end(&w);
+		if (ks_pct_few(&st))
+			ks_pct_footnote(out);
 		fprintf(out, "slots %u of %u used, over [%s, %s)\n", h->used, h->nslots,
 			ks_fmt_int(a, sizeof(a), kstats_slot_low(h->first, h->frac_bits), u),
 			ks_fmt_high(b, sizeof(b), h->last, h->frac_bits, u));

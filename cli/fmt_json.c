@@ -14,7 +14,8 @@
  *      "count": 4000, "sum": ..., "mean": ..., "mean_error": 0,
  *      "min": {"low": 480, "high": 512}, "max": {"low": ..., "high": ...},
  *      "percentiles": [{"p": 50, "low": 2048, "high": 2304,
- *                       "value": 2175.5, "error": 0.0586}, ...],
+ *                       "value": 2175.5, "error": 0.0586,
+ *                       "beyond": 2000, "supported": true}, ...],
  *      "trace": {"hits": ..., "misses": ..., "floor_ns": ...},  (traces)
  *      "buckets": [{"low": 512, "high": 576, "count": 12, "sum": 6400}],
  *      "cpus": [{"cpu": 0, "count": ..., "buckets": [...]}]  (--per-cpu,
@@ -23,8 +24,10 @@
  *
  * min, max and percentiles are slots, [low, high): a percentile's value is
  * the middle of the slot's values and error half their spread relative to
- * it (0: exact); min and max are null without samples. A bucket's sum is
- * null when unknown (2^52 samples or more in it).
+ * it (0: exact), beyond the samples ranked above it and supported whether
+ * they are KS_PCT_MIN_BEYOND or more (kstatsctl.h); min and max are null
+ * without samples. A bucket's sum is null when unknown (2^52 samples or
+ * more in it).
  */
 #include <math.h>
 #include <string.h>
@@ -59,6 +62,8 @@ void fmt_json_est(struct json *j, const struct ks_est *e, uint32_t frac_bits,
 		return;
 	json_kdbl(j, "value", e->value);
 	json_kdbl(j, "error", e->err);
+	json_ku128(j, "beyond", e->beyond);
+	json_kbool(j, "supported", e->supported);
 }
 
 void fmt_json_kest(struct json *j, const char *key, const struct ks_est *e,

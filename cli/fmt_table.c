@@ -9,7 +9,9 @@
  * max, count, and the error bound. A Value is the middle of the slot the
  * percentile falls in, printed to the digits that slot allows (one below
  * the leading digit of its half-width); the Error line gives the largest
- * distance from a printed Value to either end of its slot, relative to it.
+ * distance from a printed Value to either end of its slot, relative to it,
+ * and a Few line the lowest Percentile with fewer than KS_PCT_MIN_BEYOND
+ * samples beyond it (so has every higher one).
  *
  * cdf: "value fraction" rows, tab-separated: the fraction of samples below
  * each slot's upper bound, from the first non-empty slot to the last (all
@@ -97,9 +99,12 @@ static double tbl_val(char *buf, size_t len, double v, double half, enum ks_unit
 	return strtod(buf, NULL) * scale;
 }
 
-/* One row; *@err: the largest relative distance from a Value to its slot's ends. */
+/*
+ * One row; *@err: the largest relative distance from a Value to its slot's
+ * ends; *@few: the lowest Percentile with too few samples beyond it.
+ */
 static void pct_row(FILE *out, const struct ks_hist *h, double p, enum ks_unit u,
-		    double *err)
+		    double *err, double *few)
 {
 	ks_u128 rank = ks_quantile_rank(p, h->total);
 	char v[48], n[48];
@@ -107,6 +112,8 @@ static void pct_row(FILE *out, const struct ks_hist *h, double p, enum ks_unit u
 	double shown;
 
 	ks_hist_quantile(h, p, &e);
+	if (!e.supported && p < *few)
+		*few = p;
 	shown = tbl_val(v, sizeof(v), e.value, e.value * e.err, u);
 	if (e.err > 0)
 		*err = fmax(*err, fmax(shown - (double)e.low, (double)e.last - shown) / shown);
@@ -152,7 +159,7 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		    const struct ks_show *sh, bool first)
 {
 	char unit[64], a[48], b[48], err[24];
-	double p = 0, ticks, sd, half, max_err = 0;
+	double p = 0, ticks, sd, half, max_err = 0, few = 2;
 	struct ks_hist h;
 	struct ks_stats st;
 	enum ks_unit u;
@@ -176,9 +183,9 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 	/* --percentiles: those rows; else HdrHistogram's ticks, 5 per
 	 * halving of the distance to 100%, and the maximum. */
 	for (level = 0; ks_pcts_set && level < (int)ks_nr_pcts; level++)
-		pct_row(out, &h, ks_pcts[level], u, &max_err);
+		pct_row(out, &h, ks_pcts[level], u, &max_err, &few);
 	while (!ks_pcts_set && p < 1.0 && ks_quantile_rank(p, h.total) < h.total) {
-		pct_row(out, &h, p, u, &max_err);
+		pct_row(out, &h, p, u, &max_err, &few);
 		level = (int)floor(log2(1 / (1 - p)));
 		if (level > 48)
 			break;
@@ -186,7 +193,7 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		p = floor(p * ticks + 0.5) / ticks + 1.0 / ticks;
 	}
 	if (!ks_pcts_set)
-		pct_row(out, &h, 1.0, u, &max_err);
+		pct_row(out, &h, 1.0, u, &max_err, &few);
 	stddev(&h, &st, &sd, &half);
 	tbl_val(a, sizeof(a), st.mean, st.mean * st.mean_err, u);
 	tbl_val(b, sizeof(b), sd, half, u);
@@ -198,6 +205,10 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 		65 - m->frac_bits, 1u << m->frac_bits);
 	fprintf(out, "#[Error   = %12s at most: each Value is its slot's middle "
 		"(frac_bits %u)]\n", ks_fmt_err(err, sizeof(err), max_err), m->frac_bits);
+	if (few <= 1)	/* a comment line: the rows stay HdrHistogram's */
+		fprintf(out, "#[Few     = rows at Percentile %.12f and above: fewer than %d "
+			"samples beyond each (kstatsctl(8), PERCENTILES)]\n", few,
+			KS_PCT_MIN_BEYOND);
 	ks_hist_free(&h);
 }
 

@@ -379,7 +379,22 @@ struct ks_est {
 	int slot;		/* -1: no samples */
 	uint64_t low, last;
 	double value, err;
+	/* A percentile's: the samples ranked above it, and whether that is enough. */
+	ks_u128 beyond;
+	bool supported;
 };
+
+/*
+ * A percentile is "supported" when at least KS_PCT_MIN_BEYOND samples lie
+ * beyond it (count x (1 - q) >= 10); else it rests on the few largest
+ * samples (at 0 beyond it, it is the max), is marked where it is shown,
+ * and never decides a diff --fail-if condition. Why 10: the samples beyond
+ * the value shown are the only evidence of which quantile it is; their
+ * number is a Poisson count, whose 95% interval at 10 is 4.8 to 18.4: the
+ * tail the value cuts off is within a factor of 2 of 1 - q. At 4 it would
+ * be 1.1 to 10.2, at 0 nothing (kstatsctl(8), PERCENTILES).
+ */
+#define KS_PCT_MIN_BEYOND	10
 
 struct ks_stats {
 	ks_u128 count;
@@ -388,6 +403,11 @@ struct ks_stats {
 	struct ks_est min, max;
 	struct ks_est pct[KS_MAX_PCT];
 };
+/* "*" after a percentile that is not supported, else "". */
+const char *ks_pct_mark(const struct ks_est *e);
+/* Does one of @st's percentiles carry it? Then print the footnote. */
+bool ks_pct_few(const struct ks_stats *st);
+void ks_pct_footnote(FILE *out);
 
 /* @row: a CPU row, or -1 for every CPU. */
 void ks_hist_build(struct ks_hist *h, const struct ks_metric *m, int row);
@@ -546,17 +566,6 @@ int cmd_untrace(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
-
-/* diff --fail-if (fail_if.c). */
-struct ks_fail_if {
-	int row;		/* diff's row: 1 mean, 2 min, 3 max, 4.. percentiles */
-	bool above;		/* STAT>CHANGE; else STAT<CHANGE */
-	double pct;		/* the change, in % */
-	char text[64];
-};
-int ks_fail_if_parse(const char *s, struct ks_fail_if *f);	/* 0 or EXIT_USAGE */
-/* Whether the change, known to lie in [@lo, @hi] %, is surely past it. */
-bool ks_fail_if_holds(const struct ks_fail_if *f, double lo, double hi);
 
 extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,

@@ -631,6 +631,29 @@ void ks_hist_quantile(const struct ks_hist *h, double q, struct ks_est *e)
 			break;
 	}
 	ks_est_slot(e, (int)s, h->frac_bits);
+	e->beyond = h->total - rank;
+	e->supported = e->beyond >= KS_PCT_MIN_BEYOND;
+}
+
+const char *ks_pct_mark(const struct ks_est *e)
+{
+	return e->slot >= 0 && !e->supported ? "*" : "";
+}
+
+bool ks_pct_few(const struct ks_stats *st)
+{
+	size_t i;
+
+	for (i = 0; i < ks_nr_pcts; i++)
+		if (*ks_pct_mark(&st->pct[i]))
+			return true;
+	return false;
+}
+
+void ks_pct_footnote(FILE *out)
+{
+	fprintf(out, "* fewer than %d samples beyond it: it rests on the few "
+		"largest (kstatsctl(8), PERCENTILES)\n", KS_PCT_MIN_BEYOND);
 }
 
 void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st)

@@ -20,7 +20,7 @@ declare -gA _kstatsctl_opts=(
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --autoremove --duration --interval --count --format"
 	[untrace]=""
 	[snapshot]="--output --all"
-	[diff]="--metric --cumulative --fail-if"
+	[diff]="--metric --cumulative --fail-if --brief"
 	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu"
 	[info]=""
 	[help]=""
@@ -52,6 +52,41 @@ _kstatsctl_files()	# $1: the word: files and directories, a directory as "dir/"
 		compopt -o filenames 2>/dev/null
 	fi
 	return 0
+}
+
+# diff A [B] [NAME...]: A is a file; after it, a file (B) or A's metric
+# names; the value of -m/--metric, A's names (the live ones before A).
+# $1: the kstatsctl being completed; $2: "-m" when completing its value.
+_kstatsctl_diff()
+{
+	local i w a="" n=0 on=0
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		if ((!on)); then
+			[[ $w == diff ]] && on=1
+			continue
+		fi
+		if [[ ${COMP_WORDS[i + 1]-} == = ]]; then
+			((i += 2))
+			continue
+		fi
+		case $w in
+		-m | --metric | --fail-if | -d | --device | --units | --color | --percentiles) ((i++)) ;;
+		-*) ;;
+		*) ((n++ == 0)) && a=$w ;;
+		esac
+	done
+	a=${a/#\~/$HOME}
+	if [[ $2 == -m ]]; then
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$1" "$a")" -- "$cur"))
+	elif ((n == 0)); then
+		_kstatsctl_files "$cur"
+	elif ((n == 1)); then
+		_kstatsctl_files "$cur"
+		COMPREPLY+=($(compgen -W "$(_kstatsctl_metrics "$1" "$a")" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$1" "$a")" -- "$cur"))
+	fi
 }
 
 _kstatsctl()
@@ -110,6 +145,10 @@ _kstatsctl()
 	-b | --bits | --bucket-bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)
+		if [[ $cmd == diff ]]; then
+			_kstatsctl_diff "$prog" -m
+			return
+		fi
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
 	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
 		return ;;
@@ -131,12 +170,7 @@ _kstatsctl()
 	list | show | summary | delete | record | start | stop | reset | snapshot | untrace | export)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")) ;;
 	diff)
-		# A and B are files; then the names of A.
-		if ((${#operands[@]} < 2)); then
-			_kstatsctl_files "$cur"
-		else
-			COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur"))
-		fi ;;
+		_kstatsctl_diff "$prog" "" ;;
 	help)
 		COMPREPLY=($(compgen -W "$_kstatsctl_commands" -- "$cur")) ;;
 	trace)

@@ -23,7 +23,9 @@
  *                          it, with one bit of a part sum changed;
  *                          DIR/split-a.ksnap, split-b.ksnap and
  *                          split.truth.json (of A): counts and part sums
- *                          split across CPUs, as migrations leave them
+ *                          split across CPUs, as migrations leave them;
+ *                          DIR/few-a.ksnap, few-b.ksnap, few.samples.json:
+ *                          400 samples, and B - A's max an outlier
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
@@ -381,6 +383,22 @@ static int golden(const char *dir)
 	return rc;
 }
 
+/* @a (metrics @m0) and @b (@m1), taken 10 s later, of one host and boot. */
+static int write_pair(const char *dir, const char *a, const char *b,
+		      struct ks_metric *m0, struct ks_metric *m1, size_t nr)
+{
+	struct ks_set set;
+	int rc;
+
+	source(&set.src);
+	set.m = m0;
+	set.nr = nr;
+	rc = write_set(dir, a, &set, false);
+	set.src.created_ns += 10000000000ull;
+	set.m = m1;
+	return rc | write_set(dir, b, &set, false);
+}
+
 static int write_truth(const char *dir, const char *file, struct gen *g, size_t nr)
 {
 	char path[4096];
@@ -541,7 +559,6 @@ static int split(const char *dir)
 	enum { S_M, S_WIDE, NR_S };
 	struct ks_metric m[2][NR_S];
 	struct gen g[2][NR_S];
-	struct ks_set set;
 	char path[4096];
 	int pass, i, r, rc = 0;
 	FILE *f;
@@ -567,13 +584,7 @@ static int split(const char *dir)
 			m[pass][i].realtime_ns += pass * 10000000000ull;
 		}
 	}
-	source(&set.src);
-	set.m = m[0];
-	set.nr = NR_S;
-	rc |= write_set(dir, "split-a.ksnap", &set, false);
-	set.src.created_ns += 10000000000ull;
-	set.m = m[1];
-	rc |= write_set(dir, "split-b.ksnap", &set, false);
+	rc |= write_pair(dir, "split-a.ksnap", "split-b.ksnap", m[0], m[1], NR_S);
 	snprintf(path, sizeof(path), "%s/split.truth.json", dir);
 	f = fopen(path, "w");
 	if (!f)
@@ -585,6 +596,79 @@ static int split(const char *dir)
 			gen_free(&g[pass][i]);
 			ks_metric_free(&m[pass][i]);
 		}
+	return rc;
+}
+
+/* The samples of @g as a JSON array, for tests that compute from them. */
+static void samples_json(FILE *f, const char *key, const struct gen *g)
+{
+	size_t k;
+
+	fprintf(f, "\"%s\": [", key);
+	for (k = 0; k < g->nr_samples; k++)
+		fprintf(f, "%s%llu", k ? ", " : "", (unsigned long long)g->samples[k]);
+	fputc(']', f);
+}
+
+/*
+ * Few samples: few.lat holds 400 in A, and B is A plus 400 more of the
+ * same spread, but for one 50us outlier, the interval's max: its p99.9 is
+ * that max (0 samples beyond it), 12x A's, and must decide nothing.
+ * few.reset beside it is reset between A and B. few.samples.json: each
+ * sample of few.lat's A and of B - A, for the exact quantiles.
+ */
+static int few(const char *dir)
+{
+	enum { F_LAT, F_RESET, NR_F };
+	static const char *const name[NR_F] = { "few.lat", "few.reset" };
+	struct gen g[2][NR_F], iv;
+	struct ks_metric m[2][NR_F], ivm;
+	char path[4096];
+	int pass, i, rc = 0;
+	uint32_t k;
+	FILE *f;
+
+	gen_init(&iv, &ivm, "few.lat", "kstatsctl", KSTATS_KIND_USER, 3, 1);
+	for (pass = 0; pass < 2; pass++) {
+		rng = 0x3c6ef372fe94f82bull;
+		for (i = 0; i < NR_F; i++)
+			gen_init(&g[pass][i], &m[pass][i], name[i], "kstatsctl",
+				 KSTATS_KIND_USER, 3, 1);
+		for (k = 0; k < 400; k++)
+			rec(&g[pass][F_LAT], 0, (uint64_t)(1000 * exp2(2 * uniform())));
+		for (k = 0; k < (pass ? 100u : 400u); k++)
+			rec(&g[pass][F_RESET], 0, (uint64_t)(2000 * exp2(uniform())));
+		for (k = 0; pass && k < 400; k++) {
+			uint64_t v = k == 200 ? 50000 : (uint64_t)(1000 * exp2(2 * uniform()));
+
+			rec(&g[pass][F_LAT], 0, v);
+			rec(&iv, 0, v);
+		}
+		for (i = 0; i < NR_F; i++) {
+			gen_finish(&g[pass][i]);
+			m[pass][i].generation = 500 + i + (pass && i == F_RESET ? 1000 : 0);
+			m[pass][i].time_ns += pass * 10000000000ull;
+			m[pass][i].realtime_ns += pass * 10000000000ull;
+		}
+	}
+	rc |= write_pair(dir, "few-a.ksnap", "few-b.ksnap", m[0], m[1], NR_F);
+	snprintf(path, sizeof(path), "%s/few.samples.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return 1;
+	fputs("{\"few.lat\": {", f);
+	samples_json(f, "a", &g[0][F_LAT]);
+	fputs(", ", f);
+	samples_json(f, "interval", &iv);
+	fputs("}}\n", f);
+	rc |= fclose(f) != 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < NR_F; i++) {
+			gen_free(&g[pass][i]);
+			ks_metric_free(&m[pass][i]);
+		}
+	gen_free(&iv);
+	ks_metric_free(&ivm);
 	return rc;
 }
 
@@ -705,7 +789,7 @@ int main(int argc, char **argv)
 		return bench(argv[2]);
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
-		       hostile(argv[1]) | split(argv[1]);
+		       hostile(argv[1]) | split(argv[1]) | few(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

@@ -17,7 +17,8 @@
 #      percentiles' ± the true half-width of their slot (hist and JSON)
 #   7. counts past 64 bits (1e9, 1e12, 2^63 samples; 2^64 - 1 in every
 #      slot of every CPU): every format ends in time with the exact totals
-#   8. diff: the interval B - A when B is A later, not a cumulative mix
+#   8. diff: the interval B - A when B is A later, not a cumulative mix;
+#      percentiles with too few samples beyond them, against the samples
 #   9. malformed snapshot files: an error and exit 1, never a crash; every
 #      cut says "truncated"; no change of one byte goes unnoticed
 #  10. no module here: the errors and hints for "not loaded"/"not installed";
@@ -60,7 +61,7 @@ cd "$here" || exit 1
 for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
 	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
-	split.truth.json; do
+	split.truth.json few-a.ksnap few-b.ksnap few.samples.json; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -98,7 +99,8 @@ if ((update)); then
 	exit 0
 fi
 v2=()
-for f in basic basic-be later big full interval-a interval-b other-host hostile split-a split-b; do
+for f in basic basic-be later big full interval-a interval-b other-host hostile split-a split-b \
+	few-a few-b; do
 	v2+=("data/$f.ksnap")
 done
 check "version-2 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
@@ -268,6 +270,24 @@ diff_shift() {
 	"$py" validate.py shift "$tmp/d.json" "$tmp/d.txt"
 }
 check "diff A B: the interval's +60%, not the cumulative +11%; a reset says so, exit 3" diff_shift
+
+# 8a. the "supported percentile" rule against the samples (few.samples.json):
+# marked exactly when count x (1 - q) < 10, every unmarked one in its slot
+check "percentiles: marked exactly when count x (1 - q) < 10; the exact quantile in each unmarked slot" \
+	"$py" check_quantiles.py "$bin" data
+few_exit() {	# the 400-sample p99.9 decides nothing; a reset metric beside it
+	local rc
+	"$bin" diff data/few-a.ksnap data/few-b.ksnap few.lat --fail-if 'p99.9>+100%' >/dev/null
+	rc=$?
+	((rc == 0)) || { echo "p99.9 of 400 samples: exit $rc, want 0"; return 1; }
+	"$bin" diff data/few-a.ksnap data/few-b.ksnap --fail-if 'count<1000' >/dev/null
+	rc=$?
+	((rc == 4)) || { echo "a condition held beside a reset metric: exit $rc, want 4"; return 1; }
+	"$bin" diff data/few-a.ksnap data/few-b.ksnap --fail-if 'count>1000' >/dev/null
+	rc=$?
+	((rc == 3)) || { echo "none held, a metric reset: exit $rc, want 3"; return 1; }
+}
+check "diff exit status: 0 when not decided, 4 over 3, 3 when only a reset" few_exit
 
 # 8b. counts and part sums split across CPUs, as a migration between a
 # record's two adds leaves them (split-a: one "add" of kstats_split_test.ko)
