@@ -206,9 +206,8 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 	fprintf(out, "#[Error   = %12s at most: each Value is its slot's middle "
 		"(frac_bits %u)]\n", ks_fmt_err(err, sizeof(err), max_err), m->frac_bits);
 	if (few <= 1)	/* a comment line: the rows stay HdrHistogram's */
-		fprintf(out, "#[Few     = rows at Percentile %.12f and above: fewer than %d "
-			"samples beyond each (kstatsctl(8), PERCENTILES)]\n", few,
-			KS_PCT_MIN_BEYOND);
+		fprintf(out, "#[Few     = from Percentile %.12f on: < %d samples "
+			"beyond each]\n", few, KS_PCT_MIN_BEYOND);
 	ks_hist_free(&h);
 }
 

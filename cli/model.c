@@ -652,8 +652,8 @@ bool ks_pct_few(const struct ks_stats *st)
 
 void ks_pct_footnote(FILE *out)
 {
-	fprintf(out, "* fewer than %d samples beyond it: it rests on the few "
-		"largest (kstatsctl(8), PERCENTILES)\n", KS_PCT_MIN_BEYOND);
+	fprintf(out, "* fewer than %d samples beyond it: the largest few decide "
+		"it (kstatsctl(8))\n", KS_PCT_MIN_BEYOND);
 }
 
 void ks_hist_stats(const struct ks_hist *h, struct ks_stats *st)
