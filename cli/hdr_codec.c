@@ -81,7 +81,8 @@ int ks_unbase64(const char *s, size_t len, uint8_t **out, size_t *out_len,
 	uint32_t w = 0;
 
 	if (!len || len % 4) {
-		snprintf(why, why_len, "base64 of %zu characters (not a multiple of 4)", len);
+		snprintf(why, why_len, "base64 of %zu characters, not a multiple of 4 "
+			 "(a line cut short?)", len);
 		return -1;
 	}
 	while (pad < 2 && s[len - 1 - pad] == '=')
@@ -358,9 +359,10 @@ static int decode_counts(struct ks_hdr *h, const uint8_t *p, size_t len,
 		off += n;
 		if (v < 0) {
 			if (v == INT64_MIN || (uint64_t)-v > h->nr - i)
-				return WHY("counts: %llu empty buckets past the last "
-					   "(%zu buckets up to the highest trackable value)",
-					   (unsigned long long)(v == INT64_MIN ? 0 : -v), h->nr);
+				return WHY("counts past the end: %llu empty buckets from "
+					   "bucket %llu, of %zu up to the highest trackable value",
+					   (unsigned long long)(v == INT64_MIN ? 0 : -v),
+					   (unsigned long long)i + 1, h->nr);
 			i += (uint64_t)-v;
 			continue;
 		}

@@ -9,8 +9,8 @@
  * histogram (hdr_codec.c).
  *
  * Reading: every histogram becomes a kstats metric of one CPU (row 0), at
- * one frac_bits for the whole file: the finest, up to 5, at which every
- * non-empty HdrHistogram bucket lies inside one kstats slot, so that each
+ * one frac_bits per tag: the finest, up to 5, at which every non-empty
+ * HdrHistogram bucket of the tag lies inside one kstats slot, so that each
  * slot's count is exact. When none does (a unit that is not a power of two
  * of nanoseconds, --hdr-unit us, makes buckets straddle slots) the file is
  * read at frac_bits 5 and each bucket counts in the slot of its highest
@@ -18,6 +18,7 @@
  * in a HdrHistogram: the metrics say so (sums_unknown), and means are
  * estimated from the slots with their bound.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -31,11 +32,12 @@
 			"as HistogramLogWriter writes)?"
 #define YEAR_S		31557600.0
 
-/* One line's histogram while the file's frac_bits is not known yet. */
+/* One line's histogram while its tag's frac_bits is not known yet. */
 struct hlog_line {
 	struct ks_hlog_entry e;
 	struct ks_hdr h;
 	unsigned int lineno;
+	uint32_t bits;		/* the finest frac_bits at which it nests */
 };
 
 struct hlog_parse {
@@ -66,14 +68,16 @@ static int hlog_bad(const struct hlog_parse *p, const char *fmt, ...)
 	return ks_fail(EXIT_RUNTIME, HLOG_HINT, "%s:%u: %s", p->path, p->lineno, msg);
 }
 
+/* Text that starts as a log does, with its version line or a histogram. */
 bool ks_hlog_detect(const void *buf, size_t len)
 {
 	const char *s = buf;
 
-	if (!len)
+	if (!len || !(s[0] == '#' || s[0] == '"' || isdigit((unsigned char)s[0]) ||
+		      (len >= 4 && !memcmp(s, "Tag=", 4))))
 		return false;
-	return s[0] == '#' || s[0] == '"' || isdigit((unsigned char)s[0]) ||
-	       (len >= 4 && !memcmp(s, "Tag=", 4));
+	return memmem(s, len, "#[Histogram log format version ", 31) ||
+	       memmem(s, len, ",HIST", 5);
 }
 
 /* A number of seconds: finite, not negative. */
@@ -103,7 +107,8 @@ static int parse_comment(struct hlog_parse *p, const char *s)
 		dst = &p->base_time;
 	else if (!strncmp(s, "#[Histogram log format version ", 31) &&
 		 strncmp(s + 31, "1.", 2))
-		return hlog_bad(p, "log format version %.20s (1.x is read)", s + 31);
+		return hlog_bad(p, "log format version %.*s (1.x is read)",
+				(int)strcspn(s + 31, "]"), s + 31);
 	if (!dst)
 		return 0;	/* other comments, e.g. the writer's name */
 	v = strchr(s, ' ') + 1;
@@ -191,6 +196,52 @@ static bool nests(const struct hlog_parse *p, const struct ks_hdr *h, uint32_t b
 	return true;
 }
 
+/* The finest frac_bits (up to 5) at which every bucket of @l nests, or 6. */
+static uint32_t line_bits(const struct hlog_parse *p, const struct hlog_line *l)
+{
+	uint32_t bits = KSTATS_FRAC_BITS_MAX + 1;
+
+	while (bits-- && !nests(p, &l->h, bits))
+		;
+	return bits > KSTATS_FRAC_BITS_MAX ? KSTATS_FRAC_BITS_MAX + 1 : bits;
+}
+
+/*
+ * One frac_bits per tag, so that its intervals add up: the coarsest of
+ * its lines'. A tag whose buckets nest at none is read at 5, each bucket in
+ * the slot of its highest value (said once per tag).
+ */
+static void tag_bits(struct hlog_parse *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->nr; i++)
+		p->l[i].bits = line_bits(p, &p->l[i]);
+	for (i = 0; i < p->nr; i++) {
+		struct hlog_line *first = NULL;
+		uint32_t bits = p->l[i].bits;
+
+		for (k = 0; k < p->nr && !first; k++)
+			if (!strcmp(p->l[k].e.tag, p->l[i].e.tag))
+				first = &p->l[k];
+		if (first != &p->l[i])
+			continue;	/* done with its first line */
+		for (k = i; k < p->nr; k++)
+			if (!strcmp(p->l[k].e.tag, p->l[i].e.tag) && bits <= KSTATS_FRAC_BITS_MAX &&
+			    (p->l[k].bits < bits || p->l[k].bits > KSTATS_FRAC_BITS_MAX))
+				bits = p->l[k].bits;
+		if (bits > KSTATS_FRAC_BITS_MAX)
+			ks_warn("%s: %s: at %s, HdrHistogram's buckets straddle kstats "
+				"slots: each counts in the slot of its highest value", p->path,
+				p->l[i].e.tag[0] ? p->l[i].e.tag : "untagged",
+				ks_unit_name(hdr_unit()));
+		for (k = i; k < p->nr; k++)
+			if (!strcmp(p->l[k].e.tag, p->l[i].e.tag))
+				p->l[k].bits = bits > KSTATS_FRAC_BITS_MAX ?
+					       KSTATS_FRAC_BITS_MAX : bits;
+	}
+}
+
 static int to_metric(struct hlog_parse *p, struct hlog_line *l, uint32_t bits)
 {
 	struct ks_metric *m = &l->e.m;
@@ -244,7 +295,6 @@ static int hlog_parse(const char *path, char *buf, size_t len, struct ks_hlog *l
 	struct hlog_parse p = { .path = path, .start_time = NAN, .base_time = NAN,
 				.scale = (uint64_t)ks_unit_scale(hdr_unit()) };
 	char *line = buf, *next, *end = buf + len;
-	uint32_t bits = KSTATS_FRAC_BITS_MAX + 1;
 	double offset = 0;
 	size_t i;
 	int rc = 0;
@@ -270,19 +320,8 @@ static int hlog_parse(const char *path, char *buf, size_t len, struct ks_hlog *l
 	}
 	if (!rc && !p.nr)
 		rc = ks_fail(EXIT_RUNTIME, HLOG_HINT, "%s: no histograms in it", path);
-	/* The finest frac_bits at which every bucket of the file nests. */
-	while (!rc && bits--) {
-		for (i = 0; i < p.nr && nests(&p, &p.l[i].h, bits); i++)
-			;
-		if (i == p.nr)
-			break;
-	}
-	if (!rc && bits > KSTATS_FRAC_BITS_MAX) {
-		bits = KSTATS_FRAC_BITS_MAX;
-		ks_warn("%s: at %s, HdrHistogram's buckets straddle kstats slots: each "
-			"counts in the slot of its highest value", path,
-			ks_unit_name(hdr_unit()));
-	}
+	if (!rc)
+		tag_bits(&p);
 	if (!isnan(p.base_time))
 		offset = p.base_time;
 	else if (!isnan(p.start_time) && p.nr && p.l[0].e.start_s < p.start_time - YEAR_S)
@@ -290,7 +329,7 @@ static int hlog_parse(const char *path, char *buf, size_t len, struct ks_hlog *l
 	for (i = 0; i < p.nr; i++) {
 		p.l[i].e.start_s += offset;
 		if (!rc)
-			rc = to_metric(&p, &p.l[i], bits);
+			rc = to_metric(&p, &p.l[i], p.l[i].bits);
 		ks_hdr_free(&p.l[i].h);
 	}
 	log->e = xcalloc(p.nr ? p.nr : 1, sizeof(*log->e));
@@ -396,6 +435,14 @@ int ks_hlog_parse_set(const char *path, const void *buf, size_t len, struct ks_s
 		}
 	}
 	set->src.hlog_intervals = log.nr;
+	for (i = 0; i < set->nr; i++) {
+		size_t k, n = 0;
+
+		for (k = 0; k < log.nr; k++)
+			n += !strcmp(log.e[k].m.name, set->m[i].name);
+		snprintf(set->m[i].owner, sizeof(set->m[i].owner), "HdrHistogram log, %zu "
+			 "interval%s%s", n, n == 1 ? "" : "s", n == 1 ? "" : " summed");
+	}
 	for (i = 0; i < set->nr; i++)
 		if (set->src.created_ns < set->m[i].realtime_ns)
 			set->src.created_ns = set->m[i].realtime_ns;

@@ -5,7 +5,7 @@
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --hdr-unit --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --watch --count --all-slots --bits"
@@ -20,7 +20,7 @@ declare -gA _kstatsctl_opts=(
 	[untrace]=""
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if"
-	[export]="--input --output --interval --count --bucket-bits --per-cpu --ns"
+	[export]="--input --output --interval --count --bucket-bits --per-cpu --ns --format"
 	[info]=""
 	[help]=""
 )
@@ -57,7 +57,7 @@ _kstatsctl()
 		fi
 		case $w in
 		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
-		-d | --device | --units | --color | --percentiles | -f | --format | \
+		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
 		--pid | --tid | --name | --maxactive | --start | --end) ((i++)) ;;
@@ -72,9 +72,13 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto ns us ms s" -- "$cur")); return ;;
 	--color)
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+	--hdr-unit)
+		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur")); return ;;
 	-f | --format)
 		if [[ $cmd == summary ]]; then
 			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
+		elif [[ $cmd == export ]]; then
+			COMPREPLY=($(compgen -W "prometheus hdr" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
 		fi
