@@ -128,6 +128,10 @@ static void classify(struct pair *p, const struct ks_source *sa,
 	if (cumulative) {
 		p->cmp = CMP_WHOLE;
 		snprintf(p->note, sizeof(p->note), "A and B as they are (--cumulative)");
+	} else if (sa->hlog || sb->hlog) {
+		p->cmp = CMP_WHOLE;
+		snprintf(p->note, sizeof(p->note), "A and B as they are: an HdrHistogram "
+			 "log holds intervals, not one metric that grew");
 	} else if (strcmp(sa->host, sb->host)) {
 		p->cmp = CMP_WHOLE;
 		snprintf(p->note, sizeof(p->note), "A and B as they are: they come "
@@ -333,9 +337,13 @@ static void source_line(const char *tag, const struct ks_source *src)
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	printf("%s: %s (%s, kernel %s, %s)\n", tag, ks_text(path, len, from),
-	       ks_text(host, sizeof(host), src->host),
-	       ks_text(kernel, sizeof(kernel), src->kernel), when);
+	if (src->hlog)	/* hdr_log.c */
+		printf("%s: %s (HdrHistogram log, %zu histograms, up to %s)\n", tag,
+		       ks_text(path, len, from), src->hlog_intervals, when);
+	else
+		printf("%s: %s (%s, kernel %s, %s)\n", tag, ks_text(path, len, from),
+		       ks_text(host, sizeof(host), src->host),
+		       ks_text(kernel, sizeof(kernel), src->kernel), when);
 	free(path);
 }
 

@@ -48,6 +48,7 @@ struct export_args {
 	long count;
 	uint32_t bucket_bits;
 	bool per_cpu;
+	bool hdr;		/* --format hdr (export_hdr.c) */
 };
 
 enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_PER_CPU };
@@ -66,6 +67,8 @@ static const struct argp_option export_options[] = {
 	{ "bits", 'b', "B", 0, "2^B buckets per power of two, 0 to 5 (default 0)", 0 },
 	{ "bucket-bits", 0, NULL, OPTION_ALIAS, NULL, 0 },
 	{ "per-cpu", OPT_PER_CPU, NULL, 0, "A series per CPU (cpu label)", 0 },
+	{ "format", 'f', "FORMAT", 0, "prometheus (the default), or hdr: an HdrHistogram "
+	  "interval log (with --interval, one interval per period)", 0 },
 	{ 0 }
 };
 
@@ -93,6 +96,13 @@ static error_t export_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PER_CPU:
 		a->per_cpu = true;
+		break;
+	case 'f':
+		if (strcmp(arg, "prometheus") && strcmp(arg, "hdr")) {
+			ks_usage("--format: '%s' is not prometheus or hdr", arg);
+			return EINVAL;
+		}
+		a->hdr = !strcmp(arg, "hdr");
 		break;
 	case ARGP_KEY_ARG:
 		ks_names_add(&a->pats, arg);
@@ -240,9 +250,11 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 	}
 }
 
-static void write_export(FILE *out, const struct ks_set *set, const struct export_args *a,
-			 bool up)
+static int write_export(FILE *out, const struct ks_set *set, const struct export_args *a,
+			bool up)
 {
+	if (a->hdr)
+		return ks_export_hdr_once(out, set);
 	fprintf(out, "# HELP kstats_up 1: this export worked, 0: it failed (module not "
 		"loaded, a NAME matched nothing).\n"
 		"# TYPE kstats_up gauge\nkstats_up %d\n", up);
@@ -252,6 +264,7 @@ static void write_export(FILE *out, const struct ks_set *set, const struct expor
 	extras(out, set, MISSES);
 	extras(out, set, FLOOR);
 	extras(out, set, RECORDING);
+	return 0;
 }
 
 /* Writes @path through a hidden file beside it, then renames it over. */
@@ -277,9 +290,10 @@ static int replace_file(const char *path, const struct ks_set *set,
 		unlink(tmp);
 		goto out;
 	}
-	write_export(f, set, a, up);
+	if (write_export(f, set, a, up))
+		err = EINVAL;
 	/* Readable by node_exporter's user; mkstemp made it 0600. */
-	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
+	if (!err && (fflush(f) || fchmod(fd, 0644) || fsync(fd)))
 		err = errno;
 	if (fclose(f) && !err)
 		err = errno;
@@ -295,7 +309,7 @@ static int replace_file(const char *path, const struct ks_set *set,
 		close(dfd);
 	}
 out:
-	if (err)
+	if (err)	/* EINVAL: the writer said why */
 		ks_fail(EXIT_RUNTIME, NULL, "writing %s: %s", path, strerror(err));
 	free(tmp);
 	free(d);
@@ -306,7 +320,8 @@ out:
 static int emit(const struct ks_set *set, const struct export_args *a, bool up)
 {
 	if (!a->output || !strcmp(a->output, "-")) {
-		write_export(stdout, set, a, up);
+		if (write_export(stdout, set, a, up))
+			return EXIT_RUNTIME;
 		return fflush(stdout) ? ks_fail(EXIT_RUNTIME, NULL, "writing: %s",
 						strerror(errno)) : 0;
 	}
@@ -378,11 +393,28 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	rc = EXIT_USAGE;
 	if (opts.units_set) {
-		ks_usage("export writes seconds, Prometheus' unit: --units does not apply");
+		ks_usage(a.hdr ? "export --format hdr writes nanoseconds: --units does "
+			 "not apply" : "export writes seconds, Prometheus' unit: --units "
+			 "does not apply");
 		goto out;
 	}
 	if (opts.json) {
-		ks_usage("export writes Prometheus text: -j does not apply");
+		ks_usage(a.hdr ? "export --format hdr writes an HdrHistogram log: -j does "
+			 "not apply (read it back with 'show -j -i FILE')" :
+			 "export writes Prometheus text: -j does not apply");
+		goto out;
+	}
+	if (a.hdr && (a.per_cpu || a.bucket_bits)) {
+		ks_usage("--per-cpu and --bits are Prometheus' options: --format hdr "
+			 "writes every slot of all CPUs");
+		goto out;
+	}
+	if (a.hdr && a.interval && a.input) {
+		ks_usage("--interval reads the live metrics, not a file");
+		goto out;
+	}
+	if (a.hdr && a.interval) {
+		rc = ks_export_hdr_loop(&a.pats, a.output, a.interval, a.count);
 		goto out;
 	}
 	if (a.interval && (!a.output || !strcmp(a.output, "-"))) {

@@ -31,6 +31,7 @@ static void hist_merge(struct ks_hist *to, const struct ks_hist *h, uint32_t bit
 
 	memset(to, 0, sizeof(*to));
 	to->frac_bits = bits;
+	to->sums_unknown = h->sums_unknown;
 	to->nslots = kstats_hist_nslots(bits);
 	to->count = xcalloc(to->nslots, sizeof(*to->count));
 	to->part_sum = xcalloc(to->nslots, sizeof(*to->part_sum));

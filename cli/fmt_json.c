@@ -38,7 +38,7 @@ void fmt_json_source(struct json *j, const struct ks_source *src)
 {
 	json_key(j, "source");
 	json_obj(j);
-	json_kstr(j, "type", src->file ? "file" : "live");
+	json_kstr(j, "type", src->hlog ? "hlog" : src->file ? "file" : "live");
 	if (src->file && src->path)
 		json_kstr(j, "path", src->path);
 	json_kstr(j, "host", src->host);

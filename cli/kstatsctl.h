@@ -56,6 +56,7 @@ struct ks_opts {
 	bool color_out;		/* colour on stdout */
 	bool color_err;		/* colour on stderr */
 	const char *cmd;	/* the subcommand running, for messages */
+	enum ks_unit hdr_unit;	/* --hdr-unit: what an HdrHistogram log's values are */
 };
 extern struct ks_opts opts;
 
@@ -282,6 +283,8 @@ struct ks_metric {
 	struct kstats_snap_cpu *cpus;
 	struct kstats_snap_slot *slots;
 	bool reset;		/* a delta across a reset (--watch) */
+	bool sums_unknown;	/* from an HdrHistogram: no part sums, means estimated */
+	bool ns;		/* known to hold ns (an HdrHistogram log, --hdr-unit) */
 };
 
 /* Where a set of metrics came from (for headers and JSON). */
@@ -297,6 +300,8 @@ struct ks_source {
 	char boot_id[256];	/* /proc/sys/kernel/random/boot_id; "" unknown */
 	uint32_t abi_version;
 	uint64_t created_ns;	/* CLOCK_REALTIME */
+	bool hlog;		/* an HdrHistogram log (hdr_log.c) */
+	size_t hlog_intervals;	/* its histograms, summed per tag */
 };
 
 struct ks_set {
@@ -364,6 +369,7 @@ int ks_pcts_parse(const char *s);	/* 0, or EINVAL with a usage error printed */
 
 struct ks_hist {
 	uint32_t frac_bits, nslots;
+	bool sums_unknown;	/* the metric's */
 	ks_u128 *count, *part_sum;
 	ks_u128 total;
 	uint32_t first, last;	/* non-empty slots; first > last when empty */
@@ -453,7 +459,10 @@ struct ks_snap_why {
 /* Reads a whole file; 0, or -1 with @why filled in. */
 int ks_snapfile_parse(const void *buf, size_t len, struct ks_set *set,
 		      struct ks_snap_why *why);
-int ks_snapfile_read(const char *path, struct ks_set *set);	/* 0 or exit code */
+/* A snapshot file or an HdrHistogram log (by content); 0 or exit code. */
+int ks_snapfile_read(const char *path, struct ks_set *set);
+/* A whole file ('-': stdin) into *@buf (freed by the caller); 0 or exit code. */
+int ks_file_read(const char *path, uint8_t **buf, size_t *len);
 /* Writes @set; @swap writes the other byte order (tests). 0 or -1 (errno). */
 int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap);
 /*
@@ -462,6 +471,57 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap);
  * files as they are.
  */
 void ks_snapfile_seal(void *buf, size_t len);
+
+/* ---- HdrHistogram (hdr_codec.c: V2 encoding; hdr_log.c: interval logs) ---- */
+
+/* One HdrHistogram: its layout and its counts by bucket index. */
+struct ks_hdr {
+	int32_t sig_figs;
+	int64_t lowest, highest;	/* discernible; trackable */
+	double ratio;			/* integer to value conversion ratio */
+	uint32_t half_mag, unit_mag;	/* log2 of sub-buckets per power of two; of lowest */
+	uint64_t *counts;
+	size_t nr;
+};
+char *ks_base64(const uint8_t *p, size_t len);
+int ks_unbase64(const char *s, size_t len, uint8_t **out, size_t *out_len,
+		char *why, size_t why_len);
+uint32_t ks_hdr_half_magnitude(uint32_t sig_figs);
+/* The values of bucket @i: [*lo, *hi]. */
+void ks_hdr_bucket(const struct ks_hdr *h, uint32_t i, uint64_t *lo, uint64_t *hi);
+int ks_hdr_from_metric(const struct ks_metric *m, struct ks_hdr *h, uint64_t *max);
+char *ks_hdr_encode(const struct ks_hdr *h);
+/* A compressed V2 record; 0, or -1 with @why. */
+int ks_hdr_decode(const uint8_t *buf, size_t len, struct ks_hdr *h, char *why,
+		  size_t why_len);
+void ks_hdr_free(struct ks_hdr *h);
+
+struct ks_hlog_entry {
+	char tag[KSTATS_NAME_LEN];	/* the metric's name ("" when untagged) */
+	double start_s, length_s;	/* interval start (absolute, epoch s) and length */
+	struct ks_metric m;		/* that interval's histogram as a kstats metric */
+};
+struct ks_hlog {
+	struct ks_hlog_entry *e;
+	size_t nr;
+};
+/* 0, or an exit code (error printed, naming the file and line). */
+int ks_hlog_read(const char *path, struct ks_hlog *log);
+int ks_hlog_parse(const char *path, const void *buf, size_t len, struct ks_hlog *log);
+void ks_hlog_free(struct ks_hlog *log);
+/* Does @buf look like an hlog rather than a snapshot file? */
+bool ks_hlog_detect(const void *buf, size_t len);
+/* The log as a set: one metric per tag, its intervals summed. */
+int ks_hlog_parse_set(const char *path, const void *buf, size_t len, struct ks_set *set);
+void ks_hlog_write_header(FILE *f, double start_s);
+/* One line; -1 when a sample is past HdrHistogram's range (2^63 - 1). */
+int ks_hlog_write_metric(FILE *f, const struct ks_metric *m, double start_s,
+			 double length_s);
+
+/* export --format hdr (export_hdr.c): once, or every @interval s to @path. */
+int ks_export_hdr_once(FILE *f, const struct ks_set *set);
+int ks_export_hdr_loop(const struct ks_names *pats, const char *path, double interval,
+		       long count);
 
 /* ---- output formats (fmt_*.c, show.c) ---- */
 

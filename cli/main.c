@@ -43,6 +43,7 @@ enum {
 	OPT_PERCENTILES,
 	OPT_COLOR,
 	OPT_NS,
+	OPT_HDR_UNIT,
 };
 
 static const struct argp_option global_options[] = {
@@ -59,6 +60,8 @@ static const struct argp_option global_options[] = {
 	  "Colour: auto (on a terminal; the default), always or never", -1 },
 	{ "ns", OPT_NS, "PATTERN", 0, "Metrics matching PATTERN hold nanoseconds "
 	  "(traces' always do; others are plain numbers)", -1 },
+	{ "hdr-unit", OPT_HDR_UNIT, "UNIT", 0,
+	  "The unit of an HdrHistogram log's values (-i): ns (the default), us, ms or s", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
 	{ 0 }
@@ -137,6 +140,12 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		ks_set_color(arg);
+		break;
+	case OPT_HDR_UNIT:
+		if (ks_unit_parse(arg, &opts.hdr_unit) || opts.hdr_unit == UNIT_AUTO) {
+			ks_usage("--hdr-unit: '%s' is not ns, us, ms or s", arg);
+			return EINVAL;
+		}
 		break;
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);

@@ -530,6 +530,7 @@ void ks_hist_build(struct ks_hist *h, const struct ks_metric *m, int row)
 
 	memset(h, 0, sizeof(*h));
 	h->frac_bits = m->frac_bits;
+	h->sums_unknown = m->sums_unknown;
 	h->nslots = kstats_hist_nslots(m->frac_bits);
 	h->count = xcalloc(h->nslots, sizeof(*h->count));
 	h->part_sum = xcalloc(h->nslots, sizeof(*h->part_sum));
@@ -569,7 +570,7 @@ double ks_hist_slot_sum(const struct ks_hist *h, uint32_t s)
 	uint64_t part;
 
 	/* Known: below 2^52 samples, the part sum is below 2^64 too. */
-	if (!h->count[s] || h->count[s] >= SUM_KNOWN_BELOW)
+	if (!h->count[s] || h->count[s] >= SUM_KNOWN_BELOW || h->sums_unknown)
 		return NAN;
 	/* Past 2^64 only when CPUs disagree; kstats_slot_sum() caps it. */
 	part = h->part_sum[s] >> 64 ? UINT64_MAX : (uint64_t)h->part_sum[s];

@@ -454,11 +454,10 @@ out:
 	return bad(why, HINT_FORMAT, "%s", what);
 }
 
-int ks_snapfile_read(const char *path, struct ks_set *set)
+int ks_file_read(const char *path, uint8_t **out, size_t *out_len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
 	size_t len = 0, cap = 1 << 16, n;
-	struct ks_snap_why why = { "", NULL };
 	struct stat st;
 	uint8_t *buf;
 	int rc = 0;
@@ -473,21 +472,40 @@ int ks_snapfile_read(const char *path, struct ks_set *set)
 		len += n;
 		if (len == cap) {
 			if (cap >= SNAP_MAX_FILE) {
-				bad(&why, HINT_FORMAT, "larger than 1 GiB");
+				rc = ks_fail(EXIT_RUNTIME, HINT_FORMAT, "%s: larger than 1 GiB",
+					     path);
 				break;
 			}
 			cap *= 2;
 			buf = xrealloc(buf, cap, 1);
 		}
 	}
-	if (!why.msg[0] && ferror(f))
+	if (!rc && ferror(f))
 		rc = ks_fail(EXIT_RUNTIME, NULL, "%s: %s", path, strerror(errno));
-	else if (!why.msg[0])
-		ks_snapfile_parse(buf, len, set, &why);
-	if (why.msg[0])
-		rc = ks_fail(EXIT_RUNTIME, why.hint, "%s: %s", path, why.msg);
 	if (f != stdin)
 		fclose(f);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+int ks_snapfile_read(const char *path, struct ks_set *set)
+{
+	struct ks_snap_why why = { "", NULL };
+	uint8_t *buf;
+	size_t len;
+	int rc = ks_file_read(path, &buf, &len);
+
+	if (rc)
+		return rc;
+	if (ks_hlog_detect(buf, len))
+		rc = ks_hlog_parse_set(path, buf, len, set);
+	else if (ks_snapfile_parse(buf, len, set, &why))
+		rc = ks_fail(EXIT_RUNTIME, why.hint, "%s: %s", path, why.msg);
 	free(buf);
 	if (!rc)
 		set->src.path = path;

@@ -6,7 +6,7 @@
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits"
@@ -21,7 +21,7 @@ declare -gA _kstatsctl_opts=(
 	[untrace]=""
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if --brief"
-	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu"
+	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu --format"
 	[info]=""
 	[help]=""
 )
@@ -113,7 +113,7 @@ _kstatsctl()
 		fi
 		case $w in
 		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
-		-d | --device | --units | --color | --percentiles | -f | --format | \
+		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
 		--pid | --tid | --name | --maxactive | --start | --end) ((i++)) ;;
@@ -130,9 +130,13 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto ns us ms s" -- "$cur")); return ;;
 	--color)
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+	--hdr-unit)
+		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur")); return ;;
 	-f | --format)
 		if [[ $cmd == summary ]]; then
 			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
+		elif [[ $cmd == export ]]; then
+			COMPREPLY=($(compgen -W "prometheus hdr" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
 		fi

@@ -17,6 +17,8 @@ pkgs=(
 	systemd man-db			# packages: systemd-analyze verify, man -w (not in a minimal root)
 	prometheus prometheus-node-exporter	# tests/prometheus.sh
 	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
+	zlib1g-dev			# kstatsctl: HdrHistogram's compressed encoding
+	nodejs curl ca-certificates	# HdrHistogram checks: hdr-histogram-js (tests/cli/hdr-js.sh fetches it)
 )
 missing=()
 for p in "${pkgs[@]}"; do

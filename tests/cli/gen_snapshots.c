@@ -21,6 +21,7 @@
  *                          that are not UTF-8 in every string;
  *                          DIR/cut.ksnap: it, cut short; DIR/damaged.ksnap:
  *                          it, with one bit of a part sum changed;
+ *                          DIR/hdr.ksnap: a metric per frac_bits (HdrHistogram);
  *                          DIR/split-a.ksnap, split-b.ksnap and
  *                          split.truth.json (of A): counts and part sums
  *                          split across CPUs, as migrations leave them;
@@ -783,13 +784,48 @@ static int bench(const char *path)
 	return 0;
 }
 
+/*
+ * hdr.ksnap: hdr.b0 .. hdr.b5, one metric per frac_bits, for the
+ * HdrHistogram checks: every value 0..99 once (the exact slots and the
+ * first widths), then a latency body with a tail up to ~10 ms.
+ */
+static int hdr(const char *dir)
+{
+	struct ks_metric m[KSTATS_FRAC_BITS_MAX + 1];
+	struct gen g[KSTATS_FRAC_BITS_MAX + 1];
+	struct ks_set set;
+	char name[32];
+	uint32_t b, k;
+	int rc;
+
+	for (b = 0; b <= KSTATS_FRAC_BITS_MAX; b++) {
+		rng = 0x6a09e667f3bcc908ull + b;
+		snprintf(name, sizeof(name), "hdr.b%u", b);
+		gen_init(&g[b], &m[b], name, "kstatsctl", KSTATS_KIND_USER, b, 2);
+		for (k = 0; k < 100; k++)
+			rec(&g[b], k % 2, k);
+		for (k = 0; k < 5000; k++)
+			rec(&g[b], k % 2, latency(700, 5));
+		gen_finish(&g[b]);
+	}
+	source(&set.src);
+	set.m = m;
+	set.nr = ARRAY_SIZE(m);
+	rc = write_set(dir, "hdr.ksnap", &set, false);
+	for (b = 0; b <= KSTATS_FRAC_BITS_MAX; b++) {
+		gen_free(&g[b]);
+		ks_metric_free(&m[b]);
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--bench"))
 		return bench(argv[2]);
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
-		       hostile(argv[1]) | split(argv[1]) | few(argv[1]);
+		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

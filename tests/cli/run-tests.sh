@@ -24,7 +24,11 @@
 #  10. no module here: the errors and hints for "not loaded"/"not installed";
 #      export --interval writes kstats_up 0 and goes on; info says what it can
 #  11. --help, kstatsctl(8) and the bash completion agree; the man page lints
-#  12. the fuzzer, for FUZZ_SECONDS (default 60)
+#  9b. HdrHistogram: our logs decoded by hdr-histogram-js (counts at each
+#      slot's last value, p50..p99.9), its logs read back by show and
+#      summary with every count; damaged logs: exit 1, file and line
+#  12. the fuzzers (snapshot files; HdrHistogram logs), FUZZ_SECONDS each
+#      (default 60)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -61,13 +65,16 @@ cd "$here" || exit 1
 for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
 	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
-	split.truth.json few-a.ksnap few-b.ksnap few.samples.json; do
+	split.truth.json few-a.ksnap few-b.ksnap few.samples.json hdr.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
 		check "data/$f is what gen_snapshots writes" cmp "$tmp/$f" "data/$f"
 	fi
 done
+
+# The damaged HdrHistogram logs (data/hlog/js.hlog is hdr-histogram-js's).
+((update)) && "$py" gen_hlogs.py data/hlog
 
 # 2. golden cases
 run_case() {	# run_case ARGS...: stdout, stderr and exit status, as in golden/
@@ -364,6 +371,70 @@ check "a newer format version is an error" sh -c \
 	"\"$bin\" show -i $tmp/v3 2>&1 | grep -q 'unsupported format version 3'"
 check "an empty file is an error" malformed /dev/null
 
+# 9b. HdrHistogram, against its own implementation: hdr-histogram-js
+# (hdr-js.sh: pinned, fetched once into the cache), under Debian's node.
+"$py" gen_hlogs.py "$tmp" 2>&1 || not_ok "gen_hlogs.py runs"
+for f in "$tmp"/*.hlog; do
+	check "data/hlog/${f##*/} is what gen_hlogs.py writes" cmp "$f" "data/hlog/${f##*/}"
+done
+if ! node_path=$("$here/hdr-js.sh"); then
+	not_ok "hdr-histogram-js is installed (tests/cli/hdr-js.sh)"
+else
+	hjs() { NODE_PATH=$node_path node "$here/hdr-js-check.js" "$@"; }
+	hdr_export() {	# hdr_export SNAP [PATTERN...]: decoded by hdr-histogram-js
+		local f=$1
+		shift
+		"$bin" export -f hdr -i "$f" "$@" >"$tmp/e.hlog" &&
+			"$bin" show -j -i "$f" "$@" >"$tmp/e.json" &&
+			hjs export "$tmp/e.hlog" "$tmp/e.json"
+	}
+	check "export -f hdr, frac_bits 0..5, read by hdr-histogram-js: counts at each slot's last value, p50/90/99/99.9" \
+		hdr_export data/hdr.ksnap
+	check "export -f hdr of basic.ksnap (frac_bits 0, 2, 3, 5), read by hdr-histogram-js" \
+		hdr_export data/basic.ksnap net.tx_latency user.small tcp_sendmsg empty.one
+	check "hdr-histogram-js writes data/hlog/js.hlog as it is" sh -c \
+		"NODE_PATH='$node_path' node '$here/hdr-js-check.js' write '$tmp/js.hlog' 3 2 >/dev/null &&
+		 cmp '$tmp/js.hlog' data/hlog/js.hlog"
+	hdr_read() {	# hdr_read CMD DIGITS1 DIGITS2: hdr-histogram-js's log, read back
+		hjs write "$tmp/w.hlog" "$2" "$3" >/dev/null &&
+			"$bin" -j "$1" -i "$tmp/w.hlog" >"$tmp/w.json" &&
+			hjs read "$tmp/w.hlog" "$tmp/w.json" &&
+			"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/w.json"
+	}
+	check "show -i of hdr-histogram-js's log (3 and 2 digits: frac_bits 5): every count back" \
+		hdr_read show 3 2
+	check "show -i of hdr-histogram-js's log (1 and 3 digits: frac_bits 4): every count back" \
+		hdr_read show 1 3
+	check "summary -i of hdr-histogram-js's log: the counts back" hdr_read summary 3 2
+	hdr_us() {	# --hdr-unit us: each bucket in the slot of its highest value
+		"$bin" -j --hdr-unit us show -i data/hlog/js.hlog >"$tmp/us.json" 2>/dev/null &&
+			hjs read data/hlog/js.hlog "$tmp/us.json" 1000
+	}
+	check "--hdr-unit us: hdr-histogram-js's buckets, times 1000, in kstatsctl's slots" hdr_us
+fi
+# Our log read back by us: frac_bits 4 and 5 slot for slot as the snapshot.
+hdr_back() {
+	"$bin" export -f hdr -i data/hdr.ksnap hdr.b4 hdr.b5 >"$tmp/b.hlog" &&
+		"$bin" -j show -i data/hdr.ksnap hdr.b4 hdr.b5 >"$tmp/b1.json" &&
+		"$bin" -j show -i "$tmp/b.hlog" >"$tmp/b2.json" &&
+		"$py" -c 'import json, sys
+a, b = (json.load(open(f))["metrics"] for f in sys.argv[1:])
+for x, y in zip(a, b):
+    assert x["name"] == y["name"] and x["frac_bits"] == y["frac_bits"], (x["name"], y["name"])
+    assert [(k["low"], k["count"]) for k in x["buckets"]] == \
+           [(k["low"], k["count"]) for k in y["buckets"]], x["name"]
+assert len(a) == len(b) == 2' "$tmp/b1.json" "$tmp/b2.json"
+}
+check "export -f hdr then show -i: frac_bits 4 and 5 come back slot for slot" hdr_back
+hdr_stdin() { "$bin" export -f hdr -i data/hdr.ksnap | "$bin" summary -i - | grep -q '^hdr.b3 .* 5100 '; }
+check "an hlog on standard input (-i -)" hdr_stdin
+for f in data/hlog/*.hlog; do
+	[[ $f == */js.hlog ]] && continue
+	check "${f##*/}: exit 1, an error naming the file and line" sh -c \
+		"out=\$('$bin' show -i $f 2>&1 >/dev/null); rc=\$?;
+		 [ \$rc = 1 ] && echo \"\$out\" | grep -q '^kstatsctl: error: $f\(:[0-9]*\)\?: '"
+done
+
 # 10. without the module (skipped where kstats is loaded)
 if [[ -e /sys/module/kstats || -e /dev/kstats ]]; then
 	ok "no-module errors # skip: kstats is loaded here"
@@ -432,6 +503,21 @@ fuzz() {
 	grep -E 'stat::number_of_executed_units' "$tmp/fuzz.log" | sed 's/^/# /' >&2
 }
 check "fuzz the snapshot reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz
+fuzz_hlog() {	# seeds: logs as text (odd first byte), an encoding (even)
+	mkdir -p "$tmp/hcorpus"
+	for f in data/hlog/*.hlog; do
+		{ printf '\001'; cat "$f"; } >"$tmp/hcorpus/${f##*/}"
+	done
+	"$py" -c 'import base64, sys, zlib
+line = next(l for l in open("data/hlog/js.hlog") if l.startswith("Tag="))
+b = base64.b64decode(line.strip().split(",")[-1])
+sys.stdout.buffer.write(b"\0" + zlib.decompress(b[8:]))' >"$tmp/hcorpus/encoding"
+	"$cli/build/fuzz_hlog" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 \
+		-print_final_stats=1 "$tmp/hcorpus" >"$tmp/fuzzh.log" 2>&1 ||
+		{ tail -n 40 "$tmp/fuzzh.log"; return 1; }
+	grep -E 'stat::number_of_executed_units' "$tmp/fuzzh.log" | sed 's/^/# /' >&2
+}
+check "fuzz the HdrHistogram log reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz_hlog
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
