@@ -24,6 +24,8 @@
 #      export --interval writes kstats_up 0 and goes on; info says what it can
 #  11. --help, kstatsctl(8) and the bash completion agree; the man page lints
 #  12. the fuzzer, for FUZZ_SECONDS (default 60)
+#  13. plots: well-formed SVG; in headless Chromium, the bars, curves and
+#      bands where the samples are (plot-tests.sh)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -60,7 +62,7 @@ cd "$here" || exit 1
 for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
 	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
-	split.truth.json; do
+	split.truth.json plot-modes.ksnap plot-cdf-a.ksnap plot-cdf-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -369,6 +371,9 @@ fuzz() {
 	grep -E 'stat::number_of_executed_units' "$tmp/fuzz.log" | sed 's/^/# /' >&2
 }
 check "fuzz the snapshot reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz
+
+# 13. plots
+. "$here/plot-tests.sh"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
