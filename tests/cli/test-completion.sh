@@ -74,4 +74,13 @@ expect "kstatsctl diff snap.ksnap --metric " "net.tx_latency selftest.b0 selftes
 expect "kstatsctl show -w 1 sel" "selftest.b0 selftest.b1"
 expect "kstatsctl summary -f " "csv json table"
 expect "kstatsctl su" "summary"
+expect "kstatsctl pl" "plot"
+expect "kstatsctl plot " "cdf heatmap hist"
+expect "kstatsctl plot h" "heatmap hist"
+expect "kstatsctl plot --title x h" "heatmap hist"
+expect "kstatsctl plot hist --w" "--width"
+expect "kstatsctl plot hist snap.ksnap " "from.file"
+expect "kstatsctl plot -o x.svg hist snap.ksnap f" "from.file"
+expect "kstatsctl plot cdf snap.ksnap other.ksnap " "from.file"
+expect "kstatsctl plot cdf snap.ksnap nope.ksnap f" "from.file"
 exit $bad
