@@ -7,11 +7,10 @@
 # Chromium runs as root here: --no-sandbox, a profile of its own in $tmp,
 # and at most $limit * 3 seconds.
 
-plot_svgs=()
 plot() {	# plot NAME ARGS...: kstatsctl plot ARGS -o $tmp/NAME.svg
 	local name=$1
 	shift
-	"$bin" plot "$@" -o "$tmp/$name.svg" && plot_svgs+=("$tmp/$name.svg")
+	"$bin" plot "$@" -o "$tmp/$name.svg"
 }
 check "plot hist: an SVG" plot hist hist data/plot-modes.ksnap
 check "plot hist --share: an SVG" plot hist-share hist --share data/plot-modes.ksnap modes.two
@@ -24,10 +23,12 @@ check "plot cdf --percentiles 50,99.99 --units us: an SVG" \
 # handed its intervals in-process (gen_snapshots --heatmap).
 check "plot heatmap (in-process intervals): an SVG" sh -c \
 	"'$cli/build/gen_snapshots' --heatmap '$tmp/heatmap.svg'"
-plot_svgs+=("$tmp/heatmap.svg")
+plot_svgs=(hist hist-share cdf hostile cdf-pct heatmap)
 xml_all() {
 	local f
-	for f in "${plot_svgs[@]}"; do
+	for f in "${plot_svgs[@]/#/$tmp/}"; do
+		f=$f.svg
+		[[ -s $f ]] || { echo "$f: missing"; return 1; }
 		xmllint --noout "$f" || return 1
 		# Self-contained: nothing fetched, nothing run.
 		! grep -qiE '<script|href=|url\(|@import' "$f" || { echo "$f: not self-contained"; return 1; }
