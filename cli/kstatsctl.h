@@ -608,6 +608,71 @@ void json_kdelta(struct json *j, const char *k, ks_u128 a, ks_u128 b);
 /* A JSON document's opening: {"schema": 1, "command": "<cmd>", */
 struct json *json_doc(const char *command);
 
+/* ---- plots: SVG (svg.c, plot_axis.c, plot_hist.c, plot_cdf.c, plot_heatmap.c) ---- */
+
+void svg_begin(FILE *out, int width, int height, const char *title);
+void svg_end(FILE *out);
+/* @s as XML character data, safe whatever its bytes (ks_text(), then escaped). */
+void svg_esc(FILE *out, const char *s);
+/* <text> at (@x, @y) with extra @attrs (raw: ours, never a file's). */
+void svg_text(FILE *out, double x, double y, const char *attrs, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void svg_rect(FILE *out, double x, double y, double w, double h, const char *fill);
+void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char *stroke,
+	      double width);
+
+struct ks_plot {
+	const char *title;	/* --title, or NULL: the metric's name */
+	int width, height;	/* pixels */
+	bool share;		/* hist: each slot's share of the samples, not its count */
+};
+/* One curve of a CDF overlay, and its legend. */
+struct ks_plot_series {
+	const char *label;
+	const struct ks_metric *m;
+};
+/* One column of a heatmap: what @m recorded from @start_s (epoch s) on. */
+struct ks_plot_interval {
+	double start_s, length_s;
+	const struct ks_metric *m;
+};
+/* Each writes a whole SVG document; 0, or an exit code (printed): no samples. */
+int ks_plot_hist(FILE *out, const struct ks_metric *m, const char *label,
+		 const struct ks_plot *p);
+int ks_plot_cdf(FILE *out, const struct ks_plot_series *s, size_t nr,
+		const struct ks_plot *p);
+int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
+		    const struct ks_plot *p);
+
+/* Axes: values onto pixels from @p0 (at lo) to @p1 (at hi). */
+struct ks_axis {
+	double lo, hi, p0, p1;
+	double step;		/* linear: between ticks */
+	bool log;		/* log10; lo and hi powers of ten */
+};
+enum ks_axis_kind { AX_LATENCY, AX_COUNT, AX_SHARE, AX_SECONDS };
+/* The plot area, in pixels. */
+struct ks_frame {
+	double x, y, w, h;
+};
+void ks_axis_linear(struct ks_axis *a, double min, double max, double p0, double p1);
+void ks_axis_log(struct ks_axis *a, double min, double max, double p0, double p1);
+/* The decades around @h's non-empty slots. */
+void ks_axis_slots(struct ks_axis *a, const struct ks_hist *h, double p0, double p1);
+double ks_axis_px(const struct ks_axis *a, double v);	/* clamped to the axis */
+char *ks_axis_label(char *buf, size_t len, double v, enum ks_axis_kind k);
+/* The plot area inside @p, below @top and left of @right pixels. */
+void ks_plot_frame(struct ks_frame *f, const struct ks_plot *p, double top, double right);
+void ks_plot_title(FILE *out, const struct ks_plot *p, const char *title,
+		   const char *subtitle);
+/* The area's white ground (@border false), or its border, drawn over the data. */
+void ks_plot_area(FILE *out, const struct ks_frame *f, bool border);
+void ks_plot_axes(FILE *out, const struct ks_frame *f, const struct ks_axis *x,
+		  enum ks_axis_kind xk, const char *xtitle, const struct ks_axis *y,
+		  enum ks_axis_kind yk, const char *ytitle, bool grid);
+/* "NAME: no samples, nothing to plot": exit 1. */
+int ks_plot_empty(const char *name);
+
 /* ---- subcommands ---- */
 
 int cmd_list(int argc, char **argv);
@@ -626,10 +691,12 @@ int cmd_untrace(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,
 	trace_argp, untrace_argp, export_argp, summary_argp, help_argp;
+extern const struct argp plot_argp;
 
 /* Sleeps until @next (CLOCK_MONOTONIC) + @step seconds, and sets @next to it. */
 void ks_sleep_until(struct timespec *next, double step);

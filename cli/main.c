@@ -32,6 +32,7 @@ const struct ks_cmd ks_cmds[] = {
 	{ "snapshot", cmd_snapshot, &snapshot_argp, "save metrics to a snapshot file" },
 	{ "diff", cmd_diff, &diff_argp, "compare two snapshots, or one with the live metrics" },
 	{ "export", cmd_export, &export_argp, "write metrics for Prometheus (node_exporter textfile)" },
+	{ "plot", cmd_plot, &plot_argp, "draw a file's metrics as SVG: hist, cdf, heatmap" },
 	{ "info", cmd_info, &info_argp, "module, ABI, tracing mechanisms, lockdown, device" },
 	{ "help", cmd_help, &help_argp, "this help, or a command's" },
 };

@@ -5,7 +5,7 @@
 # after them, so that completing goes on inside.
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
-_kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export info help"
+_kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export plot info help"
 _kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
@@ -22,6 +22,7 @@ declare -gA _kstatsctl_opts=(
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if --brief"
 	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu --format"
+	[plot]="--output --title --width --height --share"
 	[info]=""
 	[help]=""
 )
@@ -116,7 +117,8 @@ _kstatsctl()
 		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
-		--pid | --tid | --name | --maxactive | --start | --end) ((i++)) ;;
+		--pid | --tid | --name | --maxactive | --start | --end | \
+		--title | --width | --height) ((i++)) ;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else operands+=("$w"); fi ;;
 		esac
@@ -156,6 +158,8 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
 	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
 		return ;;
+	--title | --width | --height)
+		return ;;
 	esac
 
 	if [[ -z $cmd ]]; then
@@ -177,6 +181,27 @@ _kstatsctl()
 		_kstatsctl_diff "$prog" "" ;;
 	help)
 		COMPREPLY=($(compgen -W "$_kstatsctl_commands" -- "$cur")) ;;
+	plot)	# plot KIND FILE [NAME]: the kinds, then files, then FILE's metrics
+		local ops=() skip=0
+		for ((i = 1; i < COMP_CWORD; i++)); do
+			w=${COMP_WORDS[i]}
+			((skip)) && { skip=0; continue; }
+			case $w in
+			-o | --output | --title | --width | --height | -d | --device | --units | \
+			--color | --percentiles) skip=1 ;;
+			-* | =) ;;
+			*) ops+=("$w") ;;
+			esac
+		done
+		if ((${#ops[@]} <= 1)); then
+			COMPREPLY=($(compgen -W "hist cdf heatmap" -- "$cur"))
+		elif ((${#ops[@]} == 2)) || [[ ${ops[1]} == cdf && ${#ops[@]} == 3 ]]; then
+			_kstatsctl_files "$cur"
+			[[ ${#ops[@]} == 3 ]] &&
+				COMPREPLY+=($(compgen -W "$(_kstatsctl_metrics "$prog" "${ops[2]/#\~/$HOME}")" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "${ops[2]/#\~/$HOME}")" -- "$cur"))
+		fi ;;
 	trace)
 		local f=/sys/kernel/tracing/available_filter_functions
 		[[ -r $f && -n $cur ]] &&

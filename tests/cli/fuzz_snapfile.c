@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: the snapshot file reader, then every formatter on what
  * it accepted and on its difference with itself (an empty interval, never
- * a reset), then a write and re-read of it (which must succeed and give the
+ * a reset) and every plot (SVG), then a write and re-read of it (which must succeed and give the
  * same bytes). A malformed file must give an error, never a crash, an
  * out-of-bounds access or undefined behaviour (ASan, UBSan).
  *
@@ -32,6 +32,33 @@ static void check_text(const char *p, size_t len)
 		if (!k || (ks_utf8_control(p + i, k) && p[i] != '\n' && p[i] != '\t'))
 			abort();
 	}
+}
+
+/* Every plot of every metric with samples (an empty one is an error). */
+static void plot_all(FILE *sink, const struct ks_set *set)
+{
+	struct ks_plot p = { .width = 400, .height = 300, .share = true };
+	struct ks_plot_interval *iv = calloc(set->nr + 1, sizeof(*iv));
+	size_t i, n = 0;
+
+	if (!iv)
+		abort();
+	for (i = 0; i < set->nr; i++) {
+		struct ks_plot_series sr = { "fuzz", &set->m[i] };
+		struct ks_hist h;
+
+		ks_hist_build(&h, &set->m[i], -1);
+		if (h.total) {
+			if (ks_plot_hist(sink, &set->m[i], "fuzz", &p) ||
+			    ks_plot_cdf(sink, &sr, 1, &p))
+				abort();
+			iv[n++] = (struct ks_plot_interval){ (double)i, 1, &set->m[i] };
+		}
+		ks_hist_free(&h);
+	}
+	if (n && ks_plot_heatmap(sink, iv, n, &p))
+		abort();
+	free(iv);
 }
 
 static void show_all(FILE *sink, const struct ks_set *set)
@@ -86,6 +113,7 @@ static void show_all(FILE *sink, const struct ks_set *set)
 			sh.cpu = -1;
 		}
 	}
+	plot_all(sink, set);
 	{
 		struct json *j = json_new(sink, false);
 

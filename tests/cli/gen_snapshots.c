@@ -26,8 +26,11 @@
  *                          split.truth.json (of A): counts and part sums
  *                          split across CPUs, as migrations leave them;
  *                          DIR/few-a.ksnap, few-b.ksnap, few.samples.json:
- *                          400 samples, and B - A's max an outlier
+ *                          400 samples, and B - A's max an outlier;
+ *                          DIR/plot-modes.ksnap, plot-cdf-a.ksnap,
+ *                          plot-cdf-b.ksnap: the plots' inputs (plots())
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
+ *   gen_snapshots --heatmap FILE.svg   a heatmap of known intervals (heatmap())
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
  * counts and part sums wrap modulo 2^64 as the kernel's do.
@@ -819,13 +822,104 @@ static int hdr(const char *dir)
 	return rc;
 }
 
+/*
+ * The plots' inputs, each with a shape a test can look for in the
+ * picture. plot-modes.ksnap: modes.two, 3000 samples around 2 us (1800 of
+ * them in [1950, 2050], inside the slot [1920, 2048) of frac_bits 3) and
+ * 600 around 500 us: hist's tallest bar is that slot. plot-cdf-a.ksnap and
+ * plot-cdf-b.ksnap: "lat", 4000 samples evenly spread over [10, 410) us
+ * and over [110, 310) us: the CDFs (x - 10) / 400 and (x - 110) / 200
+ * cross at 210 us, at 50%.
+ */
+static uint64_t around(uint64_t mode, uint64_t i, uint64_t n, uint64_t spread)
+{
+	return mode - spread + (2 * spread * i) / (n - 1);
+}
+
+static void two_modes(struct gen *g, uint64_t fast, uint64_t slow)
+{
+	uint64_t i;
+
+	for (i = 0; i < fast; i++)	/* 60% within 50 ns, the rest within 300 ns */
+		rec(g, (uint32_t)(i % 2), around(2000, i, fast, i % 5 < 3 ? 50 : 300));
+	for (i = 0; i < slow; i++)
+		rec(g, (uint32_t)(i % 2), around(500000, i, slow, 20000));
+}
+
+static int plots(const char *dir)
+{
+	struct ks_metric m;
+	struct ks_set set = { .m = &m, .nr = 1 };
+	struct gen g;
+	uint64_t i;
+	int rc = 0;
+
+	source(&set.src);
+	gen_init(&g, &m, "modes.two", "kstatsctl", KSTATS_KIND_USER, 3, 2);
+	two_modes(&g, 3000, 600);
+	gen_finish(&g);
+	rc |= write_set(dir, "plot-modes.ksnap", &set, false);
+	gen_free(&g);
+	ks_metric_free(&m);
+	for (int b = 0; b < 2; b++) {
+		gen_init(&g, &m, "lat", "kstatsctl", KSTATS_KIND_USER, 4, 1);
+		for (i = 0; i < 4000; i++)
+			rec(&g, 0, b ? 110000 + 50 * i : 10000 + 100 * i);
+		gen_finish(&g);
+		rc |= write_set(dir, b ? "plot-cdf-b.ksnap" : "plot-cdf-a.ksnap", &set, false);
+		gen_free(&g);
+		ks_metric_free(&m);
+	}
+	return rc;
+}
+
+/*
+ * 60 intervals of 1 s of modes.two from 1795300000 s (epoch) on: 1000
+ * samples around 2 us and 200 around 500 us a second, but none of the
+ * slow ones in [20, 40) s, and nothing at all in [45, 50) s (intervals
+ * without samples). Drawn with the heatmap renderer, in-process, until
+ * the interval log reader is there to draw it from a file.
+ */
+static int heatmap(const char *path)
+{
+	struct ks_metric m[60];
+	struct ks_plot_interval iv[60];
+	struct ks_plot p = { .width = 800, .height = 500 };
+	struct gen g;
+	FILE *f;
+	int i, rc;
+
+	for (i = 0; i < 60; i++) {
+		gen_init(&g, &m[i], "modes.two", "kstatsctl", KSTATS_KIND_USER, 3, 2);
+		if (i < 45 || i >= 50)
+			two_modes(&g, 1000, i >= 20 && i < 40 ? 0 : 200);
+		gen_finish(&g);
+		gen_free(&g);
+		iv[i] = (struct ks_plot_interval){ 1795300000.0 + i, 1.0, &m[i] };
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	rc = ks_plot_heatmap(f, iv, 60, &p);
+	rc |= fclose(f) != 0;
+	for (i = 0; i < 60; i++)
+		ks_metric_free(&m[i]);
+	return rc;
+}
+
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--heatmap"))
+		return heatmap(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--bench"))
 		return bench(argv[2]);
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
-		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]);
-	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
+		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]) |
+		       plots(argv[1]);
+	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE | --heatmap FILE.svg\n");
 	return 2;
 }

@@ -29,6 +29,8 @@
 #      summary with every count; damaged logs: exit 1, file and line
 #  12. the fuzzers (snapshot files; HdrHistogram logs), FUZZ_SECONDS each
 #      (default 60)
+#  13. plots: well-formed SVG; in headless Chromium, the bars, curves and
+#      bands where the samples are (plot-tests.sh)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -65,7 +67,8 @@ cd "$here" || exit 1
 for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
 	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
-	split.truth.json few-a.ksnap few-b.ksnap few.samples.json hdr.ksnap; do
+	split.truth.json few-a.ksnap few-b.ksnap few.samples.json hdr.ksnap \
+	plot-modes.ksnap plot-cdf-a.ksnap plot-cdf-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -518,6 +521,9 @@ sys.stdout.buffer.write(b"\0" + zlib.decompress(b[8:]))' >"$tmp/hcorpus/encoding
 	grep -E 'stat::number_of_executed_units' "$tmp/fuzzh.log" | sed 's/^/# /' >&2
 }
 check "fuzz the HdrHistogram log reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz_hlog
+
+# 13. plots
+. "$here/plot-tests.sh"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

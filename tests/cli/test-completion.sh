@@ -88,6 +88,15 @@ expect "kstatsctl --n" "--no-autoload --ns"
 # diff A B NAME...: A's names (issue 23: 'diff A B -m <TAB>' completed none)
 expect "kstatsctl diff a.ksnap b.ksnap -m " "from.file"
 expect "kstatsctl diff a.ksnap b.ksnap " "from.file"
+expect "kstatsctl pl" "plot"
+expect "kstatsctl plot " "cdf heatmap hist"
+expect "kstatsctl plot h" "heatmap hist"
+expect "kstatsctl plot --title x h" "heatmap hist"
+expect "kstatsctl plot hist --w" "--width"
+expect "kstatsctl plot hist snap.ksnap " "from.file"
+expect "kstatsctl plot -o x.svg hist snap.ksnap f" "from.file"
+expect "kstatsctl plot cdf snap.ksnap other.ksnap " "from.file"
+expect "kstatsctl plot cdf snap.ksnap nope.ksnap f" "from.file"
 # Files: a directory ends in "/" (no space after it), a file does not.
 dir=$(mktemp -d)
 mkdir "$dir/runs" && touch "$dir/run.ksnap"
