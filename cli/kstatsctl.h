@@ -716,6 +716,12 @@ struct ks_trace_run {
  * metric (each interval's share, or all of it at the end). 0 or an exit code.
  */
 int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r);
+/*
+ * Blocks those signals, before the trace is made: one that comes once the
+ * trace exists then ends the run (and is not lost: a background job of a
+ * shell ignores SIGINT, but a blocked signal stays pending).
+ */
+void ks_trace_run_block(void);
 
 /* Holds a metric or trace until SIGINT/SIGTERM (--autoremove). */
 void ks_hold_until_signal(void);

@@ -326,6 +326,8 @@ int cmd_trace(int argc, char **argv)
 				goto out;
 			}
 	}
+	if (one_shot)
+		ks_trace_run_block();
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
 		rc = trace_error(errno, fd, func, &a);
 		goto out;

@@ -76,6 +76,17 @@ static int print_part(const struct ks_metric *prev, const struct ks_metric *cur,
 	return rc;
 }
 
+void ks_trace_run_block(void)
+{
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+}
+
 int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
 {
 	struct ks_metric prev = { 0 }, cur = { 0 };

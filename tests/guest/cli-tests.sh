@@ -85,14 +85,16 @@ cp "$K" "$tmp/kstatsctl" && chmod 755 "$tmp" "$tmp/kstatsctl"	# for uid 65534
 
 # ---- loading the module ----
 ok "start with kstats unloaded" unloaded
-ok "--no-autoload, not loaded: error, hint, exit 1" errors 1 \
-	"kstatsctl: error: the kstats module is not loaded" \
-	"hint: load it with 'sudo modprobe kstats', or run without --no-autoload to let kstatsctl load it" \
-	"$K" --no-autoload list
-ok "--no-autoload left it unloaded" test ! -e /sys/module/kstats
 ok "--no-autoload -j: {\"error\", \"hint\"} on stdout, exit 1" sh -c \
-	"\"$K\" -j --no-autoload list >$tmp/e.json; [ \$? -eq 1 ] && $py $validate schema $schema $tmp/e.json && grep -q '\"error\": \"the kstats module is not loaded\"' $tmp/e.json"
+	"\"$K\" -j --no-autoload list >$tmp/e.json; [ \$? -eq 1 ] && $py $validate schema $schema $tmp/e.json && grep -q '\"error\": \"the kstats module is not loaded' $tmp/e.json"
+ok "--no-autoload left it unloaded" test ! -e /sys/module/kstats
 modules_tree empty
+# Not installed: the hint says what to install, not to modprobe (issue 23);
+# installed, below, it says modprobe.
+ok "--no-autoload, not loaded nor installed: error, how to install, exit 1" errors 1 \
+	"kstatsctl: error: the kstats module is not loaded, and not installed for this kernel" \
+	"hint: install the kstats-dkms package ('make deb' in kstats' source tree builds it), or from that tree 'sudo dkms add . && sudo dkms install kstats/VERSION' (see kstatsctl(8))" \
+	"$K" --no-autoload list
 ok "not installed: error, how to install, exit 1" errors 1 \
 	"kstatsctl: error: the kstats module is not loaded, and not installed for kernel $kver" \
 	"hint: install the kstats-dkms package ('make deb' in kstats' source tree builds it), or from that tree 'sudo dkms add . && sudo dkms install kstats/VERSION' (see kstatsctl(8))" \
@@ -101,6 +103,10 @@ ok "info, not installed: says so, exit 0" expect 0 \
 	'^module +not loaded, and not installed for this kernel' "$K" info
 modules_restore
 modules_tree kstats
+ok "--no-autoload, installed, not loaded: error, hint modprobe, exit 1" errors 1 \
+	"kstatsctl: error: the kstats module is not loaded" \
+	"hint: load it with 'sudo modprobe kstats', or run without --no-autoload to let kstatsctl load it" \
+	"$K" --no-autoload list
 ok "info, installed: its path and version, exit 0" expect 0 \
 	"^module +not loaded; installed: /lib/modules/[^ ]+/extra/kstats\\.ko(\\.xz)?, version $version " "$K" info
 ok "info -j, installed: module null, installed {path, version}; validates" sh -c \
@@ -132,7 +138,9 @@ raw_same() {	# show -f raw is what debugfs shows, byte for byte
 }
 ok "show -f raw = debugfs, byte for byte, frac_bits 0..5" raw_same
 ok "show (hist): rows, footer, count $total" expect 0 "^count $total  mean " "$K" show selftest.b3
-ok "show: percentiles with an error bound" expect 0 '^p50 .* p99\.99 .*\((±[0-9.]+%|exact)\)$' "$K" show selftest.b3
+ok "show: percentiles with an error bound" expect 0 '^p50 [^ ]+ \((±[0-9.]+%|exact)\) ' "$K" show selftest.b3
+ok "show: ... up to p99.99 (the footer wraps at 80 columns)" expect 0 \
+	' p99\.99 [^ ]+ \((±[0-9.]+%|exact)\)\*?$' "$K" show selftest.b3
 each_cpu() {
 	local c n
 	for ((c = 0; c < ncpu; c++)); do
@@ -298,8 +306,8 @@ ok "summary: a line per metric, table" sh -c \
 
 # ---- deleting, and error paths ----
 ok "delete cli.t" "$K" delete cli.t
-ok "deleted: show says no such metric, exit 1" errors 1 \
-	"kstatsctl: error: cli.t: no such metric" "hint: 'kstatsctl list' shows the metrics" "$K" show cli.t
+ok "deleted: show says no such metric, exit 1" expect 1 \
+	"^kstatsctl: error: no metric cli\\.t\$|^hint: " "$K" show cli.t
 ok "no such metric, JSON: error on stdout, exit 1" sh -c \
 	"\"$K\" -j show cli.t >$tmp/nm.json 2>/dev/null; [ \$? -eq 1 ] && $py $validate schema $schema $tmp/nm.json"
 ok "delete a module's metric: refused, exit 1" errors 1 \
@@ -398,6 +406,14 @@ if "$K" info -j | grep -q '"trace"'; then
 	ok "--watch 1 --count 2 while pushing" watch_push
 	ok "snapshot + diff" sh -c "\"$K\" snapshot tcp_sendmsg -o $tmp/t1.ksnap && \"$K\" diff $tmp/t1.ksnap >/dev/null"
 	ok "untrace tcp_sendmsg" "$K" untrace tcp_sendmsg
+	# One-shot (trace --duration/--interval) and the HdrHistogram capture
+	# (export -f hdr --interval), counted exactly on the target's calls.
+	if insmod "$build/tests/kmod/kstats_target.ko"; then
+		. tests/guest/cli-oneshot.sh
+		ok "rmmod kstats_target" rmmod kstats_target
+	else
+		ok "insmod kstats_target (one-shot tests)" false
+	fi
 	ok "no such function: error, exit 1" expect 1 '^kstatsctl: error: no such function: kstats_no_such_fn' \
 		"$K" trace kstats_no_such_fn
 	ok "--pid of a thread that is not its process's leader: no such process, hint --tid" \

@@ -1,0 +1,98 @@
+# shellcheck shell=bash
+# Sourced by cli-tests.sh (K, tmp, py, ok, expect, wait_for there), with
+# kstats_target loaded: its "empty N" makes exactly N calls of
+# ktarget_empty() before the write returns, so every count here is exact.
+target=/sys/kernel/debug/kstats_target/ctl
+listed() { "$K" list | grep -q "^$1 "; }
+# json_sum FILE NAME: the count of NAME summed over every JSON document in FILE.
+json_sum() {
+	"$py" - "$1" "$2" <<'PY'
+import json, sys
+text, name, docs, i = open(sys.argv[1]).read(), sys.argv[2], [], 0
+dec = json.JSONDecoder()
+while True:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i == len(text):
+        break
+    d, i = dec.raw_decode(text, i)
+    docs.append(d)
+idx = [d["interval"]["index"] for d in docs if "interval" in d]
+assert idx == list(range(1, len(idx) + 1)), idx
+print(len(docs), sum(m["count"] for d in docs for m in d["metrics"] if m["name"] == name))
+PY
+}
+
+# Ctrl-C ends a one-shot --duration run: it prints what was recorded, all of
+# it, and the trace is gone.
+oneshot_sigint() {
+	local pid out
+	"$K" trace ktarget_empty --name cli.once --duration 3600 -j >"$tmp/once.json" \
+		2>"$tmp/once.err" &
+	pid=$!
+	wait_for listed cli.once || { kill -INT "$pid"; return 1; }
+	echo "empty 1000" >"$target" && kill -INT "$pid" && wait "$pid" || return 1
+	out=$(json_sum "$tmp/once.json" cli.once) || return 1
+	echo "# one-shot, Ctrl-C: $out (documents, count)"
+	[[ $out == "1 1000" ]] && ! listed cli.once && ! listed GAP-cli.once
+}
+ok "trace --duration, Ctrl-C: the histogram of exactly the 1000 calls, then untraced" oneshot_sigint
+
+# --duration alone ends by itself, no sooner than asked.
+oneshot_duration() {
+	local t0 t1
+	t0=$(date +%s%N)
+	timeout 120 "$K" trace ktarget_empty --name cli.dur --duration 1.5 >"$tmp/dur.txt" \
+		2>/dev/null || return 1
+	t1=$(date +%s%N)
+	echo "# one-shot --duration 1.5: ended after $(((t1 - t0) / 1000000)) ms"
+	((t1 - t0 >= 1500000000)) && grep -q '^count 0' "$tmp/dur.txt" && ! listed cli.dur
+}
+ok "trace --duration 1.5: ends by itself after 1.5 s or more, prints, untraced" oneshot_duration
+
+# --interval: each interval's share; with the one Ctrl-C cut short, they add
+# up to every call made, whichever interval each fell in.
+oneshot_intervals() {
+	local pid out
+	"$K" trace ktarget_empty --name cli.iv --interval 0.3 -j >"$tmp/iv.json" 2>/dev/null &
+	pid=$!
+	wait_for listed cli.iv || { kill -INT "$pid"; return 1; }
+	echo "empty 300" >"$target" &&
+		wait_for sh -c "[ \$(grep -c '\"interval\"' $tmp/iv.json) -ge 2 ]" &&
+		echo "empty 200" >"$target" && kill -INT "$pid" && wait "$pid" || return 1
+	out=$(json_sum "$tmp/iv.json" cli.iv) || return 1
+	echo "# one-shot --interval 0.3: $out (intervals, count summed)"
+	[[ ${out#* } == 500 && ${out% *} -ge 2 ]] && ! listed cli.iv
+}
+ok "trace --interval 0.3, Ctrl-C: intervals 1..n, their counts add up to the 500 calls" \
+	oneshot_intervals
+ok "trace --interval 0.2 --count 3: ends by itself after three intervals" sh -c \
+	"timeout 120 \"$K\" trace ktarget_empty --name cli.n --interval 0.2 --count 3 -j \
+	>$tmp/n.json 2>/dev/null && [ \$(grep -c '\"interval\"' $tmp/n.json) = 3 ] &&
+	! \"$K\" list | grep -q '^cli.n '"
+
+# export -f hdr --interval: an interval line per period; calls made after
+# the baseline and before a later interval's snapshot are all in the log.
+hlog_lines() { grep -c '^Tag=cli\.h,' "$tmp/run.hlog" 2>/dev/null; }
+hdr_capture() {
+	local pid n out
+	"$K" trace ktarget_empty --name cli.h || return 1
+	"$K" export -f hdr --interval 1 -o "$tmp/run.hlog" cli.h &
+	pid=$!
+	for calls in 300 200; do
+		wait_for sh -c "[ \"\$(grep -c '^Tag=cli\.h,' $tmp/run.hlog 2>/dev/null)\" -ge 1 ]" &&
+			echo "empty $calls" >"$target" || { kill "$pid"; return 1; }
+		n=$(hlog_lines)
+		# an interval whose snapshot came after these calls
+		wait_for sh -c "[ \$(grep -c '^Tag=cli\.h,' $tmp/run.hlog) -gt $n ]" ||
+			{ kill "$pid"; return 1; }
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	"$K" untrace cli.h || return 1
+	out=$("$K" -j summary -i "$tmp/run.hlog" cli.h | "$py" -c \
+		'import json, sys; print(json.load(sys.stdin)["metrics"][0]["count"])') || return 1
+	echo "# export -f hdr --interval 1: $(hlog_lines) intervals, count $out"
+	[[ $out == 500 ]]
+}
+ok "export -f hdr --interval 1: the HdrHistogram log holds exactly the 500 calls" hdr_capture
