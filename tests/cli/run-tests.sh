@@ -68,7 +68,7 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
 	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
 	split.truth.json few-a.ksnap few-b.ksnap few.samples.json hdr.ksnap \
-	plot-modes.ksnap plot-cdf-a.ksnap plot-cdf-b.ksnap; do
+	plot-modes.ksnap plot-cdf-a.ksnap plot-cdf-b.ksnap plot-modes.hlog; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -376,8 +376,9 @@ check "an empty file is an error" malformed /dev/null
 
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js
 # (hdr-js.sh: pinned, fetched once into the cache), under Debian's node.
-"$py" gen_hlogs.py "$tmp" 2>&1 || not_ok "gen_hlogs.py runs"
-for f in "$tmp"/*.hlog; do
+mkdir -p "$tmp/hlog"	# apart from gen_snapshots' plot-modes.hlog
+"$py" gen_hlogs.py "$tmp/hlog" 2>&1 || not_ok "gen_hlogs.py runs"
+for f in "$tmp"/hlog/*.hlog; do
 	check "data/hlog/${f##*/} is what gen_hlogs.py writes" cmp "$f" "data/hlog/${f##*/}"
 done
 if ! node_path=$("$here/hdr-js.sh"); then
