@@ -58,7 +58,9 @@ render() {	# render SVG PNG: the whole document, at one pixel per unit
 	h=$(grep -o -m1 '<svg [^>]*' "$svg" | sed 's/.* height="\([0-9]*\)".*/\1/')
 	prof=$(mktemp -d "$tmp/chromium.XXXXXX")
 	# A window taller than the picture: small windows clip the viewport.
+	# --disable-dev-shm-usage: a small /dev/shm (containers: 64 MB) crashes it.
 	out=$(HOME=$prof timeout $((limit * 3)) chromium --headless --no-sandbox --disable-gpu \
+		--disable-dev-shm-usage \
 		--hide-scrollbars --force-device-scale-factor=1 --user-data-dir="$prof" \
 		--screenshot="$png" --window-size="$w,$((h + 100))" "file://$svg" 2>&1)
 	local rc=$?
