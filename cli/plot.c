@@ -2,11 +2,13 @@
 /*
  * kstatsctl plot hist FILE [NAME]
  * kstatsctl plot cdf A [B] [NAME...]
- * kstatsctl plot heatmap FILE [NAME]
+ * kstatsctl plot heatmap FILE.hlog [NAME]
  *
- * Pictures of snapshot files, as self-contained SVG on standard output or
- * in -o FILE: a metric's distribution (hist), the CDFs of one or two files'
- * metrics overlaid (cdf), latency over time (heatmap, of an interval log).
+ * Pictures of snapshot files and HdrHistogram interval logs (hist and cdf
+ * read a log's intervals summed), as self-contained SVG on standard output
+ * or in -o FILE: a metric's distribution (hist), the CDFs of one or two
+ * files' metrics overlaid (cdf), latency over time (heatmap, of an interval
+ * log: a column per interval).
  * The picture is made in memory first: a plot that fails writes nothing.
  *
  * cdf's operands: A, then B when it names a file that exists, then the
@@ -83,11 +85,13 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 
 const struct argp plot_argp = {
 	plot_options, plot_parse,
-	"hist FILE [NAME]\ncdf A [B] [NAME...]\nheatmap FILE [NAME]",
-	"Draws a snapshot file's metric as SVG: its distribution (hist, bars per slot on a "
-	"log latency axis), the CDFs of the metrics of one or two files overlaid (cdf), or "
-	"latency over time from an interval log (heatmap). NAME: a metric, or a shell-style "
-	"pattern.",
+	"hist FILE [NAME]\ncdf A [B] [NAME...]\nheatmap FILE.hlog [NAME]",
+	"Draws the metrics of a snapshot file or an HdrHistogram interval log as SVG: a "
+	"distribution (hist, bars per slot on a log latency axis), the CDFs of the metrics "
+	"of one or two files overlaid (cdf), or latency over time from an interval log "
+	"(heatmap). NAME: a metric, or a shell-style pattern."
+	"\vheatmap takes an interval log; record one with\n"
+	"  kstatsctl export --format hdr --interval 1 -o run.hlog",
 	children, NULL, NULL
 };
 
@@ -154,25 +158,66 @@ static int plot_hist(FILE *out, struct plot_args *a)
 }
 
 /*
- * Until the interval log reader is here, a heatmap has nothing to read: a
- * snapshot file holds one instant.
+ * The interval log's tags as a set of metrics without samples, for the
+ * one-metric rule: its names, once each.
  */
+static void hlog_tags(const struct ks_hlog *log, struct ks_set *set)
+{
+	size_t i;
+
+	memset(set, 0, sizeof(*set));
+	set->m = xcalloc(log->nr ? log->nr : 1, sizeof(*set->m));
+	for (i = 0; i < log->nr; i++)
+		if (!ks_set_find(set, log->e[i].m.name))
+			memcpy(set->m[set->nr++].name, log->e[i].m.name, KSTATS_NAME_LEN);
+}
+
+/* A heatmap of the intervals of an interval log (export --format hdr --interval). */
 static int plot_heatmap(FILE *out, struct plot_args *a)
 {
-	struct ks_set set = { 0 };
+	struct ks_names pats = { a->ops.v + 1, a->ops.nr - 1 };
+	struct ks_plot_interval *iv;
+	const char *path;
+	struct ks_hlog log;
+	struct ks_set set;
+	uint8_t *buf;
+	size_t len, i, nr = 0;
 	int rc;
 
-	(void)out;
 	if (a->ops.nr < 1 || a->ops.nr > 2)
-		return ks_usage("plot heatmap FILE [NAME]: %s", a->ops.nr ? "one metric" :
+		return ks_usage("plot heatmap FILE.hlog [NAME]: %s", a->ops.nr ? "one metric" :
 				"which file?");
-	rc = ks_snapfile_read(a->ops.v[0], &set);
-	ks_set_free(&set);
+	path = a->ops.v[0];
+	rc = ks_file_read(path, &buf, &len);
 	if (rc)
 		return rc;
-	return ks_fail(EXIT_RUNTIME, "'kstatsctl export --format hdr --interval S -o run.hlog' "
-		       "records one", "%s: a snapshot holds one instant; a heatmap needs an "
-		       "interval log", a->ops.v[0]);
+	if (!ks_hlog_detect(buf, len)) {
+		free(buf);
+		rc = ks_snapfile_read(path, &set);	/* a damaged file says so first */
+		if (!rc)
+			ks_set_free(&set);
+		return rc ? rc : ks_fail(EXIT_RUNTIME, "'kstatsctl export --format hdr --interval "
+					 "S -o FILE.hlog' records one", "%s: a snapshot holds "
+					 "one instant; a heatmap needs an interval log", path);
+	}
+	rc = ks_hlog_parse(path, buf, len, &log);
+	free(buf);
+	if (rc)
+		return rc;
+	hlog_tags(&log, &set);
+	rc = one_metric(path, &set, &pats);
+	if (!rc) {
+		iv = xcalloc(log.nr, sizeof(*iv));
+		for (i = 0; i < log.nr; i++)
+			if (!strcmp(log.e[i].m.name, set.m[0].name))
+				iv[nr++] = (struct ks_plot_interval){ log.e[i].start_s,
+								      log.e[i].length_s, &log.e[i].m };
+		rc = ks_plot_heatmap(out, iv, nr, &a->p);
+		free(iv);
+	}
+	ks_set_free(&set);
+	ks_hlog_free(&log);
+	return rc;
 }
 
 static bool is_file(const char *path)

@@ -11,7 +11,9 @@
  * Rows are kstats slots merged to a coarser frac_bits r (every slot of
  * frac_bits b >= r lies inside one slot of r, so merging is exact), the
  * finest r whose narrowest row (the last of a power of two) is still
- * MIN_ROW_PX tall.
+ * MIN_ROW_PX tall, and no finer than the data: an interval log of frac_bits
+ * 3 written at 1 significant digit reads back at 4 with each count in the
+ * last half of its slot, which rows of 4 would draw as stripes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +52,39 @@ static void color_at(char *buf, size_t len, double t)
 static double color_pos(double count, double max)
 {
 	return max > 1 ? log(count) / log(max) : 1;
+}
+
+/* Does every count of @m sit in the last of its slot's slots at frac_bits @r? */
+static bool at_last_of(const struct ks_metric *m, uint32_t r)
+{
+	struct ks_hist h;
+	bool yes = true;
+	uint32_t s;
+
+	ks_hist_build(&h, m, -1);
+	for (s = h.first; h.total && s <= h.last && yes; s++) {
+		uint64_t last = kstats_slot_last(s, h.frac_bits);
+
+		yes = !h.count[s] || kstats_slot_last(kstats_hist_slot(last, r), r) == last;
+	}
+	ks_hist_free(&h);
+	return yes;
+}
+
+/*
+ * The frac_bits the intervals' counts tell apart: below @fb while every
+ * count of every interval sits in the last slot of a coarser one, as the
+ * HdrHistogram writer leaves a coarser kstats layout (hdr_codec.c).
+ */
+static uint32_t data_bits(const struct ks_plot_interval *iv, size_t nr, uint32_t fb)
+{
+	size_t i;
+
+	for (; fb > 0; fb--)
+		for (i = 0; i < nr; i++)
+			if (!at_last_of(iv[i].m, fb - 1))
+				return fb;
+	return fb;
 }
 
 /* The finest frac_bits, at most @fb, whose narrowest row is MIN_ROW_PX tall. */
@@ -147,7 +182,7 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 	ks_plot_frame(&f, p, 50, 90);
 	ks_axis_linear(&x, 0, t1 - t0, f.x, f.x + f.w);
 	ks_axis_log(&y, lo, hi, f.y + f.h, f.y);
-	r = row_bits(fb, &y);
+	r = row_bits(data_bits(iv, nr, fb), &y);
 	nrows = kstats_hist_nslots(r);
 	rows = xcalloc(nrows, sizeof(*rows));
 	for (i = 0; i < nr; i++) {

@@ -7,7 +7,9 @@
 # root with CI=true, in a mount namespace of its own (/proc, /sys, /dev,
 # /dev/pts and a fresh /dev/shm mounted for it, unmounted at the end).
 # Nothing is reused from this machine: no installed package, no
-# ~/.cache/kstats (the kernels are downloaded, the debug kernel is built).
+# ~/.cache/kstats (the kernels are downloaded, the debug kernel is built);
+# only its network settings: resolv.conf and its local CAs
+# (/usr/local/share/ca-certificates).
 # Then it prints check's summary line and the total time; the output goes to
 # build/check-fresh/run.log, check's step logs to build/check-fresh/check/.
 # The root stays in $KSTATS_CACHE/fresh/run until the next run.
@@ -49,6 +51,10 @@ if [[ ${1:-} == --in-namespace ]]; then
 	mnt "$w/proc" -t proc proc
 	mnt "$w/sys" --rbind /sys
 	mnt "$w/dev" --rbind /dev
+	# /dev's /dev/shm came along (this namespace's copy): off, so that the
+	# fresh one is the only mount there (Chromium's launcher reads its size
+	# with findmnt, and gets one number per mount stacked there).
+	while mountpoint -q "$w/dev/shm"; do umount -l "$w/dev/shm" || break; done
 	mnt "$w/dev/shm" -t tmpfs -o mode=1777,nosuid,nodev tmpfs
 	mnt "$w/mnt/kstats.git" --bind -o ro "$gitdir"
 	if [[ -n $keep ]]; then
@@ -159,6 +165,15 @@ fi
 rm -rf "$work"
 cp -a "$base" "$work"
 cp -L /etc/resolv.conf "$work/etc/resolv.conf"
+# This machine's network, as resolv.conf is: the CAs it adds (e.g. a TLS
+# inspecting proxy's, without which https fails: the npm registry fetch) are
+# trusted in the root too, once tests/deps.sh installs ca-certificates.
+if compgen -G "/usr/local/share/ca-certificates/*" >/dev/null; then
+	mkdir -p "$work/usr/local/share/ca-certificates"
+	cp -a /usr/local/share/ca-certificates/. "$work/usr/local/share/ca-certificates/"
+	cas=(/usr/local/share/ca-certificates/*)
+	say "the root trusts this machine's local CAs too: ${cas[*]##*/}"
+fi
 rm -rf "$out"
 mkdir -p "$out"
 say "root copied to $work; running ${KSTATS_FRESH_CMD:-make check} there (output: $log)"

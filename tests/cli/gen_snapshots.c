@@ -28,9 +28,10 @@
  *                          DIR/few-a.ksnap, few-b.ksnap, few.samples.json:
  *                          400 samples, and B - A's max an outlier;
  *                          DIR/plot-modes.ksnap, plot-cdf-a.ksnap,
- *                          plot-cdf-b.ksnap: the plots' inputs (plots())
+ *                          plot-cdf-b.ksnap: the plots' inputs (plots());
+ *                          DIR/plot-modes.hlog: an interval log of them,
+ *                          through the HdrHistogram writer (heatmap_log())
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
- *   gen_snapshots --heatmap FILE.svg   a heatmap of known intervals (heatmap())
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
  * counts and part sums wrap modulo 2^64 as the kernel's do.
@@ -874,52 +875,57 @@ static int plots(const char *dir)
 }
 
 /*
- * 60 intervals of 1 s of modes.two from 1795300000 s (epoch) on: 1000
- * samples around 2 us and 200 around 500 us a second, but none of the
- * slow ones in [20, 40) s, and nothing at all in [45, 50) s (intervals
- * without samples). Drawn with the heatmap renderer, in-process, until
- * the interval log reader is there to draw it from a file.
+ * plot-modes.hlog: 60 intervals of 1 s of modes.two from 1795300000 s
+ * (epoch) on, as export --format hdr --interval 1 writes them: 1000
+ * samples around 2 us and 200 around 500 us a second, but none of the slow
+ * ones in [20, 40) s, and nothing at all in [45, 50) s (intervals without
+ * samples). And modes.none beside it, idle: no samples at all.
  */
-static int heatmap(const char *path)
+static int heatmap_log(const char *dir)
 {
-	struct ks_metric m[60];
-	struct ks_plot_interval iv[60];
-	struct ks_plot p = { .width = 800, .height = 500 };
+	const double base_s = 1795300000.0;
+	struct ks_metric m;
+	char path[4096];
 	struct gen g;
+	int i, rc = 0;
 	FILE *f;
-	int i, rc;
 
-	for (i = 0; i < 60; i++) {
-		gen_init(&g, &m[i], "modes.two", "kstatsctl", KSTATS_KIND_USER, 3, 2);
-		if (i < 45 || i >= 50)
-			two_modes(&g, 1000, i >= 20 && i < 40 ? 0 : 200);
-		gen_finish(&g);
-		gen_free(&g);
-		iv[i] = (struct ks_plot_interval){ 1795300000.0 + i, 1.0, &m[i] };
-	}
+	snprintf(path, sizeof(path), "%s/plot-modes.hlog", dir);
 	f = fopen(path, "w");
 	if (!f) {
 		perror(path);
 		return 1;
 	}
-	rc = ks_plot_heatmap(f, iv, 60, &p);
-	rc |= fclose(f) != 0;
-	for (i = 0; i < 60; i++)
-		ks_metric_free(&m[i]);
-	return rc;
+	ks_hlog_write_header(f, base_s);
+	for (i = 0; i < 60; i++) {
+		gen_init(&g, &m, "modes.two", "kstatsctl", KSTATS_KIND_USER, 3, 2);
+		if (i < 45 || i >= 50)
+			two_modes(&g, 1000, i >= 20 && i < 40 ? 0 : 200);
+		gen_finish(&g);
+		gen_free(&g);
+		rc |= ks_hlog_write_metric(f, &m, i, 1.0) != 0;
+		ks_metric_free(&m);
+		gen_init(&g, &m, "modes.none", "kstatsctl", KSTATS_KIND_USER, 3, 2);
+		gen_finish(&g);
+		gen_free(&g);
+		rc |= ks_hlog_write_metric(f, &m, i, 1.0) != 0;
+		ks_metric_free(&m);
+	}
+	if (fclose(f) || rc) {
+		perror(path);
+		return 1;
+	}
+	return 0;
 }
-
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "--heatmap"))
-		return heatmap(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--bench"))
 		return bench(argv[2]);
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
 		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]) |
-		       plots(argv[1]);
-	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE | --heatmap FILE.svg\n");
+		       plots(argv[1]) | heatmap_log(argv[1]);
+	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

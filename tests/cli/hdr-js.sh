@@ -23,7 +23,11 @@ trap 'rm -rf "$tmp"' EXIT
 for p in "${pkgs[@]}"; do
 	read -r name ver tgz sum <<<"$p"
 	url=https://registry.npmjs.org/$name/-/$tgz
-	curl -fsSL --retry 3 -o "$tmp/$tgz" "$url" || { echo "error: cannot fetch $url" >&2; exit 1; }
+	if ! curl -fsSL --retry 3 -o "$tmp/$tgz" "$url"; then
+		echo "error: cannot fetch $url" >&2
+		echo "hint: behind a TLS-inspecting proxy, put its CA in /usr/local/share/ca-certificates and run update-ca-certificates" >&2
+		exit 1
+	fi
 	got=$(sha512sum "$tmp/$tgz" | cut -d' ' -f1)
 	want=$(printf %s "$sum" | base64 -d | od -An -v -tx1 | tr -d ' \n')
 	if [ "$got" != "$want" ]; then

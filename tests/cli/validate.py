@@ -37,14 +37,22 @@
                                          between its min and max slots
                                          (counts and part sums split across
                                          CPUs by migrations included)
+  validate.py hlog-same A B               two HdrHistogram logs are the same
+                                         log: every line equal, but each
+                                         compressed histogram is compared
+                                         inflated (zlib builds deflate the
+                                         same bytes differently)
 
 Exits 0 when every check passes; prints what failed otherwise.
 """
+import base64
 import json
 import math
 import re
 import os
+import struct
 import sys
+import zlib
 
 
 def documents(path):
@@ -472,6 +480,33 @@ def check_same(a, b):
     return True
 
 
+def hlog_lines(path):
+    """The log's lines, each compressed V2 histogram (cookie, length, zlib
+    stream) replaced by its cookie and inflated payload."""
+    out = []
+    for line in open(path).read().splitlines():
+        fields = line.split(",")
+        if fields[-1].startswith("HIST"):
+            raw = base64.b64decode(fields[-1])
+            cookie, length = struct.unpack(">II", raw[:8])
+            payload = zlib.decompress(raw[8:8 + length])
+            fields[-1] = f"{cookie:#x}:{payload.hex()}"
+        out.append(",".join(fields))
+    return out
+
+
+def check_hlog_same(a, b):
+    la, lb = hlog_lines(a), hlog_lines(b)
+    for i, (x, y) in enumerate(zip(la, lb)):
+        if x != y:
+            print(f"{a} and {b} differ at line {i + 1}:\n  {x[:120]}\n  {y[:120]}")
+            return False
+    if len(la) != len(lb):
+        print(f"{a} has {len(la)} lines, {b} {len(lb)}")
+        return False
+    return True
+
+
 def check_width(cases_path, golden_dir, width=80):
     """Every line of the default text outputs of show, summary, list and
     diff fits @width columns (characters, not bytes: "±" is one). Exempt:
@@ -526,6 +561,8 @@ def main(argv):
         return check_truth(argv[2], argv[3])
     if cmd == "same" and len(argv) == 4:
         return check_same(argv[2], argv[3])
+    if cmd == "hlog-same" and len(argv) == 4:
+        return check_hlog_same(argv[2], argv[3])
     if cmd == "footer" and len(argv) == 4:
         return check_footer(argv[2], argv[3])
     if cmd == "counts" and len(argv) == 5:
