@@ -24,14 +24,18 @@
 /*
  * EXPORT_SYMBOL_NS_GPL() takes the namespace as an identifier up to 6.12
  * and as a string literal from 6.13 (and in stable trees that took the
- * change). Older kernels stringify the argument after expanding it, so the
- * identifier form works through a macro too.
+ * change). Before, it stringifies the argument: with __stringify(), which
+ * expands it first, or, up to early 5.15.y, with a bare #ns, which does
+ * not (a namespace literally named "KSTATS_NS" that no consumer imports).
+ * KSTATS_EXPORT() expands KSTATS_NS before the kernel's macro sees it.
  */
 #ifdef KSTATS_NS_IS_STRING
 #define KSTATS_NS	"KSTATS"
 #else
 #define KSTATS_NS	KSTATS
 #endif
+#define __KSTATS_EXPORT(sym, ns)	EXPORT_SYMBOL_NS_GPL(sym, ns)
+#define KSTATS_EXPORT(sym)		__KSTATS_EXPORT(sym, KSTATS_NS)
 
 /*
  * fprobe: added in 5.18; per-call entry data (what makes a call that sleeps

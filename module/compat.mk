@@ -3,9 +3,13 @@
 # compat.h): the shape of what kstats uses, never the version number.
 # Included by module/Kbuild and by the test modules' Kbuild.
 
-# Symbol namespaces became string literals in 6.13 (and some stable trees).
-ccflags-y += $(if $(shell grep -Es 'define EXPORT_SYMBOL_NS_GPL\(sym, ns\).*__stringify\(ns\)' \
-	$(srctree)/include/linux/export.h),,-DKSTATS_NS_IS_STRING)
+# Symbol namespaces became string literals in 6.13 (and some stable trees):
+# EXPORT_SYMBOL_NS_GPL(sym, ns) then passes ns on as it is. Before, it
+# stringified ns: with __stringify() or, up to early 5.15.y, a bare #ns
+# (see KSTATS_EXPORT in compat.h). (A variable: the regex's parentheses.)
+kstats_ns_re := define EXPORT_SYMBOL_NS_GPL\(sym, ns\).*"[^"]*", ns\)
+ccflags-y += $(if $(shell grep -Es '$(kstats_ns_re)' \
+	$(srctree)/include/linux/export.h),-DKSTATS_NS_IS_STRING)
 
 # fprobe's entry handler, as declared: the member of struct fprobe (5.18 to
 # 6.13) or the fprobe_entry_cb typedef (6.14+), joined onto one line. Its

@@ -188,7 +188,8 @@ struct kstats *__kstats_new(const char *name, u8 frac_bits,
 	m = kstats_metric_new(name, frac_bits, &origin);
 	return IS_ERR(m) ? ERR_CAST(m) : &m->ks;
 }
-EXPORT_SYMBOL_NS_GPL(__kstats_new, KSTATS_NS);
+
+KSTATS_EXPORT(__kstats_new);
 
 /* Takes the metric out of the registry and drops the registry's reference. */
 void kstats_unlink(struct kstats_metric *m)
@@ -212,7 +213,8 @@ void kstats_delete(struct kstats *ks)
 	if (!IS_ERR_OR_NULL(ks))
 		kstats_metric_delete(to_metric(ks));
 }
-EXPORT_SYMBOL_NS_GPL(kstats_delete, KSTATS_NS);
+
+KSTATS_EXPORT(kstats_delete);
 
 void kstats_metric_set_probe(struct kstats_metric *m, struct kstats_probe *p)
 {
@@ -296,13 +298,15 @@ void kstats_start(struct kstats *ks)
 	smp_wmb();
 	WRITE_ONCE(ks->active, 1);
 }
-EXPORT_SYMBOL_NS_GPL(kstats_start, KSTATS_NS);
+
+KSTATS_EXPORT(kstats_start);
 
 void kstats_stop(struct kstats *ks)
 {
 	WRITE_ONCE(ks->active, 0);
 }
-EXPORT_SYMBOL_NS_GPL(kstats_stop, KSTATS_NS);
+
+KSTATS_EXPORT(kstats_stop);
 
 /* Samples in all slots of all CPUs, read without stopping recorders. */
 u64 kstats_metric_count(struct kstats_metric *m)
@@ -360,7 +364,8 @@ void kstats_reset(struct kstats *ks)
 	WRITE_ONCE(to_metric(ks)->generation, atomic64_inc_return(&kstats_generations));
 	kstats_clear(ks);
 }
-EXPORT_SYMBOL_NS_GPL(kstats_reset, KSTATS_NS);
+
+KSTATS_EXPORT(kstats_reset);
 
 /* Non-empty slots of all CPUs: what a copy of @ks needs room for now. */
 u32 kstats_count_used(struct kstats *ks)
