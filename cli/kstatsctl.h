@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #endif
 #include <argp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -698,6 +699,10 @@ extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	trace_argp, untrace_argp, export_argp, summary_argp, help_argp;
 extern const struct argp plot_argp;
 
+/* Adds @s seconds to @t. */
+void ks_timespec_add(struct timespec *t, double s);
+/* Fills @set with SIGINT, SIGTERM and SIGHUP and blocks them (for sigwait). */
+void ks_block_stop_signals(sigset_t *set);
 /* Sleeps until @next (CLOCK_MONOTONIC) + @step seconds, and sets @next to it. */
 void ks_sleep_until(struct timespec *next, double step);
 /* Option values: 0, or EINVAL with the usage error printed. */
@@ -716,12 +721,7 @@ struct ks_trace_run {
  * metric (each interval's share, or all of it at the end). 0 or an exit code.
  */
 int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r);
-/*
- * Blocks those signals, before the trace is made: one that comes once the
- * trace exists then ends the run (and is not lost: a background job of a
- * shell ignores SIGINT, but a blocked signal stays pending).
- */
-void ks_trace_run_block(void);
+
 
 /* Holds a metric or trace until SIGINT/SIGTERM (--autoremove). */
 void ks_hold_until_signal(void);

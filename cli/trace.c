@@ -12,6 +12,7 @@
  * With --duration or --interval it is a one-shot run (trace_run.c).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -326,8 +327,16 @@ int cmd_trace(int argc, char **argv)
 				goto out;
 			}
 	}
-	if (one_shot)
-		ks_trace_run_block();
+	if (one_shot) {
+		sigset_t stop_signals;
+
+		/*
+		 * Before the trace exists: a signal that comes once it does then
+		 * ends the run (and is not lost: a background job of a shell
+		 * ignores SIGINT, but a blocked signal stays pending).
+		 */
+		ks_block_stop_signals(&stop_signals);
+	}
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
 		rc = trace_error(errno, fd, func, &a);
 		goto out;

@@ -18,18 +18,6 @@
 
 #include "kstatsctl.h"
 
-static void ts_add(struct timespec *t, double s)
-{
-	long long ns = (long long)(s * 1e9);
-
-	t->tv_sec += ns / 1000000000;
-	t->tv_nsec += ns % 1000000000;
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-}
-
 static bool ts_before(const struct timespec *a, const struct timespec *b)
 {
 	return a->tv_sec < b->tv_sec ||
@@ -76,17 +64,6 @@ static int print_part(const struct ks_metric *prev, const struct ks_metric *cur,
 	return rc;
 }
 
-void ks_trace_run_block(void)
-{
-	sigset_t sigs;
-
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	sigprocmask(SIG_BLOCK, &sigs, NULL);
-}
-
 int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
 {
 	struct ks_metric prev = { 0 }, cur = { 0 };
@@ -99,11 +76,7 @@ int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
 	long i;
 	int rc;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	ks_block_stop_signals(&sigs);
 	ks_source_live(&src, fd);
 	sh.format = r->format;
 	sh.cpu = -1;
@@ -122,11 +95,11 @@ int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
 	/* The first interval runs from here: the trace is as old as this. */
 	start_ns = (uint64_t)start.tv_sec * 1000000000 + (uint64_t)start.tv_nsec;
 	end = start;
-	ts_add(&end, r->duration > 0 ? r->duration : 1e9);
+	ks_timespec_add(&end, r->duration > 0 ? r->duration : 1e9);
 	next = start;
 	for (i = 1; !stop; i++) {
 		if (r->interval > 0) {
-			ts_add(&next, r->interval);
+			ks_timespec_add(&next, r->interval);
 			if (!ts_before(&next, &end))
 				next = end;
 		} else {

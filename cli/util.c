@@ -255,32 +255,41 @@ const char *ks_state_name(uint32_t flags)
 	return flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped";
 }
 
+void ks_block_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
 /* Blocks until SIGINT, SIGTERM or SIGHUP (for --autoremove). */
-#include <signal.h>
 void ks_hold_until_signal(void)
 {
 	sigset_t set;
 	int sig;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	ks_block_stop_signals(&set);
 	fflush(stdout);
 	sigwait(&set, &sig);
 }
 
+void ks_timespec_add(struct timespec *t, double s)
+{
+	long long ns = (long long)(s * 1e9);
+
+	t->tv_sec += ns / 1000000000;
+	t->tv_nsec += ns % 1000000000;
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+}
+
 void ks_sleep_until(struct timespec *next, double step)
 {
-	long ns = (long)(step * 1e9);
-
-	next->tv_sec += ns / 1000000000;
-	next->tv_nsec += ns % 1000000000;
-	if (next->tv_nsec >= 1000000000) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000;
-	}
+	ks_timespec_add(next, step);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
 }
