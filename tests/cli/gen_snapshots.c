@@ -127,6 +127,14 @@ void gen_finish(struct gen *g)
 	}
 }
 
+void gen_finish_at(struct gen *g, unsigned int pass, uint64_t generation)
+{
+	gen_finish(g);
+	g->m->generation = generation;
+	g->m->time_ns += pass * 10000000000ull;
+	g->m->realtime_ns += pass * 10000000000ull;
+}
+
 /*
  * @count samples of @v, counted on CPU @cc and their part added on CPU @cp:
  * what a migration between kstats_record()'s two adds leaves.
@@ -504,11 +512,8 @@ static int interval(const char *dir)
 		for (k = 0, rng = 0x51ed270b27f3c0ddull; k < (pass ? 2000u : 500u); k++)
 			rec(&g[pass][I_REFILLED], 0, latency(3000, 2));
 		for (i = 0; i < NR_I; i++) {
-			gen_finish(&g[pass][i]);
-			/* Kept by lat.shift; new for the reset or re-created ones. */
-			m[pass][i].generation = 100 + i + (pass && i != I_SHIFT ? 1000 : 0);
-			m[pass][i].time_ns += pass * 10000000000ull;
-			m[pass][i].realtime_ns += pass * 10000000000ull;
+			/* Generation kept by lat.shift; new for the reset or re-created ones. */
+			gen_finish_at(&g[pass][i], pass, 100 + i + (pass && i != I_SHIFT ? 1000 : 0));
 		}
 	}
 	source(&set.src);
@@ -562,10 +567,7 @@ static int split(const char *dir)
 		rec_split(&g[pass][S_WIDE], 0, 1, (1ull << 42) - 1, 4);
 		rec_split(&g[pass][S_WIDE], 1, 1, (1ull << 42) - 1, 1);
 		for (i = 0; i < NR_S; i++) {
-			gen_finish(&g[pass][i]);
-			m[pass][i].generation = 300 + i;
-			m[pass][i].time_ns += pass * 10000000000ull;
-			m[pass][i].realtime_ns += pass * 10000000000ull;
+			gen_finish_at(&g[pass][i], pass, 300 + i);
 		}
 	}
 	rc |= write_pair(dir, "split-a.ksnap", "split-b.ksnap", m[0], m[1], NR_S);

@@ -37,6 +37,8 @@ void gen_init(struct gen *g, struct ks_metric *m, const char *name,
 void rec(struct gen *g, uint32_t cpu, uint64_t v);
 /* Turns the dense per-CPU arrays into the snapshot's sparse layout. */
 void gen_finish(struct gen *g);
+/* gen_finish(), as taken @pass x 10 s after pass 0, with @generation. */
+void gen_finish_at(struct gen *g, unsigned int pass, uint64_t generation);
 /* Frees what @g holds (not its metric: ks_metric_free()). */
 void gen_free(struct gen *g);
 /* A latency-like distribution: log-uniform body, a slow tail. */

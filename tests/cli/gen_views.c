@@ -62,10 +62,7 @@ int few(const char *dir)
 			rec(&iv, 0, v);
 		}
 		for (i = 0; i < NR_F; i++) {
-			gen_finish(&g[pass][i]);
-			m[pass][i].generation = 500 + i + (pass && i == F_RESET ? 1000 : 0);
-			m[pass][i].time_ns += pass * 10000000000ull;
-			m[pass][i].realtime_ns += pass * 10000000000ull;
+			gen_finish_at(&g[pass][i], pass, 500 + i + (pass && i == F_RESET ? 1000 : 0));
 		}
 	}
 	rc |= write_pair(dir, "few-a.ksnap", "few-b.ksnap", m[0], m[1], NR_F);
