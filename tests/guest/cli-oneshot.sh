@@ -38,7 +38,9 @@ oneshot_sigint() {
 }
 ok "trace --duration, Ctrl-C: the histogram of exactly the 1000 calls, then untraced" oneshot_sigint
 
-# --duration alone ends by itself, no sooner than asked.
+# --duration alone ends by itself, no sooner than asked. Only a lower bound:
+# how much later it ends depends on the machine's load (TCG, a busy host), so
+# no upper one is asserted; timeout 120 turns a run that never ends into a failure.
 oneshot_duration() {
 	local t0 t1
 	t0=$(date +%s%N)
