@@ -57,7 +57,8 @@ static inline uint32_t kstats_hist_nslots(uint32_t frac_bits)
 /* Index of the most significant set bit; value must not be 0. */
 static __always_inline uint32_t kstats_msb64(uint64_t value)
 {
-	return 63 - (uint32_t)__builtin_clzll(value);
+	/* 63 - clz, written so that compilers see one bsr. */
+	return 63 ^ (uint32_t)__builtin_clzll(value);
 }
 
 /* log2 of the width of the slots in a bucket (bucket 0 holds exact values). */
@@ -75,25 +76,38 @@ static __always_inline uint32_t kstats_bucket_sum_shift(uint32_t bucket)
 }
 
 /*
- * The slot of @value, and in @part what it adds to the slot's part sum.
- * Branch-light: this is the record path.
+ * The slot of @value, and in @part what it adds to the slot's part sum, for
+ * frac_bits b and @unit = 2^b, which the record path keeps precomputed.
+ * Branch-free, one formula for every value: with w = msb(value | unit) - b,
+ * a value below 2^b gets w = 0 and is its own slot; above, value >> w is
+ * the leading one and the b bits below it (2^b | sub), and the slot
+ * ((w + 1) << b) | sub is that plus w << b. The offset from the slot low is
+ * the w bits shifted out, summed at most KSTATS_SUM_BITS wide. The index is
+ * 64-bit, as the pointer math wants it.
  */
+static __always_inline uint64_t kstats_hist_index(uint64_t value,
+						  uint32_t frac_bits,
+						  uint32_t unit,
+						  uint64_t *part)
+{
+	uint32_t w = kstats_msb64(value | unit) - frac_bits;
+	int32_t shift = (int32_t)w - KSTATS_SUM_BITS;
+	uint64_t top;
+
+	/* True for any b <= 63; lets the compiler drop shift range checks. */
+	if (w > 63)
+		__builtin_unreachable();
+	top = value >> w;
+	*part = (value - (top << w)) >> (shift < 0 ? 0 : shift);
+	return top + (uint64_t)w * unit;
+}
+
+/* The same, for a @frac_bits not precomputed. */
 static __always_inline uint32_t kstats_hist_locate(uint64_t value,
 						   uint32_t frac_bits,
 						   uint64_t *part)
 {
-	uint32_t e, bucket, w;
-
-	if (value < ((uint64_t)1 << frac_bits)) {
-		*part = 0;
-		return (uint32_t)value;
-	}
-	e = kstats_msb64(value);
-	bucket = e - frac_bits + 1;
-	w = e - frac_bits;
-	*part = (value & (((uint64_t)1 << w) - 1)) >> kstats_bucket_sum_shift(bucket);
-	return (bucket << frac_bits) |
-	       (uint32_t)((value >> w) & ((1u << frac_bits) - 1));
+	return (uint32_t)kstats_hist_index(value, frac_bits, 1u << frac_bits, part);
 }
 
 static inline uint32_t kstats_hist_slot(uint64_t value, uint32_t frac_bits)

@@ -110,6 +110,17 @@ static void kstats_set_owner(struct kstats_metric *m,
 	}
 }
 
+/*
+ * What kstats_record() reads besides the slots, set in one place: a unit
+ * other than 1 << frac_bits would index past the slots.
+ */
+static void kstats_layout_init(struct kstats *ks, u32 frac_bits)
+{
+	ks->frac_bits = frac_bits;
+	ks->unit = 1u << frac_bits;
+	ks->active = 1;
+}
+
 struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 					const struct kstats_origin *origin)
 {
@@ -136,8 +147,7 @@ struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 		kfree(m);
 		return ERR_PTR(-ENOMEM);
 	}
-	m->ks.frac_bits = frac_bits;
-	m->ks.active = 1;
+	kstats_layout_init(&m->ks, frac_bits);
 	m->generation = atomic64_inc_return(&kstats_generations);
 	strscpy(m->name, name, sizeof(m->name));
 	kstats_set_owner(m, origin);
@@ -481,8 +491,7 @@ struct kstats *kstats_alloc_bare(u32 frac_bits)
 		kfree(ks);
 		return NULL;
 	}
-	ks->frac_bits = frac_bits;
-	ks->active = 1;
+	kstats_layout_init(ks, frac_bits);
 	return ks;
 }
 

@@ -33,6 +33,8 @@ fi
 # Next to the ns figures: what the record path is, instruction by instruction.
 if [[ $parts == *" record "* ]]; then
 	cat "build/$lane/record-path.txt"	# as build-lane.sh checked it
+	cc -O2 -Wall -Wextra -Werror -Iinclude -o "build/record-host" tests/record-host.c
+	build/record-host
 fi
 if [[ $parts == *" cli "* ]]; then
 	make -s -C cli bench

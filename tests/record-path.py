@@ -10,7 +10,9 @@ consumer's kstats_record(), inlined) and fails unless:
   - it has no lock prefix (no locked atomics);
   - it updates exactly one slot: two %gs-relative (per-CPU) adds with the same
     base and index, at displacements d (count) and d + 8 (part sum) of one
-    16-byte slot.
+    16-byte slot;
+  - it is at most MAX_INSNS instructions, unless sanitizer calls remain in
+    it (KASAN checks every load and store: the bound is kstats', not theirs).
 Prints the instruction count (the ftrace site left out) for `make bench`.
 With --sanitized (a KASAN/UBSAN kernel, whose compiler puts a check before
 every load and store), calls into the sanitizers are let pass: they are the
@@ -24,6 +26,7 @@ import subprocess
 import sys
 
 ALLOWED_CALLS = {"__fentry__"}
+MAX_INSNS = 30  # issue 22: precomputed per-metric constants, a branch-free index
 ALLOWED_JUMPS = {"__x86_return_thunk"}
 SANITIZERS = ("__asan_", "__ubsan_", "__kasan_", "__sanitizer_cov_")
 INSN = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
@@ -74,7 +77,7 @@ def check(lines, sanitized=False, cold=()):
     insns, problems = parse(lines), []
     if not insns:
         return 0, ["no kstats_record_site() in the object"]
-    counted = 0
+    counted = sanitizer_calls = 0
     slots = []
     for text, target in insns:
         op = text.split()[0]
@@ -84,6 +87,7 @@ def check(lines, sanitized=False, cold=()):
             if target in ALLOWED_CALLS:
                 continue
             if sanitized and target and target.startswith(SANITIZERS):
+                sanitizer_calls += 1
                 continue
             problems.append("call: %s %s" % (text, target or ""))
         cold_jump = sanitized and cold and target == ".text.unlikely"
@@ -101,11 +105,49 @@ def check(lines, sanitized=False, cold=()):
         (d0, *a0), (d1, *a1) = sorted(slots)
         if a0 != a1 or d1 - d0 != 8 or d0 % 16:
             problems.append("the two adds do not address one 16-byte slot: %r" % slots)
+    if not sanitizer_calls and counted > MAX_INSNS:
+        problems.append("%d instructions, more than %d" % (counted, MAX_INSNS))
     return counted, problems
+
+
+GOOD = """\
+ 1b0:	endbr64
+ 1b4:	call   1b9 <kstats_record_site+0x9>
+			1b5: R_X86_64_PLT32	__fentry__-0x4
+ 1b9:	mov    (%rdi),%eax
+ 1bb:	test   %eax,%eax
+ 1bd:	je     201 <kstats_record_site+0x51>
+ 1bf:	mov    0x10(%rdi),%ecx
+ 1e0:	add    0x8(%rdi),%rax
+ 1e4:	incq   %gs:(%rax)
+ 1fc:	add    %rsi,%gs:0x8(%rax)
+ 201:	jmp    206 <kstats_record_site+0x56>
+			202: R_X86_64_PLT32	__x86_return_thunk-0x4"""
+
+
+def self_test():
+    """The checker catches each thing it is there to catch."""
+    good = GOOD.splitlines()
+    bad = {
+        "call": good[:4] + [" 1ba:\tcall   0 <x>", "\t\t\t1bb: R_X86_64_PLT32\tprintk-0x4"] + good[4:],
+        "lock": good[:4] + [" 1ba:\tlock incq (%rax)"] + good[4:],
+        "slots": [l.replace("%gs:0x8(%rax)", "%gs:0x8(%rdx)") for l in good],
+        "long": good[:4] + [" 1ba:\tnop"] + [" 1ba:\tmov    %rax,%rax"] * MAX_INSNS + good[4:],
+    }
+    count, problems = check(good)
+    ok = not problems and count == 8
+    for name, lines in bad.items():
+        if not check(lines)[1]:
+            print("record-path self-test: a path with a %s passed" % name)
+            ok = False
+    print("record-path self-test: %s" % ("ok" if ok else "FAIL"))
+    return 0 if ok else 1
 
 
 def main():
     args = sys.argv[1:]
+    if args == ["--self-test"]:
+        return self_test()
     sanitized = bool(args) and args[0] == "--sanitized"
     args = args[1:] if sanitized else args
     obj = args[0]

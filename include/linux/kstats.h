@@ -55,6 +55,7 @@ struct kstats {
 	unsigned int active;		/* recording on/off: READ_ONCE'd */
 	unsigned int frac_bits;
 	struct kstats_slot __percpu *slots;
+	unsigned int unit;		/* 1 << frac_bits, for the record path */
 };
 
 struct module;
@@ -138,7 +139,7 @@ static __always_inline void kstats_record(struct kstats *ks, u64 value)
 
 	if (!READ_ONCE(ks->active))
 		return;
-	slot = ks->slots + kstats_hist_locate(value, ks->frac_bits, &part);
+	slot = ks->slots + kstats_hist_index(value, ks->frac_bits, ks->unit, &part);
 	this_cpu_add(slot->count, 1);
 	this_cpu_add(slot->part_sum, part);
 }
