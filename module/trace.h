@@ -26,6 +26,31 @@ struct kstats_probe_pcpu {
 	u64 hits;			/* samples recorded */
 	u64 misses;			/* calls that could not be recorded */
 	u64 last_exit;			/* GAP: end of the last call on this CPU */
+	u64 split_misses;		/* recorded calls with no split */
+};
+
+/* --split: where a call's time went (trace_split.c). */
+enum kstats_split_part {
+	KSTATS_SPLIT_ONCPU,
+	KSTATS_SPLIT_RUNQ,		/* runnable, waiting for a CPU */
+	KSTATS_SPLIT_BLOCKED,		/* asleep */
+	KSTATS_SPLIT_NR
+};
+
+struct kstats_task_ctx;
+
+/* Where the calling task's off-CPU clocks stood when a split call began. */
+struct kstats_split_mark {
+	struct kstats_task_ctx *ctx;	/* NULL: not a task's call */
+	u64 runq_ns, blocked_ns;
+	bool missed;			/* no context free for the task */
+};
+
+/* A function call's entry data, kept with the invocation. */
+struct kstats_call {
+	u64 t0;
+	u64 instance;			/* fprobe: the trace that saw the entry */
+	struct kstats_split_mark mark;	/* with --split */
 };
 
 struct kstats_task_slot;
@@ -38,6 +63,9 @@ struct kstats_probe {
 	struct kstats *time;		/* where durations go */
 	struct kstats *gap;		/* where gaps go, or NULL */
 	struct kstats_metric *time_metric, *gap_metric;
+	struct kstats *split[KSTATS_SPLIT_NR];	/* --split, or NULLs */
+	struct kstats_metric *split_metric[KSTATS_SPLIT_NR];
+	bool split_armed;		/* holds the scheduler's probes */
 	struct file *creator;
 	bool autoremove;
 	u32 filter;			/* KSTATS_TRACE_PID | _TGID | _CPUS */
@@ -107,21 +135,31 @@ static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 n
  * records (a stop in between drops it: neither a hit nor a miss). An exit
  * read earlier than its entry (the fast clock may step back across a
  * timekeeping update, or between CPUs) is a miss, never a sample of ~2^64.
+ * Returns the duration recorded, or KSTATS_NOT_RECORDED.
  */
-static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
+#define KSTATS_NOT_RECORDED	U64_MAX
+static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0)
 {
 	u64 now = kstats_probe_now();
 
 	if (!READ_ONCE(p->time->active))
-		return;
+		return KSTATS_NOT_RECORDED;
 	if (unlikely(now < t0)) {
 		this_cpu_inc(p->pcpu->misses);
-		return;
+		return KSTATS_NOT_RECORDED;
 	}
 	kstats_record(p->time, now - t0);
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
+	return now - t0;
 }
+
+/* trace_split.c: --split (needs sched_switch's prev_state, 5.18+) */
+void kstats_split_begin(struct kstats_probe *p, struct kstats_split_mark *m);
+void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m, u64 wall);
+int kstats_split_get(void);
+void kstats_split_put(void);
+void kstats_split_exit(void);
 
 /* trace_func.c: one function, by fprobe or kretprobe */
 u32 kstats_maxactive_limit(void);
@@ -138,6 +176,7 @@ u64 kstats_pair_missed(struct kstats_probe *p);
 void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 			   struct trace_event_file **file);
+struct tracepoint *kstats_core_tracepoint(const char *name);
 
 /* trace.c */
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,

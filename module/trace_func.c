@@ -10,21 +10,25 @@
 
 #include "trace.h"
 
+/* Both mechanisms' exit: the duration, then where it went. */
+static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstats_call *call)
+{
+	u64 wall = kstats_probe_end(p, call->t0);
+
+	if (unlikely(p->split[0]))
+		kstats_split_end(p, &call->mark, wall);
+}
+
 #ifdef KSTATS_HAVE_FPROBE
 bool kstats_have_fprobe = true;
 
 /*
- * A call's entry data. On the function graph (6.14+) the exit handler of a
- * call is found by the fprobe's address alone: a call that entered under a
- * trace since removed returns into whatever trace now sits at that address
- * (the next TRACE often gets the same object back). The instance tells the
- * trace that saw the entry from any later one.
+ * On the function graph (6.14+) the exit handler of a call is found by the
+ * fprobe's address alone: a call that entered under a trace since removed
+ * returns into whatever trace now sits at that address (the next TRACE
+ * often gets the same object back). The instance in the entry data tells
+ * the trace that saw the entry from any later one.
  */
-struct kstats_call {
-	u64 t0;
-	u64 instance;
-};
-
 static atomic64_t kstats_instances = ATOMIC64_INIT(0);
 
 static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
@@ -39,6 +43,8 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 	kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->instance = p->instance;
+	if (unlikely(p->split[0]))
+		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
@@ -49,7 +55,7 @@ static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 
 	/* Entered under another trace: neither a hit nor a miss of this one. */
 	if (call->instance == READ_ONCE(p->instance))
-		kstats_probe_end(p, call->t0);
+		kstats_call_end(p, call);
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
@@ -58,7 +64,8 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 	WRITE_ONCE(p->instance, atomic64_inc_return(&kstats_instances));
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
-	p->fp.entry_data_size = sizeof(struct kstats_call);
+	p->fp.entry_data_size = p->split[0] ? sizeof(struct kstats_call) :
+					      offsetof(struct kstats_call, mark);
 	kstats_fprobe_set_maxactive(&p->fp, maxactive);
 	return register_fprobe_ips(&p->fp, &addr, 1);
 }
@@ -69,20 +76,23 @@ bool kstats_have_fprobe;
 static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kstats_probe *p = container_of(get_kretprobe(ri), struct kstats_probe, rp);
+	struct kstats_call *call = (struct kstats_call *)ri->data;
 	u64 now;
 
 	if (!kstats_probe_wants(p))
 		return 1;	/* no return probe for this call */
 	now = kstats_probe_now();
 	kstats_probe_begin_gap(p, now);
-	*(u64 *)ri->data = now;
+	call->t0 = now;
+	if (unlikely(p->split[0]))
+		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
 static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	kstats_probe_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
-			 *(u64 *)ri->data);
+	kstats_call_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
+			(struct kstats_call *)ri->data);
 	return 0;
 }
 
@@ -111,7 +121,8 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 #endif
 	p->rp.entry_handler = kstats_kretprobe_entry;
 	p->rp.handler = kstats_kretprobe_exit;
-	p->rp.data_size = sizeof(u64);
+	p->rp.data_size = p->split[0] ? sizeof(struct kstats_call) :
+					offsetof(struct kstats_call, mark);
 	p->rp.maxactive = maxactive;
 	p->rp.kp.addr = (kprobe_opcode_t *)addr;
 	return register_kretprobe(&p->rp);
