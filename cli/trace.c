@@ -58,9 +58,9 @@ static const struct argp_option trace_options[] = {
 	  "or tracepoint", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
-	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's time went: on a CPU "
-	  "(ONCPU-FUNC), runnable but waiting for one (RUNQ-FUNC), asleep "
-	  "(BLOCKED-FUNC); they add up to FUNC", 0 },
+	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's (or section's) time "
+	  "went: on a CPU (ONCPU-FUNC), runnable but waiting for one (RUNQ-FUNC), "
+	  "asleep (BLOCKED-FUNC); they add up to FUNC", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
@@ -302,11 +302,6 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (ks_name_valid(a.name ? a.name : func))
 		goto out;
-	if (a.split && a.end) {
-		ks_usage("--split: function traces only (a section's start and end "
-			 "are not one call)");
-		goto out;
-	}
 	if (a.split && strlen(a.name ? a.name : func) > SPLIT_NAME_MAX) {
 		ks_usage("--split: the name must be at most %d bytes (BLOCKED-NAME "
 			 "must fit in %d); --name a shorter one", SPLIT_NAME_MAX,

@@ -208,6 +208,7 @@ static void kstats_probe_free(struct kstats_probe *p)
 	free_percpu(p->pcpu);
 	free_cpumask_var(p->cpus);
 	kvfree(p->tasks);
+	kvfree(p->marks);
 	kfree(p);
 }
 
@@ -547,8 +548,6 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		snprintf(target, sizeof(target), "%s..%s", start, end);
 	}
 	err = (!func && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
-	      /* --split: function traces only (kstats(4)) */
-	      (!func && (req->flags & KSTATS_TRACE_SPLIT)) ? -EINVAL :
 	      kstats_pick_mech(p, req->mechanism, tracepoints) ?:
 	      kstats_probe_filters(p, req, cpus);
 	if (err)

@@ -78,6 +78,7 @@ struct kstats_probe {
 	bool detached;			/* its target's module went away */
 	bool stuck;			/* the kernel kept it at a detach */
 	struct kstats_task_slot *tasks;	/* section modes */
+	struct kstats_split_mark *marks;	/* sections with --split: by task slot */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
 		struct fprobe fp;

@@ -91,6 +91,16 @@ static bool kstats_section_task(void)
 	return in_task() && current->pid;
 }
 
+/*
+ * --split: a section's mark sits beside its slot (p->marks, same index),
+ * written by the slot's owner once it holds the slot.
+ */
+static void kstats_section_split_begin(struct kstats_probe *p, struct kstats_task_slot *s)
+{
+	if (p->marks)
+		kstats_split_begin(p, &p->marks[s - p->tasks]);
+}
+
 static void kstats_section_begin(struct kstats_probe *p)
 {
 	u64 now = kstats_probe_now(), seen;
@@ -104,12 +114,15 @@ static void kstats_section_begin(struct kstats_probe *p)
 		if (kstats_slot_mine(s, &seen)) {
 			/* Started again without ending: the first is lost. */
 			this_cpu_inc(p->pcpu->misses);
+			if (p->marks)
+				kstats_split_end(p, &p->marks[s - p->tasks],
+						 KSTATS_NOT_RECORDED);
 			/*
 			 * Through a claim, never a plain store: another task
 			 * may be taking the slot as stale right now.
 			 */
 			if (kstats_slot_claim(s, seen, now))
-				return;
+				goto claimed;
 			break;	/* it did: look for a slot anew */
 		}
 	}
@@ -118,25 +131,29 @@ static void kstats_section_begin(struct kstats_probe *p)
 		s = kstats_task_window(p, i);
 		seen = READ_ONCE(s->owner);
 		if (!kstats_owner_tid(seen) && kstats_slot_claim(s, seen, now))
-			return;
+			goto claimed;
 	}
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
 		s = kstats_task_window(p, i);
 		/* Pairs with the claim's release: t0 is the owner's. */
 		seen = smp_load_acquire(&s->owner);
 		if (kstats_slot_stale(s, seen, now) && kstats_slot_claim(s, seen, now)) {
-			/* The stale start is lost. */
+			/* The stale start is lost (its task's split with it). */
 			this_cpu_inc(p->pcpu->misses);
-			return;
+			goto claimed;
 		}
 	}
 	this_cpu_inc(p->pcpu->misses);
+	return;
+claimed:
+	kstats_section_split_begin(p, s);
 }
 
 static void kstats_section_end(struct kstats_probe *p)
 {
+	struct kstats_split_mark mark;
 	struct kstats_task_slot *s;
-	u64 seen, t0;
+	u64 seen, t0, wall;
 	u32 i;
 
 	if (!kstats_section_task())
@@ -146,16 +163,19 @@ static void kstats_section_end(struct kstats_probe *p)
 		if (!kstats_slot_mine(s, &seen))
 			continue;
 		t0 = READ_ONCE(s->t0);
+		if (p->marks)
+			mark = p->marks[s - p->tasks];
 		/*
 		 * Release the slot only if the word is what we read: then no
-		 * one reclaimed it meanwhile, and t0 (read before this full
-		 * barrier) is our own.
+		 * one reclaimed it meanwhile, and t0 and the mark (read before
+		 * this full barrier) are our own.
 		 */
 		if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, 0)) != seen)
 			return;
 		/* Stopped or filtered since the start: drop it quietly. */
-		if (kstats_probe_wants(p))
-			kstats_probe_end(p, t0);
+		wall = kstats_probe_wants(p) ? kstats_probe_end(p, t0) : KSTATS_NOT_RECORDED;
+		if (p->marks)
+			kstats_split_end(p, &mark, wall);
 		return;
 	}
 	/* An end without a start (or its start was dropped): not a section. */
@@ -277,7 +297,9 @@ int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 int kstats_pair_init(struct kstats_probe *p)
 {
 	p->tasks = kvcalloc(KSTATS_TASK_SLOTS, sizeof(*p->tasks), GFP_KERNEL_ACCOUNT);
-	return p->tasks ? 0 : -ENOMEM;
+	if (p->tasks && p->split[0])
+		p->marks = kvcalloc(KSTATS_TASK_SLOTS, sizeof(*p->marks), GFP_KERNEL_ACCOUNT);
+	return p->tasks && (p->marks || !p->split[0]) ? 0 : -ENOMEM;
 }
 
 int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end)

@@ -23,7 +23,9 @@ written to the target's ctl, then the four metrics read with show -j:
     while the writer is blocked (so the kernel's figure is exact), within
     2 %: the writer also runs outside the calls (the write itself), so
     ONCPU <= schedstat and the difference is that overhead (0.4 to 0.6 %
-    measured for 1 s runs). Kernels without CONFIG_SCHED_INFO (the debug
+    measured for 1 s runs);
+  - sections (a kprobe pair, with kretprobe's run) that migrate half way:
+    every section in all three parts, and the parts sum to the wall time. Kernels without CONFIG_SCHED_INFO (the debug
     kernel) have no schedstat: said, and skipped.
 """
 import json
@@ -57,9 +59,10 @@ def show(name):
     return {m["name"]: (m["count"], m["sum"]) for m in metrics}
 
 
-def traced(func, name, workload, pin=None):
+def traced(func, name, workload, pin=None, how=None):
     """Trace FUNC with --split as NAME, run WORKLOAD on the ctl, and read."""
-    kstatsctl("trace", func, "--name", name, "--split", "--mechanism", MECH)
+    kstatsctl("trace", func, "--name", name, "--split",
+              *(how or ("--mechanism", MECH)))
     try:
         cmd = ["sh", "-c", "echo %s > %s" % (workload, CTL)]
         if pin is not None:
@@ -177,6 +180,12 @@ def main():
         % parts["RUNQ"][1])
     tap(parts["BLOCKED"][1] == 0,
         "busy calls beside the hog: BLOCKED %.0f ns, exactly 0" % parts["BLOCKED"][1])
+
+    if MECH == "kretprobe":
+        # Sections (kprobes on both ends), on every CPU, each moving to the
+        # next CPU half way: the parts still account for every section.
+        traced("section", "t.split.sec", "section 1000 20",
+               how=("--start", "ktarget_sec_start", "--end", "ktarget_sec_end"))
 
     oncpu_vs_schedstat()
     return 1 if failed else 0

@@ -12,6 +12,8 @@
  *    never stolen from a word read too early.
  */
 #include "../../module/trace_pair.c"
+/* What trace_pair.c calls with --split (never here: no section splits). */
+#include "../../module/trace_split.c"
 
 #include <linux/module.h>
 

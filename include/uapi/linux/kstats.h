@@ -252,7 +252,7 @@ struct kstats_record {
  * above KSTATS_MAXACTIVE_MAX(possible CPUs) (kretprobe's instance pool
  * costs CPUs x maxactive; fprobe from 6.14 ignores maxactive), a symbol on
  * the kprobe blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit),
- * KSTATS_TRACE_SPLIT on a section or with a NAME over 55 bytes.
+ * KSTATS_TRACE_SPLIT with a NAME over 55 bytes.
  * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
  * core or of a loaded module (held while traced).
  * -ENOENT: no such symbol, tracepoint, or event in that system
