@@ -10,6 +10,9 @@
  *				between calls so the probe's data is not cached
  *   hammer N			ktarget_empty() N times on every CPU at once
  *   spin / stop		ktarget_empty() on every CPU until stop
+ *   spin1 [NS] / stop		the same on the first online CPU only, with NS
+ *				of work after each call; "spun" reads its
+ *				calls so far, live
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
  *				with "migrate" moves to another CPU half way
  *   recurse DEPTH US N		ktarget_recurse(DEPTH): each level works US
@@ -68,12 +71,17 @@ static void precise_sleep(unsigned int us)
  * Busy for at least @us by the clock the probes use. udelay() is not:
  * where it counts calibrated loops (6.1 under emulation) it can be short.
  */
-static void spin_us(unsigned int us)
+static void spin_ns(u64 ns)
 {
-	u64 end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
+	u64 end = ktime_get_mono_fast_ns() + ns;
 
 	while (ktime_get_mono_fast_ns() < end)
 		cpu_relax();
+}
+
+static void spin_us(unsigned int us)
+{
+	spin_ns((u64)us * NSEC_PER_USEC);
 }
 
 /* Traced by the tests: never inlined nor cloned, so one symbol each. */
@@ -153,6 +161,8 @@ static int job_thread(void *data)
 				break;
 			ktarget_empty();
 			atomic64_inc(&spun);
+			if (j->us)	/* spin1's work per call, in ns */
+				spin_ns(j->us);
 			/* A real sleep now and then: RCU-tasks (ftrace) waits for one. */
 			if (!(i & 1023))
 				precise_sleep(10);
@@ -313,9 +323,9 @@ static int ctl_cmd(char *buf)
 		return run_empty(a, !strcmp(cmd, "empty_cold"));
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
-	if (!strcmp(cmd, "spin") && n == 1) {
+	if ((!strcmp(cmd, "spin") && n == 1) || (!strcmp(cmd, "spin1") && n <= 2)) {
 		atomic64_set(&spun, 0);
-		n = jobs_create("spin", 0, 0, false, true, 0);
+		n = jobs_create("spin", a, 0, false, !strcmp(cmd, "spin"), 0);
 		if (n)
 			jobs_reap();
 		else
@@ -397,6 +407,14 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	return err ? err : len;
 }
 
+static int spun_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&spun);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(spun_fops, spun_get, NULL, "%llu\n");
+
 static const struct file_operations ctl_fops = {
 	.owner = THIS_MODULE,
 	.write = ctl_write,
@@ -410,6 +428,7 @@ static int __init target_init(void)
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
 	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
+	debugfs_create_file_unsafe("spun", 0400, dir, NULL, &spun_fops);
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	return 0;
