@@ -7,8 +7,9 @@
  * (trace.c), the time of a batch of calls of its empty function, probed,
  * less that of a batch of an unprobed empty function: per call, once with
  * every call recorded (call_ps) and once with every call declined by
- * sampling (skip_ps). The median of a few batches, so that an interrupt or
- * a preemption in one does not count.
+ * sampling (skip_ps). The fastest of a few batches of each: an interrupt,
+ * a preemption or (under emulation) a host that runs something else only
+ * ever adds time.
  *
  * Governor: every KSTATS_GOV_PERIOD, per budgeted trace, the calls of each
  * CPU since the last look (recorded, missed and declined) times their
@@ -21,14 +22,13 @@
  */
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
-#include <linux/sort.h>
 #include <linux/workqueue.h>
 
 #include "trace.h"
 
 #define KSTATS_GOV_PERIOD	(HZ / 2)
 #define KSTATS_CAL_CALLS	64	/* per batch */
-#define KSTATS_CAL_BATCHES	7
+#define KSTATS_CAL_BATCHES	15
 
 unsigned int kstats_budget_ppm;
 module_param_named(budget_ppm, kstats_budget_ppm, uint, 0644);
@@ -61,18 +61,10 @@ int kstats_gov_setup(struct kstats_probe *p, const struct kstats_trace *req)
 	return 0;
 }
 
-static int kstats_gov_cmp(const void *a, const void *b)
-{
-	s64 x = *(const s64 *)a, y = *(const s64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* ps per call of @floor's empty function over a bare one, recording 1 in @n. */
 static u64 kstats_gov_measure(struct kstats_probe *floor, u32 n)
 {
-	s64 diff[KSTATS_CAL_BATCHES];
-	u64 t0, bare, traced;
+	u64 t0, bare = U64_MAX, traced = U64_MAX;
 	int b, i;
 
 	WRITE_ONCE(floor->sample_every, n);
@@ -80,17 +72,34 @@ static u64 kstats_gov_measure(struct kstats_probe *floor, u32 n)
 		t0 = ktime_get_ns();
 		for (i = 0; i < KSTATS_CAL_CALLS; i++)
 			kstats_floor_call_bare();
-		bare = ktime_get_ns() - t0;
+		bare = min(bare, ktime_get_ns() - t0);
 		t0 = ktime_get_ns();
 		for (i = 0; i < KSTATS_CAL_CALLS; i++)
 			kstats_floor_call(floor->mode, floor->mech);
-		traced = ktime_get_ns() - t0;
-		diff[b] = (s64)traced - (s64)bare;
+		traced = min(traced, ktime_get_ns() - t0);
 	}
 	WRITE_ONCE(floor->sample_every, 1);
-	sort(diff, KSTATS_CAL_BATCHES, sizeof(*diff), kstats_gov_cmp, NULL);
-	b = KSTATS_CAL_BATCHES / 2;
-	return diff[b] > 0 ? div_u64(diff[b] * 1000, KSTATS_CAL_CALLS) : 0;
+	return traced > bare ? div_u64((traced - bare) * 1000, KSTATS_CAL_CALLS) : 0;
+}
+
+/* ps of one kstats_record() into @ks, hot: the fastest of a few batches. */
+static u64 kstats_gov_record_cost(struct kstats *ks)
+{
+	u64 t0, empty = U64_MAX, rec = U64_MAX;
+	int b, i;
+
+	for (b = 0; b < KSTATS_CAL_BATCHES; b++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < KSTATS_CAL_CALLS; i++)
+			barrier();
+		empty = min(empty, ktime_get_ns() - t0);
+		t0 = ktime_get_ns();
+		for (i = 0; i < KSTATS_CAL_CALLS; i++)
+			kstats_record(ks, 1000 + i);
+		rec = min(rec, ktime_get_ns() - t0);
+	}
+	kstats_clear(ks);
+	return rec > empty ? div_u64((rec - empty) * 1000, KSTATS_CAL_CALLS) : 0;
 }
 
 /*
@@ -103,6 +112,10 @@ void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor)
 	/* Section pairs: a floor "call" is a start and an end. */
 	u64 call = kstats_gov_measure(floor, 1);
 	u64 skip = kstats_gov_measure(floor, KSTATS_TRACE_SAMPLE_MAX);
+
+	/* A function's recorded call also records its GAP; floor probes have none. */
+	if (p->mode == KSTATS_MODE_FUNC && call)
+		call += kstats_gov_record_cost(floor->time);
 
 	if (!call || !skip)
 		return;

@@ -10,9 +10,10 @@
  *				between calls so the probe's data is not cached
  *   hammer N			ktarget_empty() N times on every CPU at once
  *   spin / stop		ktarget_empty() on every CPU until stop
- *   spin1 [NS] / stop		the same on the first online CPU only, with NS
- *				of work after each call; "spun" reads its
- *				calls so far, live
+ *   spin1 [LOOPS] / stop	the same on the first online CPU only, with
+ *				LOOPS of an empty loop after each call (no
+ *				clock reads: code like the caller's); "spun"
+ *				reads its calls so far, live
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
  *				with "migrate" moves to another CPU half way
  *   recurse DEPTH US N		ktarget_recurse(DEPTH): each level works US
@@ -71,17 +72,12 @@ static void precise_sleep(unsigned int us)
  * Busy for at least @us by the clock the probes use. udelay() is not:
  * where it counts calibrated loops (6.1 under emulation) it can be short.
  */
-static void spin_ns(u64 ns)
+static void spin_us(unsigned int us)
 {
-	u64 end = ktime_get_mono_fast_ns() + ns;
+	u64 end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
 
 	while (ktime_get_mono_fast_ns() < end)
 		cpu_relax();
-}
-
-static void spin_us(unsigned int us)
-{
-	spin_ns((u64)us * NSEC_PER_USEC);
 }
 
 /* Traced by the tests: never inlined nor cloned, so one symbol each. */
@@ -151,7 +147,7 @@ static void move_to_next_cpu(void)
 static int job_thread(void *data)
 {
 	struct job *j = data;
-	unsigned int i;
+	unsigned int i, k;
 	void *p;
 
 	wait_for_completion(j->go);
@@ -161,8 +157,8 @@ static int job_thread(void *data)
 				break;
 			ktarget_empty();
 			atomic64_inc(&spun);
-			if (j->us)	/* spin1's work per call, in ns */
-				spin_ns(j->us);
+			for (k = 0; k < j->us; k++)	/* spin1's work per call */
+				barrier();
 			/* A real sleep now and then: RCU-tasks (ftrace) waits for one. */
 			if (!(i & 1023))
 				precise_sleep(10);
