@@ -48,7 +48,9 @@ void ks_sampling_note(FILE *out, const struct ks_metric *m)
 	const struct ks_sampling *s = &m->smp;
 	char a[16], b[16], c[16], when[16];
 
-	if (m->kind != KSTATS_KIND_TRACE && m->kind != KSTATS_KIND_GAP)
+	/* sample_every 0: not known (an older module, or a file). */
+	if ((m->kind != KSTATS_KIND_TRACE && m->kind != KSTATS_KIND_GAP) ||
+	    !s->sample_every)
 		return;
 	if (s->skipped || ks_sampled(m))
 		fprintf(out, "calls %llu (hits + misses + skipped %llu: exact)\n",
@@ -93,12 +95,14 @@ void ks_sampling_json(struct json *j, const struct ks_metric *m)
 	const struct ks_sampling *s = &m->smp;
 	uint64_t ago = m->time_ns > s->since_ns ? m->time_ns - s->since_ns : 0;
 
+	if (!s->sample_every)
+		return;	/* not known: an older module, or a file */
 	json_ku64(j, "skipped", s->skipped);
 	json_ku64(j, "calls", m->hits + m->misses + s->skipped);
 	json_key(j, "sampling");
 	json_obj(j);
 	json_kstr(j, "mode", ks_sampling_mode_name(s->mode));
-	json_ku64(j, "sample_every", s->sample_every ? s->sample_every : 1);
+	json_ku64(j, "sample_every", s->sample_every);
 	json_kbool(j, "histogram_is_sample", ks_sampled(m));
 	json_ku64(j, "since_realtime_ns", s->since_ns ? m->realtime_ns - ago : 0);
 	json_ku64(j, "budget_ppm", s->budget_ppm);

@@ -61,8 +61,8 @@ static const struct argp_option trace_options[] = {
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
 	  "(e.g. 1%): sample 1 call in N, or detach; 'off': record every call "
 	  "whatever the module's default", 0 },
-	{ "sample", OPT_SAMPLE, "N", 0, "Record 1 call in N (2 to 1048576); counts "
-	  "times N are estimates", 0 },
+	{ "sample", OPT_SAMPLE, "N", 0, "Record 1 call in N (2 to 1048576): the "
+	  "histogram is a sample; calls are still counted exactly", 0 },
 	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
 	  "Ctrl-C), print the histogram, untrace", 0 },
 	{ "interval", OPT_INTERVAL, "S", 0, "One-shot: print what each S seconds "
@@ -106,7 +106,7 @@ static int parse_budget(const char *arg, struct trace_args *a)
 	pct = strtod(arg, &end);
 	if (errno || end == arg || strcmp(end, "%") || !(pct > 0) || pct > 100 ||
 	    lround(pct * 1e4) < 1) {
-		ks_usage("--budget: '%s' is not a share of one CPU above 0 and up to "
+		ks_usage("--budget: '%s' is not a share of one CPU from 0.0001%% to "
 			 "100%% (e.g. 1%%, 0.5%%) or 'off'", arg);
 		return EINVAL;
 	}

@@ -152,7 +152,28 @@ def engage(mech):
         f"after {took} s: {s}")
 
 
+KSTATS_IOC_SNAPSHOT = 0xC0E0BC05	# struct kstats_snapshot, 224 bytes
+SNAP_BUF = ctypes.create_string_buffer(1 << 20)
+
+
+def cost_ppm(name):
+    """The governor's estimate now, by SNAPSHOT (cheap: no kstatsctl)."""
+    arg = bytearray(224)
+    arg[:len(name)] = name.encode()
+    struct.pack_into("QQ", arg, 64, ctypes.addressof(SNAP_BUF), len(SNAP_BUF))
+    with open("/dev/kstats", "rb") as dev:
+        fcntl.ioctl(dev, KSTATS_IOC_SNAPSHOT, arg)
+    return struct.unpack_from("I", arg, 180)[0]
+
+
 def estimate_vs_loss():
+    """
+    Under emulation the spinning vCPU's share of a host core varies in
+    bursts, and only ever slows it: each rate is the best of a few short
+    windows, untraced ones before and after the traced ones, and the
+    estimate the highest the governor made in the traced windows (a
+    starved window lowers it too).
+    """
     name = "g.b20"
     kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
     cal = trace_json(name)["sampling"]
@@ -160,33 +181,36 @@ def estimate_vs_loss():
     if not cal["calibrated"]:
         tap("the cost estimate vs the loss # skip: not calibrated", True)
         return
-    bare = start_spin(cal, 0.2)
+    start_spin(cal, 0.2, measure=False)
+    bare = [spin_rate(0.5) for _ in range(2)]
     kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
     took, s = wait_mode(name, SAMPLED | DETACHED, 5)
-    # The next look sets N from a window wholly sampled; measure after it.
-    time.sleep(0.6)
-    traced = spin_rate(1)
+    time.sleep(0.6)	# the next look sets N from a window wholly sampled
+    traced, ests = [], []
+    for _ in range(3):
+        traced.append(spin_rate(0.5))
+        ests.append(cost_ppm(name) / 1e6)
     s = trace_json(name)["sampling"]
     kstatsctl("untrace", name)
-    # Untraced before and after: the host's load under emulation drifts.
-    bare = (bare + spin_rate(1)) / 2
+    bare += [spin_rate(0.5) for _ in range(2)]
     ctl("stop")
-    loss, est = 1 - traced / bare, s["cost_ppm"] / 1e6
-    print(f"# untraced {bare:.0f}/s, traced {traced:.0f}/s: loss {loss:.3f}, "
-          f"estimate {est:.3f}, 1 in {s['sample_every']}, "
-          f"costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
+    loss, est = 1 - max(traced) / max(bare), max(ests)
+    print(f"# untraced {[int(r) for r in bare]}/s, traced {[int(r) for r in traced]}/s: "
+          f"loss {loss:.3f}, estimates {[round(e, 3) for e in ests]}, "
+          f"1 in {s['sample_every']}, costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
     tap("the governor's cost estimate is within 30 % of the throughput loss",
-        took is not None and abs(est - loss) <= 0.3 * loss, f"{s}")
+        took is not None and s["mode"] == "sampled" and abs(est - loss) <= 0.3 * loss,
+        f"{s}")
 
 
 def rare_never_sampled():
     name = "g.rare"
     kstatsctl("trace", "--name", name, "--budget", "1%", "ktarget_sleep")
-    ctl("sleep 10000 200")
+    ctl("sleep 10000 150")
     t = trace_json(name)
     kstatsctl("untrace", name)
     tap("a function called 100 times a second is never sampled at 1%",
-        t["skipped"] == 0 and t["hits"] == 200 and t["sampling"]["mode"] == "full",
+        t["skipped"] == 0 and t["hits"] == 150 and t["sampling"]["mode"] == "full",
         f"{t}")
 
 
