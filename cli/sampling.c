@@ -48,10 +48,16 @@ void ks_sampling_note(FILE *out, const struct ks_metric *m)
 	const struct ks_sampling *s = &m->smp;
 	char a[16], b[16], c[16], when[16];
 
-	/* sample_every 0: not known (an older module, or a file). */
-	if ((m->kind != KSTATS_KIND_TRACE && m->kind != KSTATS_KIND_GAP) ||
-	    !s->sample_every)
+	if (m->kind != KSTATS_KIND_TRACE && m->kind != KSTATS_KIND_GAP)
 		return;
+	/* sample_every 0: not known (an older module, or a file). */
+	if (!s->sample_every) {
+		/* Files keep the flags, not N. */
+		if (m->flags & KSTATS_METRIC_SAMPLED)
+			fprintf(out, "sampled 1 call in N when saved (N is not in the "
+				"file): the histogram is from a sample\n");
+		return;
+	}
 	if (s->skipped || ks_sampled(m))
 		fprintf(out, "calls %llu (hits + misses + skipped %llu: exact)\n",
 			(unsigned long long)(m->hits + m->misses + s->skipped),

@@ -61,45 +61,58 @@ int kstats_gov_setup(struct kstats_probe *p, const struct kstats_trace *req)
 	return 0;
 }
 
+/* What a calibration batch runs, KSTATS_CAL_CALLS times. */
+enum kstats_cal_work {
+	KSTATS_CAL_BARE,	/* an unprobed empty function */
+	KSTATS_CAL_FLOOR,	/* the floor probe's empty function */
+	KSTATS_CAL_NOTHING,	/* the loop alone */
+	KSTATS_CAL_RECORD,	/* kstats_record() into the floor's histogram */
+};
+
+static u64 kstats_gov_batch(struct kstats_probe *floor, enum kstats_cal_work work)
+{
+	u64 t0 = ktime_get_ns();
+	int i;
+
+	for (i = 0; i < KSTATS_CAL_CALLS; i++) {
+		if (work == KSTATS_CAL_BARE)
+			kstats_floor_call_bare();
+		else if (work == KSTATS_CAL_FLOOR)
+			kstats_floor_call(floor->mode, floor->mech);
+		else if (work == KSTATS_CAL_RECORD)
+			kstats_record(floor->time, 1000 + i);
+		else
+			barrier();
+	}
+	return ktime_get_ns() - t0;
+}
+
+/*
+ * ps per call that @work costs over @base: the fastest batch of each,
+ * interleaved.
+ */
+static u64 kstats_gov_cost(struct kstats_probe *floor, enum kstats_cal_work work,
+			   enum kstats_cal_work base)
+{
+	u64 with = U64_MAX, without = U64_MAX;
+	int b;
+
+	for (b = 0; b < KSTATS_CAL_BATCHES; b++) {
+		without = min(without, kstats_gov_batch(floor, base));
+		with = min(with, kstats_gov_batch(floor, work));
+	}
+	return with > without ? div_u64((with - without) * 1000, KSTATS_CAL_CALLS) : 0;
+}
+
 /* ps per call of @floor's empty function over a bare one, recording 1 in @n. */
 static u64 kstats_gov_measure(struct kstats_probe *floor, u32 n)
 {
-	u64 t0, bare = U64_MAX, traced = U64_MAX;
-	int b, i;
+	u64 ps;
 
 	WRITE_ONCE(floor->sample_every, n);
-	for (b = 0; b < KSTATS_CAL_BATCHES; b++) {
-		t0 = ktime_get_ns();
-		for (i = 0; i < KSTATS_CAL_CALLS; i++)
-			kstats_floor_call_bare();
-		bare = min(bare, ktime_get_ns() - t0);
-		t0 = ktime_get_ns();
-		for (i = 0; i < KSTATS_CAL_CALLS; i++)
-			kstats_floor_call(floor->mode, floor->mech);
-		traced = min(traced, ktime_get_ns() - t0);
-	}
+	ps = kstats_gov_cost(floor, KSTATS_CAL_FLOOR, KSTATS_CAL_BARE);
 	WRITE_ONCE(floor->sample_every, 1);
-	return traced > bare ? div_u64((traced - bare) * 1000, KSTATS_CAL_CALLS) : 0;
-}
-
-/* ps of one kstats_record() into @ks, hot: the fastest of a few batches. */
-static u64 kstats_gov_record_cost(struct kstats *ks)
-{
-	u64 t0, empty = U64_MAX, rec = U64_MAX;
-	int b, i;
-
-	for (b = 0; b < KSTATS_CAL_BATCHES; b++) {
-		t0 = ktime_get_ns();
-		for (i = 0; i < KSTATS_CAL_CALLS; i++)
-			barrier();
-		empty = min(empty, ktime_get_ns() - t0);
-		t0 = ktime_get_ns();
-		for (i = 0; i < KSTATS_CAL_CALLS; i++)
-			kstats_record(ks, 1000 + i);
-		rec = min(rec, ktime_get_ns() - t0);
-	}
-	kstats_clear(ks);
-	return rec > empty ? div_u64((rec - empty) * 1000, KSTATS_CAL_CALLS) : 0;
+	return ps;
 }
 
 /*
@@ -114,8 +127,10 @@ void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor)
 	u64 skip = kstats_gov_measure(floor, KSTATS_TRACE_SAMPLE_MAX);
 
 	/* A function's recorded call also records its GAP; floor probes have none. */
-	if (p->mode == KSTATS_MODE_FUNC && call)
-		call += kstats_gov_record_cost(floor->time);
+	if (p->mode == KSTATS_MODE_FUNC && call) {
+		call += kstats_gov_cost(floor, KSTATS_CAL_RECORD, KSTATS_CAL_NOTHING);
+		kstats_clear(floor->time);
+	}
 
 	if (!call || !skip)
 		return;

@@ -4,7 +4,8 @@
 # kretprobe paths, the same mechanisms with empty handlers (kstats_bare.ko),
 # bpftrace (kprobe + kretprobe + hist) and libbpf-tools'
 # funclatency, hot (back to back) and cold (256 KiB written between calls),
-# all in this one boot. Overhead = ns per call traced - ns per call untraced;
+# all in this one boot; and kstats recording 1 call in 8 (--sample 8)
+# against every call. Overhead = ns per call traced - ns per call untraced;
 # each figure is the fastest of 11 rounds, the floor the median of 11 attaches.
 # Usage: tests/guest/trace-bench.sh BUILD_DIR
 set -euo pipefail
@@ -50,6 +51,10 @@ for ((r = 0; r < ROUNDS; r++)); do
 t = json.load(sys.stdin)["metrics"][0]["trace"]
 print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" untrace "bench.$m"
+		# Sampled: 7 calls in 8 only enter and are declined.
+		"$K" trace ktarget_empty --name "bench.s8.$m" --mechanism "$m" --sample 8 >/dev/null
+		measure "s8_$m"
+		"$K" untrace "bench.s8.$m"
 		FLOORS[$m]+="$floor "
 		HITS[$m]=$((${HITS[$m]:-0} + hits)) MISSES[$m]=$((${MISSES[$m]:-0} + misses))
 		# The same mechanism with empty handlers: what the kernel alone costs.
@@ -130,6 +135,10 @@ fi
 for m in "${mechs[@]}"; do
 	h=HOT_$m b=HOT_bare_$m
 	echo "kstats' $m handlers add $(ns $((${!h} - ${!b})) +) ns per call to the bare mechanism (hot)"
+done
+for m in "${mechs[@]}"; do
+	h=HOT_$m s=HOT_s8_$m
+	ratio "kstats $m, 1 in 8 / every call (hot)" "${!s} - $HOT_base" "${!h} - $HOT_base" -
 done
 for p in "${peers[@]}"; do
 	ph=HOT_$p
