@@ -10,7 +10,8 @@ Each mechanism the kernel has (fprobe, kretprobe):
   look every 500 ms is the sync: polled, never slept on).
 Then, by the default mechanism:
   the governor's cost estimate against the throughput loss this test
-  measures (the same quantity: the CPU's share spent tracing), within 30 %;
+  measures (the same quantity: the CPU's share spent tracing), within 30 %
+  (not on the debug lane: KASAN);
   a function called 100 times a second is never sampled at 1 %.
 The busy function's work per call is chosen from the calibrated costs, so
 that the rate falls where the budget can only be met by sampling.
@@ -122,6 +123,8 @@ def sample8(mech):
     calls = read("calls")
     t = trace_json(name)
     listed = json.loads(kstatsctl("-j", "list", name).stdout)["metrics"][0]["state"]
+    shown = kstatsctl("show", name).stdout
+    prom = kstatsctl("export", name).stdout
     kstatsctl("untrace", name)
     seen = t["hits"] + t["misses"] + t["skipped"]
     tap(f"{mech} --sample 8: hits + misses + skipped = the calls made",
@@ -132,6 +135,14 @@ def sample8(mech):
     tap(f"{mech} --sample 8: mode sampled-fixed, listed as sampled",
         t["sampling"]["mode"] == "sampled-fixed" and t["sampling"]["sample_every"] == 8
         and listed == "sampled", f"{t['sampling']}, list says {listed}")
+    calls_line = f"calls {calls} (hits + misses + skipped {t['skipped']}: exact)"
+    tap(f"{mech} --sample 8: show says the calls and that the histogram is a sample",
+        calls_line in shown and "sampled 1 in 8 since " in shown and
+        "(--sample): the histogram is from a sample" in shown, shown)
+    tap(f"{mech} --sample 8: the Prometheus export has its N, mode and skipped calls",
+        f'kstats_sample_every{{name="{name}"}} 8' in prom and
+        f'kstats_trace_mode{{name="{name}"}} 2' in prom and
+        f'kstats_skipped_total{{name="{name}"}} {t["skipped"]}' in prom, prom)
 
 
 def engage(mech):
@@ -145,11 +156,14 @@ def engage(mech):
     start_spin(cal, 0.01, measure=False)
     kstatsctl("trace", "--name", name, "--mechanism", mech, "--budget", "1%", "ktarget_empty")
     took, s = wait_mode(name, SAMPLED | DETACHED, 10)
+    shown = kstatsctl("show", name).stdout
     ctl("stop")
     kstatsctl("untrace", name)
     tap(f"{mech} --budget 1%: the governor samples within 2 s",
         took is not None and took <= 2 and s["mode"] == "sampled",
         f"after {took} s: {s}")
+    tap(f"{mech} --budget 1%: show says so", "by the governor (budget 1%, cost ~" in shown,
+        shown)
 
 
 KSTATS_IOC_SNAPSHOT = 0xC0E0BC05	# struct kstats_snapshot, 224 bytes
@@ -175,6 +189,12 @@ def estimate_vs_loss():
     starved window lowers it too).
     """
     name = "g.b20"
+    if os.environ.get("KSTATS_LANE") == "debug":
+        # KASAN's checks change what a call costs with where it runs: in
+        # situ 30-45 % off the calibration there. The stock lanes check it.
+        tap("the cost estimate vs the loss # skip: a timing property, not "
+            "under KASAN", True)
+        return
     kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
     cal = trace_json(name)["sampling"]
     kstatsctl("untrace", name)
