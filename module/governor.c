@@ -20,6 +20,7 @@
  * call would still not fit, the trace detaches. Nothing runs while no
  * trace has a budget.
  */
+#include <linux/kernel.h>	/* kstrtouint() */
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/workqueue.h>
@@ -31,9 +32,29 @@
 #define KSTATS_CAL_BATCHES	15
 
 unsigned int kstats_budget_ppm;
-module_param_named(budget_ppm, kstats_budget_ppm, uint, 0644);
+
+/* The module parameter: at most one whole CPU, as TRACE's budget_ppm. */
+static int kstats_budget_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ppm;
+	int err = kstrtouint(val, 0, &ppm);
+
+	if (err)
+		return err;
+	if (ppm > KSTATS_TRACE_BUDGET_MAX)
+		return -EINVAL;
+	WRITE_ONCE(kstats_budget_ppm, ppm);
+	return 0;
+}
+
+static const struct kernel_param_ops kstats_budget_ops = {
+	.set = kstats_budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(budget_ppm, &kstats_budget_ops, &kstats_budget_ppm, 0644);
 MODULE_PARM_DESC(budget_ppm,
-		 "Default cost budget of a trace, ppm of one CPU (0: none, counts exact)");
+		 "Default cost budget of a new trace, ppm of one CPU (0: none, counts exact)");
 
 static const char *const kstats_gov_mode_name[] = {
 	[KSTATS_TRACE_MODE_FULL] = "records every call",
@@ -45,8 +66,6 @@ static const char *const kstats_gov_mode_name[] = {
 /* The request's sampling and budget; checked for range by commands.c. */
 int kstats_gov_setup(struct kstats_probe *p, const struct kstats_trace *req)
 {
-	u32 budget = READ_ONCE(kstats_budget_ppm);
-
 	p->gov.since_ns = ktime_get_ns();
 	p->gov.last_ns = p->gov.since_ns;
 	p->sample_every = 1;
@@ -54,9 +73,7 @@ int kstats_gov_setup(struct kstats_probe *p, const struct kstats_trace *req)
 		p->sample_every = req->sample_every;
 		p->gov.mode = KSTATS_TRACE_MODE_FIXED;
 	} else if (!req->sample_every) {
-		if (budget > KSTATS_TRACE_BUDGET_MAX)
-			return -EINVAL;	/* a bad module parameter */
-		p->gov.budget_ppm = req->budget_ppm ?: budget;
+		p->gov.budget_ppm = req->budget_ppm ?: READ_ONCE(kstats_budget_ppm);
 	}
 	return 0;
 }

@@ -234,6 +234,28 @@ def rare_never_sampled():
         f"{t}")
 
 
+def module_default():
+    """The module parameter budget_ppm governs traces that ask nothing."""
+    param = "/sys/module/kstats/parameters/budget_ppm"
+    try:
+        with open(param, "w") as f:
+            f.write("1000001")
+        refused = False
+    except OSError:
+        refused = True
+    tap("budget_ppm above a whole CPU is refused", refused, "written")
+    with open(param, "w") as f:
+        f.write("5000")
+    kstatsctl("trace", "--name", "g.def", "ktarget_empty")
+    kstatsctl("trace", "--name", "g.off", "--budget", "off", "ktarget_sec_start")
+    governed, off = trace_json("g.def")["sampling"], trace_json("g.off")["sampling"]
+    with open(param, "w") as f:
+        f.write("0")
+    kstatsctl("untrace", "g.def", "g.off")
+    tap("the module default budget governs a trace; --budget off does not",
+        governed["budget_ppm"] == 5000 and off["budget_ppm"] == 0, f"{governed}, {off}")
+
+
 def main():
     # spin1 runs on the first CPU: this test and its kstatsctl stay off it.
     cpus = os.sched_getaffinity(0)
@@ -243,7 +265,7 @@ def main():
     have = info["module"]["mechanisms"]
     mechs = [m for m in ("fprobe", "kretprobe") if m in have]
     for test, args in [(sample8, m) for m in mechs] + [(engage, m) for m in mechs] + \
-            [(estimate_vs_loss, None), (rare_never_sampled, None)]:
+            [(estimate_vs_loss, None), (rare_never_sampled, None), (module_default, None)]:
         t0 = time.monotonic()
         test(*([args] if args else []))
         print(f"# {test.__name__} {args or ''}: {time.monotonic() - t0:.1f} s")
