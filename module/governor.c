@@ -204,7 +204,7 @@ static u32 kstats_gov_ppm(u64 calls, u64 ps, u64 elapsed)
 bool kstats_gov_update(struct kstats_probe *p, u64 now)
 {
 	struct kstats_gov *g = &p->gov;
-	u64 elapsed = now - g->last_ns, busiest = 0, calls, cost, max_cost = 0;
+	u64 elapsed = now - g->last_ns, busiest = 0, cost, max_cost = 0;
 	u32 budget = g->budget_ppm, full, entry, n;
 	int cpu;
 
@@ -236,8 +236,8 @@ bool kstats_gov_update(struct kstats_probe *p, u64 now)
 		return false;	/* sampled, and near the budget at full: stay */
 	if (entry >= budget)
 		return true;
-	calls = full - entry;
-	n = min_t(u64, DIV_ROUND_UP_ULL(calls, budget - entry), KSTATS_TRACE_SAMPLE_MAX);
+	/* r(c_full - c_skip) / (budget - r c_skip), all in ppm of a CPU. */
+	n = min_t(u64, DIV_ROUND_UP_ULL(full - entry, budget - entry), KSTATS_TRACE_SAMPLE_MAX);
 	kstats_gov_set(p, n > 1 ? KSTATS_TRACE_MODE_SAMPLED : KSTATS_TRACE_MODE_FULL,
 		       max(n, 1U), now);
 	return false;

@@ -234,6 +234,27 @@ def rare_never_sampled():
         f"{t}")
 
 
+def detach():
+    """A budget that declining every call cannot meet: the trace detaches."""
+    name = "g.det"
+    ctl("spin1 100")
+    kstatsctl("trace", "--name", name, "--budget", "0.001%", "ktarget_empty")
+    took, s = wait_mode(name, DETACHED, 10)
+    ctl("stop")
+    shown = kstatsctl("show", name).stdout
+    listed = json.loads(kstatsctl("-j", "list", name).stdout)["metrics"][0]["state"]
+    hits = trace_json(name)["hits"]
+    ctl("hammer 100")
+    after = trace_json(name)["hits"]
+    untraced = kstatsctl("untrace", name, check=False).returncode == 0
+    log = subprocess.run(["dmesg"], capture_output=True, text=True).stdout
+    tap("a budget not met even declining every call: the governor detaches the trace",
+        took is not None and took <= 2 and s["mode"] == "detached-by-governor" and
+        listed == "detached" and "by the governor: over its budget of 0.001%" in shown and
+        after == hits and untraced and f"kstats: trace {name} detached: over its budget" in log,
+        f"after {took} s: {s}, list {listed}, hits {hits} then {after}: {shown}")
+
+
 def module_default():
     """The module parameter budget_ppm governs traces that ask nothing."""
     param = "/sys/module/kstats/parameters/budget_ppm"
@@ -265,7 +286,8 @@ def main():
     have = info["module"]["mechanisms"]
     mechs = [m for m in ("fprobe", "kretprobe") if m in have]
     for test, args in [(sample8, m) for m in mechs] + [(engage, m) for m in mechs] + \
-            [(estimate_vs_loss, None), (rare_never_sampled, None), (module_default, None)]:
+            [(estimate_vs_loss, None), (rare_never_sampled, None), (detach, None),
+            (module_default, None)]:
         t0 = time.monotonic()
         test(*([args] if args else []))
         print(f"# {test.__name__} {args or ''}: {time.monotonic() - t0:.1f} s")
