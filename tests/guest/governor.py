@@ -75,15 +75,15 @@ def listed_flags(name):
     return 0
 
 
-def wait_mode(name, flags, limit):
+def wait_mode(name, flags, limit, want_set=True):
     """
-    Polls the trace until it has one of @flags (LIST: under emulation a
-    kstatsctl per poll takes host time from the spinning vCPU); the
-    seconds it took, or None, and its sampling state then.
+    Polls the trace until it has one of @flags (or none, !@want_set) by
+    LIST: under emulation a kstatsctl per poll takes host time from the
+    spinning vCPU. The seconds it took, or None, and its sampling state.
     """
     t0 = time.monotonic()
     while time.monotonic() - t0 < limit:
-        if listed_flags(name) & flags:
+        if bool(listed_flags(name) & flags) == want_set:
             return time.monotonic() - t0, trace_json(name)["sampling"]
         time.sleep(0.02)
     return None, trace_json(name)["sampling"]
@@ -100,8 +100,9 @@ def start_spin(cal, budget, measure=True):
     """
     spin1 at a rate inside (budget / full cost, budget / entry cost), where
     only sampling meets the budget: its work per call scaled by the rate
-    seen in two short tries (the loop, and under emulation the vCPU's share
-    of a host core, stretch the work). Returns the untraced rate then.
+    seen in three short tries (the loop, and under emulation the vCPU's
+    share of the emulator's thread, stretch the work). Returns the rate
+    then, or without @measure the work per call.
     """
     want = budget / (math.sqrt(cal["call_cost_ps"] * cal["skip_cost_ps"]) * 1e-12)
     work = 1e9 / want / 2	# loops of about 1 ns or more
@@ -111,8 +112,11 @@ def start_spin(cal, budget, measure=True):
         ctl("stop")
         work *= rate / want
     ctl(f"spin1 {int(work)}")
-    rate = spin_rate(1) if measure else None
-    print(f"# spin1 {int(work)} ns: {rate} calls/s untraced, {want:.0f} wanted")
+    if not measure:
+        print(f"# spin1 {int(work)}: {want:.0f} calls/s wanted")
+        return int(work)
+    rate = spin_rate(1)
+    print(f"# spin1 {int(work)}: {rate:.0f} calls/s untraced, {want:.0f} wanted")
     return rate
 
 
@@ -146,22 +150,30 @@ def sample8(mech):
 
 
 def engage(mech):
+    """
+    The load is set from the costs this very trace calibrated (another
+    attach may measure them a little differently), then stopped until the
+    governor records every call again, then started: the clock runs from
+    there.
+    """
     name = "g.b1." + mech
     kstatsctl("trace", "--name", name, "--mechanism", mech, "--budget", "1%", "ktarget_empty")
     cal = trace_json(name)["sampling"]
-    kstatsctl("untrace", name)
     if not cal["calibrated"]:
+        kstatsctl("untrace", name)
         tap(f"{mech}: the governor says it is not calibrated # skip", True)
         return
-    start_spin(cal, 0.01, measure=False)
-    kstatsctl("trace", "--name", name, "--mechanism", mech, "--budget", "1%", "ktarget_empty")
+    work = start_spin(cal, 0.01, measure=False)
+    ctl("stop")
+    quiet, _ = wait_mode(name, SAMPLED | DETACHED, 3, want_set=False)
+    ctl(f"spin1 {work}")
     took, s = wait_mode(name, SAMPLED | DETACHED, 10)
     shown = kstatsctl("show", name).stdout
     ctl("stop")
     kstatsctl("untrace", name)
     tap(f"{mech} --budget 1%: the governor samples within 2 s",
-        took is not None and took <= 2 and s["mode"] == "sampled",
-        f"after {took} s: {s}")
+        quiet is not None and took is not None and took <= 2 and s["mode"] == "sampled",
+        f"after {took} s (full again after {quiet} s): {s}")
     tap(f"{mech} --budget 1%: show says so", "by the governor (budget 1%, cost ~" in shown,
         shown)
 
@@ -204,7 +216,9 @@ def estimate_vs_loss():
     start_spin(cal, 0.2, measure=False)
     bare = [spin_rate(0.5) for _ in range(2)]
     kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
-    took, s = wait_mode(name, SAMPLED | DETACHED, 5)
+    # Sampling or not (an attach may calibrate a little differently from
+    # the one the load was set by), the estimate must hold.
+    took, s = wait_mode(name, SAMPLED | DETACHED, 1.5)
     time.sleep(0.6)	# the next look sets N from a window wholly sampled
     traced, ests = [], []
     for _ in range(3):
@@ -219,7 +233,7 @@ def estimate_vs_loss():
           f"loss {loss:.3f}, estimates {[round(e, 3) for e in ests]}, "
           f"1 in {s['sample_every']}, costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
     tap("the governor's cost estimate is within 30 % of the throughput loss",
-        took is not None and s["mode"] == "sampled" and abs(est - loss) <= 0.3 * loss,
+        s["mode"] in ("sampled", "full") and abs(est - loss) <= 0.3 * loss,
         f"{s}")
 
 
