@@ -194,11 +194,10 @@ def cost_ppm(name):
 
 def estimate_vs_loss():
     """
-    Under emulation the spinning vCPU's share of a host core varies in
-    bursts, and only ever slows it: each rate is the best of a few short
-    windows, untraced ones before and after the traced ones, and the
-    estimate the highest the governor made in the traced windows (a
-    starved window lowers it too).
+    Under emulation the spinning vCPU's share of the emulator's thread
+    drifts and comes in bursts: each traced window is set against the
+    untraced windows just before and after it, over three attaches, and the
+    median loss against the median of the governor's estimates then.
     """
     name = "g.b20"
     if os.environ.get("KSTATS_LANE") == "debug":
@@ -214,27 +213,26 @@ def estimate_vs_loss():
         tap("the cost estimate vs the loss # skip: not calibrated", True)
         return
     start_spin(cal, 0.2, measure=False)
-    bare = [spin_rate(0.5) for _ in range(2)]
-    kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
-    # Sampling or not (an attach may calibrate a little differently from
-    # the one the load was set by), the estimate must hold.
-    took, s = wait_mode(name, SAMPLED | DETACHED, 1.5)
-    time.sleep(0.6)	# the next look sets N from a window wholly sampled
-    traced, ests = [], []
+    bare, traced, ests, modes = [spin_rate(0.5)], [], [], []
     for _ in range(3):
+        kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
+        # Sampling or not (an attach may calibrate a little differently
+        # from the one the load was set by), the estimate must hold.
+        wait_mode(name, SAMPLED | DETACHED, 1.5)
+        time.sleep(0.6)	# the next look sets N from a window wholly sampled
         traced.append(spin_rate(0.5))
         ests.append(cost_ppm(name) / 1e6)
-    s = trace_json(name)["sampling"]
-    kstatsctl("untrace", name)
-    bare += [spin_rate(0.5) for _ in range(2)]
+        modes.append(trace_json(name)["sampling"]["mode"])
+        kstatsctl("untrace", name)
+        bare.append(spin_rate(0.5))
     ctl("stop")
-    loss, est = 1 - max(traced) / max(bare), max(ests)
+    losses = [1 - t / ((bare[i] + bare[i + 1]) / 2) for i, t in enumerate(traced)]
+    loss, est = sorted(losses)[1], sorted(ests)[1]
     print(f"# untraced {[int(r) for r in bare]}/s, traced {[int(r) for r in traced]}/s: "
-          f"loss {loss:.3f}, estimates {[round(e, 3) for e in ests]}, "
-          f"1 in {s['sample_every']}, costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
-    tap("the governor's cost estimate is within 30 % of the throughput loss",
-        s["mode"] in ("sampled", "full") and abs(est - loss) <= 0.3 * loss,
-        f"{s}")
+          f"losses {[round(x, 3) for x in losses]}, estimates {[round(e, 3) for e in ests]}, "
+          f"{modes}, costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
+    tap("the governor's cost estimate is within 30 % of the throughput loss (medians)",
+        abs(est - loss) <= 0.3 * loss, f"loss {loss:.3f}, estimate {est:.3f}")
 
 
 def rare_never_sampled():
