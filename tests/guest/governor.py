@@ -231,6 +231,13 @@ def estimate_vs_loss():
     print(f"# untraced {[int(r) for r in bare]}/s, traced {[int(r) for r in traced]}/s: "
           f"losses {[round(x, 3) for x in losses]}, estimates {[round(e, 3) for e in ests]}, "
           f"{modes}, costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
+    # The reference must hold still for a 30 % claim on a ~20 % loss: when
+    # the untraced rate itself moved by more than 15 % (the host's load
+    # under emulation), the run measures nothing, and says so.
+    if max(bare) > 1.15 * min(bare):
+        tap("the governor's cost estimate vs the throughput loss # skip: the "
+            f"untraced rate moved {max(bare) / min(bare) - 1:.0%} during the run", True)
+        return
     tap("the governor's cost estimate is within 30 % of the throughput loss (medians)",
         abs(est - loss) <= 0.3 * loss, f"loss {loss:.3f}, estimate {est:.3f}")
 
