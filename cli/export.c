@@ -16,6 +16,13 @@
  *   kstats_hits_total, kstats_misses_total  counters, traces only
  *   kstats_probe_floor_seconds              gauge, traces only
  *   kstats_recording         gauge: 1 recording, 0 stopped
+ *   kstats_skipped_total     counter, traces: calls declined by sampling
+ *   kstats_sample_every      gauge, traces: 1 call in N recorded
+ *   kstats_trace_mode        gauge, traces: 0 full, 1 sampled by the
+ *                            governor, 2 sampled as asked, 3 detached by it
+ *   kstats_cost_ratio        gauge, governed traces: the estimated share of
+ *                            one CPU the trace costs
+ * (the last four from a module that tells: not from files).
  *   kstats_up                gauge: 1 this export worked; 0 it failed (the
  *                            module is not loaded, or a NAME matched nothing)
  * A one-shot export to -o FILE that fails writes kstats_up 0 to FILE, and
@@ -209,7 +216,7 @@ static void histograms(FILE *out, const struct ks_set *set, const struct export_
 	}
 }
 
-enum extra { HITS, MISSES, FLOOR, RECORDING };
+enum extra { HITS, MISSES, FLOOR, RECORDING, SKIPPED, SAMPLE_EVERY, MODE, COST };
 
 static void extras(FILE *out, const struct ks_set *set, enum extra what)
 {
@@ -222,6 +229,18 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			    "A trace's own cost, measured when it was attached." },
 		[RECORDING] = { "kstats_recording", "gauge",
 				"1: the metric records, 0: stopped." },
+		[SKIPPED] = { "kstats_skipped_total", "counter",
+			      "Calls a trace declined by sampling (hits + misses + "
+			      "skipped: every call)." },
+		[SAMPLE_EVERY] = { "kstats_sample_every", "gauge",
+				   "A trace records 1 call in this many: its histogram "
+				   "is a sample when above 1." },
+		[MODE] = { "kstats_trace_mode", "gauge",
+			   "0: every call, 1: sampled by the overhead governor, "
+			   "2: sampled as asked, 3: detached by the governor." },
+		[COST] = { "kstats_cost_ratio", "gauge",
+			   "The governor's estimate of a trace's cost, a share of "
+			   "one CPU (an estimate)." },
 	};
 	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], v[48];
 	bool head = false;
@@ -231,6 +250,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 		const struct ks_metric *m = &set->m[i];
 
 		if (what != RECORDING && m->kind != KSTATS_KIND_TRACE)
+			continue;
+		/* Sampling known (from the module), and a cost only if governed. */
+		if (what >= SKIPPED && (!m->smp.sample_every ||
+					(what == COST && !m->smp.budget_ppm)))
 			continue;
 		if (!head) {
 			fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", fams[what][0],
@@ -243,6 +266,14 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->misses);
 		else if (what == FLOOR)
 			ks_prom_float(v, sizeof(v), (double)m->floor_ns / 1e9);
+		else if (what == SKIPPED)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->smp.skipped);
+		else if (what == SAMPLE_EVERY)
+			snprintf(v, sizeof(v), "%u", m->smp.sample_every);
+		else if (what == MODE)
+			snprintf(v, sizeof(v), "%u", m->smp.mode);
+		else if (what == COST)
+			ks_prom_float(v, sizeof(v), m->smp.cost_ppm / 1e6);
 		else
 			snprintf(v, sizeof(v), "%d", !!(m->flags & KSTATS_METRIC_ACTIVE));
 		fprintf(out, "%s{name=\"%s\"} %s\n", fams[what][0],
@@ -264,6 +295,10 @@ static int write_export(FILE *out, const struct ks_set *set, const struct export
 	extras(out, set, MISSES);
 	extras(out, set, FLOOR);
 	extras(out, set, RECORDING);
+	extras(out, set, SKIPPED);
+	extras(out, set, SAMPLE_EVERY);
+	extras(out, set, MODE);
+	extras(out, set, COST);
 	return 0;
 }
 

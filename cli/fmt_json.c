@@ -168,6 +168,7 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		json_ku64(j, "hits", m->hits);
 		json_ku64(j, "misses", m->misses);
 		json_ku64(j, "floor_ns", m->floor_ns);
+		ks_sampling_json(j, m);
 		json_obj_end(j);
 	}
 	buckets(j, &h, sh->all_slots);

@@ -264,7 +264,27 @@ const char *ks_lockdown_mode(char *buf, size_t len);
 /* Is the module loaded (/sys/module/kstats)? */
 bool ks_module_loaded(void);
 
+/* ---- a trace's sampling and cost, as text and JSON (sampling.c) ---- */
+struct json;
+const char *ks_sampling_mode_name(uint32_t mode);
+void ks_sampling_note(FILE *out, const struct ks_metric *m);
+void ks_sampling_json(struct json *j, const struct ks_metric *m);
+
 /* ---- the in-memory model (model.c) ---- */
+
+/*
+ * How a trace records (KSTATS_IOC_SNAPSHOT, kstats(4)): mode
+ * KSTATS_TRACE_MODE_*, 1 call in sample_every, calls declined, the
+ * governor's budget and estimates (ppm of one CPU), calibrated costs.
+ * All zero: unknown (an older module, or a file without them).
+ */
+struct ks_sampling {
+	uint32_t mode, sample_every, budget_ppm, cost_ppm, full_cost_ppm, flags;
+	uint64_t since_ns, skipped, call_ps, skip_ps;
+};
+
+/* Whether @m's counts come from a sample (1 in sample_every > 1). */
+#define ks_sampled(m)	((m)->smp.sample_every > 1)
 
 /*
  * One metric at one instant, from KSTATS_IOC_SNAPSHOT or a file. Slots are
@@ -280,6 +300,7 @@ struct ks_metric {
 	uint64_t time_ns, realtime_ns;
 	uint64_t hits, misses, floor_ns;
 	uint64_t generation;	/* new at creation and reset; 0 unknown */
+	struct ks_sampling smp;	/* traces: SNAPSHOT's mode, sampling and cost */
 	uint32_t nr_cpus, nr_slots;
 	struct kstats_snap_cpu *cpus;
 	struct kstats_snap_slot *slots;

@@ -375,6 +375,13 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 	m->misses = sn.misses;
 	m->floor_ns = sn.floor_ns;
 	m->generation = sn.generation;
+	m->smp = (struct ks_sampling){
+		.mode = sn.trace_mode, .sample_every = sn.sample_every,
+		.budget_ppm = sn.budget_ppm, .cost_ppm = sn.cost_ppm,
+		.full_cost_ppm = sn.full_cost_ppm, .flags = sn.trace_flags,
+		.since_ns = sn.mode_since_ns, .skipped = sn.skipped,
+		.call_ps = sn.call_cost_ps, .skip_ps = sn.skip_cost_ps,
+	};
 	m->nr_cpus = sn.nr_cpus;
 	m->nr_slots = sn.nr_slots;
 	m->owner_pid = -1;
@@ -467,8 +474,9 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 		snprintf(why, why_len, "the CPUs differ");
 		goto reset;
 	}
-	if (cur->hits < prev->hits || cur->misses < prev->misses) {
-		snprintf(why, why_len, "its hits or misses went down");
+	if (cur->hits < prev->hits || cur->misses < prev->misses ||
+	    cur->smp.skipped < prev->smp.skipped) {
+		snprintf(why, why_len, "its hits, misses or skipped calls went down");
 		goto reset;
 	}
 	*out = *cur;
@@ -477,6 +485,7 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	out->nr_slots = 0;
 	out->hits = cur->hits - prev->hits;
 	out->misses = cur->misses - prev->misses;
+	out->smp.skipped = cur->smp.skipped - prev->smp.skipped;
 	for (r = 0; r < cur->nr_cpus; r++) {
 		if (prev->cpus[r].cpu != cur->cpus[r].cpu) {
 			snprintf(why, why_len, "the CPUs differ");

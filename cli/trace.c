@@ -2,7 +2,7 @@
 /*
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
- *                      [--autoremove]
+ *                      [--autoremove] [--budget PCT|off | --sample N]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
  *
@@ -10,8 +10,11 @@
  * between calls), or the section from X to Y, into a metric named after
  * FUNC (KSTATS_IOC_TRACE). untrace removes it (KSTATS_IOC_UNTRACE).
  * With --duration or --interval it is a one-shot run (trace_run.c).
+ * --budget hands the trace to the module's overhead governor; --sample
+ * records 1 call in N (kstats(4)).
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +26,7 @@
 
 struct trace_args {
 	struct ks_names args;
-	uint32_t bits, mech, maxactive;
+	uint32_t bits, mech, maxactive, budget_ppm, sample_every;
 	const char *start, *end, *name, *cpus;
 	int64_t pid, tid;
 	bool autoremove;
@@ -35,7 +38,7 @@ struct trace_args {
 enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
-	OPT_SPLIT,
+	OPT_BUDGET, OPT_SAMPLE, OPT_SPLIT,
 };
 
 /* --split's metrics: PREFIX-NAME; NAME must leave room for the longest. */
@@ -63,6 +66,11 @@ static const struct argp_option trace_options[] = {
 	  "asleep (BLOCKED-FUNC); they add up to FUNC", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
+	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
+	  "(e.g. 1%): sample 1 call in N, or detach; 'off': record every call "
+	  "whatever the module's default", 0 },
+	{ "sample", OPT_SAMPLE, "N", 0, "Record 1 call in N (2 to 1048576): the "
+	  "histogram is a sample; calls are still counted exactly", 0 },
 	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
 	  "Ctrl-C), print the histogram, untrace", 0 },
 	{ "interval", OPT_INTERVAL, "S", 0, "One-shot: print what each S seconds "
@@ -88,6 +96,29 @@ static int parse_id(const char *opt, const char *arg, int64_t *out)
 		return EINVAL;
 	}
 	*out = v;
+	return 0;
+}
+
+/* "1%", "0.5%" (ppm of one CPU, 1 to 1000000), or "off" (sample_every 1). */
+static int parse_budget(const char *arg, struct trace_args *a)
+{
+	char *end;
+	double pct;
+
+	if (!strcmp(arg, "off")) {
+		a->budget_ppm = 0;
+		a->sample_every = 1;
+		return 0;
+	}
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (errno || end == arg || strcmp(end, "%") || !(pct > 0) || pct > 100 ||
+	    lround(pct * 1e4) < 1) {
+		ks_usage("--budget: '%s' is not a share of one CPU from 0.0001%% to "
+			 "100%% (e.g. 1%%, 0.5%%) or 'off'", arg);
+		return EINVAL;
+	}
+	a->budget_ppm = (uint32_t)lround(pct * 1e4);
 	return 0;
 }
 
@@ -140,6 +171,24 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SPLIT:
 		a->split = true;
+		break;
+	case OPT_BUDGET:
+		if (a->sample_every > 1) {
+			ks_usage("--budget and --sample do not go together");
+			return EINVAL;
+		}
+		return parse_budget(arg, a);
+	case OPT_SAMPLE:
+		if (ks_parse_u32(arg, KSTATS_TRACE_SAMPLE_MAX, &a->sample_every) ||
+		    a->sample_every < 2) {
+			ks_usage("--sample: '%s' is not 2 to %u", arg,
+				 KSTATS_TRACE_SAMPLE_MAX);
+			return EINVAL;
+		}
+		if (a->budget_ppm) {
+			ks_usage("--budget and --sample do not go together");
+			return EINVAL;
+		}
 		break;
 	case OPT_DURATION:
 		return ks_parse_seconds("--duration", arg, 0.01, 604800, &a->run.duration);
@@ -319,6 +368,8 @@ int cmd_trace(int argc, char **argv)
 	t.frac_bits = a.bits;
 	t.mechanism = a.mech;
 	t.maxactive = a.maxactive;
+	t.budget_ppm = a.budget_ppm;
+	t.sample_every = a.sample_every;
 	if (a.pid) {
 		t.flags |= KSTATS_TRACE_TGID;
 		t.tgid = a.pid;

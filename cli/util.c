@@ -258,14 +258,17 @@ bool ks_kind_is_trace(uint32_t kind)
 }
 
 /*
- * A metric's state from its KSTATS_METRIC_* flags: "detached" (its traced
- * module went away: it records nothing more), else active or stopped.
+ * A metric's state from its KSTATS_METRIC_* flags: "detached" (its trace
+ * went away with its module, or the governor took it off: it records
+ * nothing more), "sampled" (active, 1 call in N), else active or stopped.
  */
 const char *ks_state_name(uint32_t flags)
 {
 	if (flags & KSTATS_METRIC_DETACHED)
 		return "detached";
-	return flags & KSTATS_METRIC_ACTIVE ? "active" : "stopped";
+	if (!(flags & KSTATS_METRIC_ACTIVE))
+		return "stopped";
+	return flags & KSTATS_METRIC_SAMPLED ? "sampled" : "active";
 }
 
 void ks_block_stop_signals(sigset_t *set)

@@ -17,7 +17,7 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --autoremove --duration --interval --count --format"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --autoremove --budget --sample --duration --interval --count --format"
 	[untrace]=""
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if --brief"
@@ -117,7 +117,7 @@ _kstatsctl()
 		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
-		--pid | --tid | --name | --maxactive | --start | --end | \
+		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
 		--title | --width | --height) ((i++)) ;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else operands+=("$w"); fi ;;
@@ -156,8 +156,10 @@ _kstatsctl()
 			return
 		fi
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
-	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end)
+	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end | --sample)
 		return ;;
+	--budget)
+		COMPREPLY=($(compgen -W "0.5% 1% 2% 5% off" -- "$cur")); return ;;
 	--title | --width | --height)
 		return ;;
 	esac

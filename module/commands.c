@@ -228,6 +228,16 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->misses = 0;
 	sn->floor_ns = 0;
 	sn->generation = 0;
+	sn->trace_mode = 0;
+	sn->sample_every = 0;
+	sn->mode_since_ns = 0;
+	sn->skipped = 0;
+	sn->budget_ppm = 0;
+	sn->cost_ppm = 0;
+	sn->full_cost_ppm = 0;
+	sn->trace_flags = 0;
+	sn->call_cost_ps = 0;
+	sn->skip_cost_ps = 0;
 	m = kstats_get_by_name((const char *)sn->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
@@ -262,7 +272,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->nr_slots = c->nr_slots;
 	sn->kind = m->kind;
 	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
-		err = kstats_trace_stats(m, &sn->hits, &sn->misses, &sn->floor_ns);
+		err = kstats_trace_stats(m, sn);
 	sn->metric_flags = kstats_metric_flags(m);
 out:
 	kstats_copy_free(c);
@@ -370,6 +380,9 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    kstats_arg_name(t->name) || t->frac_bits > KSTATS_FRAC_BITS_MAX ||
 	    t->mechanism > KSTATS_MECH_TRACEPOINT ||
 	    t->maxactive > kstats_maxactive_limit() ||
+	    t->budget_ppm > KSTATS_TRACE_BUDGET_MAX ||
+	    t->sample_every > KSTATS_TRACE_SAMPLE_MAX ||
+	    (t->budget_ppm && t->sample_every) ||
 	    (!(t->flags & KSTATS_TRACE_PID) && t->pid) ||
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end)

@@ -295,7 +295,8 @@ u32 kstats_metric_flags(struct kstats_metric *m)
 {
 	return (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
 	       (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0) |
-	       (READ_ONCE(m->detached) ? KSTATS_METRIC_DETACHED : 0);
+	       (READ_ONCE(m->detached) ? KSTATS_METRIC_DETACHED : 0) |
+	       (READ_ONCE(m->sampled) ? KSTATS_METRIC_SAMPLED : 0);
 }
 
 void kstats_start(struct kstats *ks)

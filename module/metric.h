@@ -27,7 +27,8 @@ struct kstats_metric {
 	struct kref ref;		/* registry + users in flight */
 	struct kstats_probe *probe;	/* its trace, under kstats_trace_lock */
 	u64 resumed_ns;			/* kstats_probe_now() at the last start */
-	bool detached;			/* its trace's module went away */
+	bool detached;			/* its trace detached (module gone, governor) */
+	bool sampled;			/* its trace records 1 call in N */
 	u64 generation;			/* new at creation and every reset */
 };
 

@@ -55,6 +55,12 @@ static noinline __noclone void kstats_floor_end(void)
 	asm volatile("nop; nop; nop; nop");
 }
 
+/* Probed by nothing: what a call costs without kstats (governor.c). */
+noinline __noclone void kstats_floor_call_bare(void)
+{
+	asm volatile("nop; nop; nop; nop; nop");
+}
+
 static bool kstats_is_tracepoint(const char *name)
 {
 	return !strncmp(name, "tp:", 3);
@@ -181,10 +187,7 @@ static int kstats_detach_retrying(struct kstats_probe *p)
 	return err;
 }
 
-/* Every metric of @p into @ms: NAME, then GAP-NAME and the split ones. */
-#define KSTATS_PROBE_METRICS	(2 + KSTATS_SPLIT_NR)
-static unsigned int kstats_probe_metrics(struct kstats_probe *p,
-					 struct kstats_metric **ms)
+unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms)
 {
 	unsigned int n = 0, i;
 
@@ -287,12 +290,27 @@ static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
 	return p;
 }
 
+/* One call of the empty function (or section) the floor probe of @mode, @mech is on. */
+void kstats_floor_call(u32 mode, u32 mech)
+{
+	if (mech == KSTATS_MECH_TRACEPOINT)
+		kstats_pair_run_empty(kstats_floor_probes[mode][mech]);
+	else if (mode == KSTATS_MODE_SECTION)
+		kstats_floor_start(), kstats_floor_end();
+	else if (mech == KSTATS_MECH_FPROBE)
+		kstats_floor_fprobe();
+	else
+		kstats_floor_kretprobe();
+}
+
 /*
  * The probe floor: the median of what the same mechanism reports for an
- * empty function (or an empty section), called back to back, now.
+ * empty function (or an empty section), called back to back, now. Then
+ * what a call costs in all (governor.c) on those same functions.
  */
-static u64 kstats_measure_floor(u32 mode, u32 mech)
+static u64 kstats_measure_floor(struct kstats_probe *trace)
 {
+	u32 mode = trace->mode, mech = trace->mech;
 	struct kstats_probe *p = kstats_floor_probe(mode, mech);
 	struct kstats_copy *copy;
 	u64 *vals, floor = 0;
@@ -301,16 +319,8 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 	if (!p)
 		return 0;
 	kstats_clear(p->time);
-	for (i = 0; i < KSTATS_FLOOR_CALLS; i++) {
-		if (mech == KSTATS_MECH_TRACEPOINT)
-			kstats_pair_run_empty(p);
-		else if (mode == KSTATS_MODE_SECTION)
-			kstats_floor_start(), kstats_floor_end();
-		else if (mech == KSTATS_MECH_FPROBE)
-			kstats_floor_fprobe();
-		else
-			kstats_floor_kretprobe();
-	}
+	for (i = 0; i < KSTATS_FLOOR_CALLS; i++)
+		kstats_floor_call(mode, mech);
 	/* Each sample is taken as its slot's mean: within 1/32 of it. */
 	copy = kstats_copy_bare(p->time, U32_MAX, NULL);
 	if (IS_ERR(copy))
@@ -330,6 +340,7 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 	}
 	kfree(vals);
 	kstats_copy_free(copy);
+	kstats_gov_calibrate(trace, p);
 	return floor;
 }
 
@@ -549,14 +560,15 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	}
 	err = (!func && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
 	      kstats_pick_mech(p, req->mechanism, tracepoints) ?:
-	      kstats_probe_filters(p, req, cpus);
+	      kstats_probe_filters(p, req, cpus) ?:
+	      kstats_gov_setup(p, req);
 	if (err)
 		goto free;
 
 	err = mutex_lock_killable(&kstats_trace_lock);
 	if (err)
 		goto free;
-	p->floor_ns = kstats_measure_floor(p->mode, p->mech);
+	p->floor_ns = kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target,
 				   req->flags & KSTATS_TRACE_SPLIT);
 	if (err)
@@ -576,7 +588,10 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (file)
 		file->private_data = &kstats_probes;	/* see kstats_trace_file_closed() */
 	kstats_probe_link(p, p);
+	kstats_gov_mark(p);
 	mutex_unlock(&kstats_trace_lock);
+	if (p->gov.budget_ppm)
+		kstats_gov_kick();
 	return 0;
 unlock:
 	mutex_unlock(&kstats_trace_lock);
@@ -662,14 +677,16 @@ void kstats_trace_file_closed(struct file *file)
 	mutex_unlock(&kstats_trace_lock);
 }
 
-/* Hits, misses and floor of the trace @m belongs to (zeros otherwise). */
-int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor)
+/*
+ * SNAPSHOT's trace fields (hits, misses, skipped, floor, mode and cost) of
+ * the trace @m belongs to; zeros otherwise.
+ */
+int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 {
 	struct kstats_probe *p;
 	u64 split_misses = 0;
 	int cpu, err;
 
-	*hits = *misses = *floor = 0;
 	/* SNAPSHOT needs no privilege: it must not wait unkillably on TRACE. */
 	err = mutex_lock_killable(&kstats_trace_lock);
 	if (err)
@@ -677,22 +694,52 @@ int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *flo
 	p = m->probe;
 	if (p) {
 		for_each_possible_cpu(cpu) {
-			*hits += per_cpu_ptr(p->pcpu, cpu)->hits;
-			*misses += per_cpu_ptr(p->pcpu, cpu)->misses;
+			sn->hits += per_cpu_ptr(p->pcpu, cpu)->hits;
+			sn->misses += per_cpu_ptr(p->pcpu, cpu)->misses;
+			sn->skipped += per_cpu_ptr(p->pcpu, cpu)->skipped;
 			split_misses += per_cpu_ptr(p->pcpu, cpu)->split_misses;
 		}
-		*misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
-						       kstats_pair_missed(p);
-		*floor = p->floor_ns;
+		sn->misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
+							  kstats_pair_missed(p);
+		sn->floor_ns = p->floor_ns;
+		kstats_gov_snapshot(p, sn);
 		/* A split part misses also the calls recorded without a split. */
 		if (m->kind == KSTATS_KIND_ONCPU || m->kind == KSTATS_KIND_RUNQ ||
 		    m->kind == KSTATS_KIND_BLOCKED) {
-			*misses += split_misses;
-			*hits -= min(*hits, split_misses);
+			sn->misses += split_misses;
+			sn->hits -= min(sn->hits, split_misses);
 		}
 	}
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
+}
+
+/*
+ * The governor's look at every budgeted trace (governor.c decides); one
+ * whose declined calls alone cost more than its budget detaches here.
+ * Runs again while any trace has a budget.
+ */
+void kstats_gov_run(void)
+{
+	u64 now = ktime_get_ns();
+	struct kstats_probe *p;
+	bool again = false;
+
+	mutex_lock(&kstats_trace_lock);
+	list_for_each_entry(p, &kstats_probes, node) {
+		if (p->detached || !p->gov.budget_ppm)
+			continue;
+		again = true;
+		if (!kstats_gov_update(p, now) || kstats_detach(p))
+			continue;
+		p->detached = true;
+		kstats_split_disarm(p);
+		kstats_probe_mark_detached(p);
+		kstats_gov_detached(p, ktime_get_ns());
+	}
+	mutex_unlock(&kstats_trace_lock);
+	if (again)
+		kstats_gov_kick();
 }
 
 /* Whether @addr is text of @mod that is going away: all of it, or its init. */
@@ -737,6 +784,7 @@ void kstats_trace_exit(void)
 	struct kstats_probe *p, *tmp;
 	u32 mode, mech;
 
+	kstats_gov_stop();	/* it takes the lock */
 	mutex_lock(&kstats_trace_lock);
 	list_for_each_entry_safe(p, tmp, &kstats_probes, node) {
 		if (!p->detached && kstats_detach_retrying(p))

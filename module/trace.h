@@ -25,8 +25,11 @@ enum kstats_trace_mode {
 struct kstats_probe_pcpu {
 	u64 hits;			/* samples recorded */
 	u64 misses;			/* calls that could not be recorded */
+	u64 skipped;			/* calls declined by sampling */
 	u64 last_exit;			/* GAP: end of the last call on this CPU */
 	u64 split_misses;		/* recorded calls with no split */
+	u32 countdown;			/* sampling: calls to decline before a record */
+	u64 gov_recorded, gov_skipped;	/* governor: counts at its last look */
 };
 
 /* --split: where a call's time went (trace_split.c). */
@@ -56,6 +59,16 @@ struct kstats_call {
 struct kstats_task_slot;
 struct trace_event_file;
 
+/* A trace's cost and recording mode (governor.c), under kstats_trace_lock. */
+struct kstats_gov {
+	u32 budget_ppm;			/* 0: no governor */
+	u32 mode;			/* KSTATS_TRACE_MODE_* */
+	u64 since_ns;			/* when mode last changed */
+	u64 call_ps, skip_ps;		/* calibrated cost: recorded, declined */
+	u32 cost_ppm, full_cost_ppm;	/* estimates at the last look */
+	u64 last_ns;			/* the last look */
+};
+
 struct kstats_probe {
 	struct list_head node;		/* kstats_probes, under kstats_trace_lock */
 	enum kstats_trace_mode mode;
@@ -77,6 +90,8 @@ struct kstats_probe {
 	unsigned long addr[2];		/* what is probed: function, or start/end */
 	bool detached;			/* its target's module went away */
 	bool stuck;			/* the kernel kept it at a detach */
+	u32 sample_every;		/* 1 call in N recorded: READ_ONCE'd */
+	struct kstats_gov gov;		/* cost and mode: governor.c */
 	struct kstats_task_slot *tasks;	/* section modes */
 	struct kstats_split_mark *marks;	/* sections with --split: by task slot */
 	union {
@@ -107,6 +122,27 @@ static __always_inline bool kstats_probe_wants(struct kstats_probe *p)
 	       cpumask_test_cpu(smp_processor_id(), p->cpus);
 }
 
+/*
+ * Sampling: whether to decline this call (1 in @n is recorded, per CPU).
+ * Handlers run with preemption off: the countdown is this CPU's alone.
+ * A countdown left from a larger N is cut short.
+ */
+static __always_inline bool kstats_probe_declines(struct kstats_probe *p, u32 n)
+{
+	u32 left;
+
+	if (likely(n <= 1))
+		return false;
+	left = this_cpu_read(p->pcpu->countdown);
+	if (left && left < n) {
+		this_cpu_write(p->pcpu->countdown, left - 1);
+		this_cpu_inc(p->pcpu->skipped);
+		return true;
+	}
+	this_cpu_write(p->pcpu->countdown, n - 1);
+	return false;
+}
+
 /* Monotonic, NMI-safe and not traceable: safe inside any probe. */
 static __always_inline u64 kstats_probe_now(void)
 {
@@ -115,8 +151,9 @@ static __always_inline u64 kstats_probe_now(void)
 
 /*
  * GAP: from the last exit on this CPU to this entry, both while the trace
- * was recording; an exit from before the last start (a stop in between)
- * begins no gap, or the gap would span the stopped time.
+ * was recording every call; an exit from before the last start (a stop, or
+ * sampling, in between: the governor moves resumed_ns) begins no gap, or
+ * the gap would span calls not seen. Sampled calls record no gap.
  */
 static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 now)
 {
@@ -179,7 +216,24 @@ int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 			   struct trace_event_file **file);
 struct tracepoint *kstats_core_tracepoint(const char *name);
 
+/* governor.c: cost calibration and the overhead governor */
+extern unsigned int kstats_budget_ppm;
+int kstats_gov_setup(struct kstats_probe *p, const struct kstats_trace *req);
+void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor);
+bool kstats_gov_update(struct kstats_probe *p, u64 now);
+void kstats_gov_detached(struct kstats_probe *p, u64 now);
+void kstats_gov_snapshot(struct kstats_probe *p, struct kstats_snapshot *sn);
+void kstats_gov_mark(struct kstats_probe *p);
+void kstats_gov_kick(void);
+void kstats_gov_stop(void);
+
 /* trace.c */
+/* Every metric of @p into @ms: NAME, then GAP-NAME and the split ones. */
+#define KSTATS_PROBE_METRICS	(2 + KSTATS_SPLIT_NR)
+unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms);
+void kstats_floor_call(u32 mode, u32 mech);
+void kstats_floor_call_bare(void);
+void kstats_gov_run(void);
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
 		       const unsigned long *cpus);
@@ -187,7 +241,7 @@ int kstats_trace_stop(struct file *file, const char *name);
 /* Every trace's name, a line each (debugfs kstats/_control). */
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
-int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
+int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn);
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
 

@@ -35,12 +35,14 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 {
 	struct kstats_probe *p = container_of(fp, struct kstats_probe, fp);
 	struct kstats_call *call = data;
+	u32 n = READ_ONCE(p->sample_every);
 	u64 now;
 
-	if (!kstats_probe_wants(p))
+	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		return 1;	/* no exit handler for this call */
 	now = kstats_probe_now();
-	kstats_probe_begin_gap(p, now);
+	if (n <= 1)
+		kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->instance = p->instance;
 	if (unlikely(p->split[0]))
@@ -77,12 +79,14 @@ static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs 
 {
 	struct kstats_probe *p = container_of(get_kretprobe(ri), struct kstats_probe, rp);
 	struct kstats_call *call = (struct kstats_call *)ri->data;
+	u32 n = READ_ONCE(p->sample_every);
 	u64 now;
 
-	if (!kstats_probe_wants(p))
+	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		return 1;	/* no return probe for this call */
 	now = kstats_probe_now();
-	kstats_probe_begin_gap(p, now);
+	if (n <= 1)
+		kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	if (unlikely(p->split[0]))
 		kstats_split_begin(p, &call->mark);

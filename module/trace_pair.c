@@ -101,6 +101,33 @@ static void kstats_section_split_begin(struct kstats_probe *p, struct kstats_tas
 		kstats_split_begin(p, &p->marks[s - p->tasks]);
 }
 
+/*
+ * A start declined by sampling: an earlier start of this task, never
+ * ended, must not pair with the end of this section. It is lost, as when
+ * a start comes again before its end.
+ */
+static void kstats_section_forget(struct kstats_probe *p)
+{
+	struct kstats_split_mark mark;
+	struct kstats_task_slot *s;
+	u64 seen;
+	u32 i;
+
+	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
+		s = kstats_task_window(p, i);
+		if (!kstats_slot_mine(s, &seen))
+			continue;
+		if (p->marks)
+			mark = p->marks[s - p->tasks];
+		if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, 0)) != seen)
+			return;
+		this_cpu_inc(p->pcpu->misses);
+		if (p->marks)
+			kstats_split_end(p, &mark, KSTATS_NOT_RECORDED);
+		return;
+	}
+}
+
 static void kstats_section_begin(struct kstats_probe *p)
 {
 	u64 now = kstats_probe_now(), seen;
@@ -109,6 +136,10 @@ static void kstats_section_begin(struct kstats_probe *p)
 
 	if (!kstats_section_task() || !kstats_probe_wants(p))
 		return;
+	if (kstats_probe_declines(p, READ_ONCE(p->sample_every))) {
+		kstats_section_forget(p);
+		return;
+	}
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
 		s = kstats_task_window(p, i);
 		if (kstats_slot_mine(s, &seen)) {

@@ -145,7 +145,11 @@ const struct tcase arg_cases[] = {
 	{ "flags bit 31", C_SNAPSHOT, .set = { SET(kstats_snapshot, flags, 1u << 31) }, .expect = EINVAL },
 	{ "reserved[0] = 1", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[0], 1) }, .expect = EINVAL },
 	{ "reserved[1] = 1", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[1], 1) }, .expect = EINVAL },
-	{ "reserved[2] = 1 << 63", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[2], 1ULL << 63) }, .expect = EINVAL },
+	{ "reserved[1] = 1 << 63", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[1], 1ULL << 63) }, .expect = EINVAL },
+	/* Output fields (the trace's mode and cost) are ignored on input. */
+	{ "trace_mode, skipped, call_cost_ps set (out)", C_SNAPSHOT,
+	  .set = { SET(kstats_snapshot, trace_mode, 7), SET(kstats_snapshot, skipped, 1),
+		   SET(kstats_snapshot, call_cost_ps, 1) }, .expect = 0 },
 	{ "buf_len UINT64_MAX", C_SNAPSHOT, .set = { SET(kstats_snapshot, buf_len, UINT64_MAX) }, .expect = 0 },
 	{ "buf_len 0", C_SNAPSHOT, .set = { SET(kstats_snapshot, buf_len, 0) }, .expect = ENOSPC },
 	{ "buf NULL", C_SNAPSHOT, .set = { SET(kstats_snapshot, buf, 0) }, .expect = EFAULT },

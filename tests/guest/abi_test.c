@@ -85,7 +85,17 @@
 	X(kstats_snapshot, misses, 128, 8) \
 	X(kstats_snapshot, floor_ns, 136, 8) \
 	X(kstats_snapshot, generation, 144, 8) \
-	X(kstats_snapshot, reserved, 152, 24) \
+	X(kstats_snapshot, trace_mode, 152, 4) \
+	X(kstats_snapshot, sample_every, 156, 4) \
+	X(kstats_snapshot, mode_since_ns, 160, 8) \
+	X(kstats_snapshot, skipped, 168, 8) \
+	X(kstats_snapshot, budget_ppm, 176, 4) \
+	X(kstats_snapshot, cost_ppm, 180, 4) \
+	X(kstats_snapshot, full_cost_ppm, 184, 4) \
+	X(kstats_snapshot, trace_flags, 188, 4) \
+	X(kstats_snapshot, call_cost_ps, 192, 8) \
+	X(kstats_snapshot, skip_cost_ps, 200, 8) \
+	X(kstats_snapshot, reserved, 208, 16) \
 	X(kstats_record, name, 0, 64) \
 	X(kstats_record, values, 64, 8) \
 	X(kstats_record, count, 72, 4) \
@@ -104,7 +114,9 @@
 	X(kstats_trace, cpus, 120, 8) \
 	X(kstats_trace, cpus_len, 128, 4) \
 	X(kstats_trace, pad, 132, 4) \
-	X(kstats_trace, reserved, 136, 32) \
+	X(kstats_trace, budget_ppm, 136, 4) \
+	X(kstats_trace, sample_every, 140, 4) \
+	X(kstats_trace, reserved, 144, 24) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
@@ -117,9 +129,9 @@
 	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
 	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
-	X(kstats_snapshot, 176, KSTATS_SNAPSHOT_SIZE_VER1, 152, KSTATS_IOC_SNAPSHOT, 0xC0B0BC05u) \
+	X(kstats_snapshot, 224, KSTATS_SNAPSHOT_SIZE_VER2, 208, KSTATS_IOC_SNAPSHOT, 0xC0E0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 168, KSTATS_TRACE_SIZE_VER0, 136, KSTATS_IOC_TRACE, 0x40A8BC07u) \
+	X(kstats_trace, 168, KSTATS_TRACE_SIZE_VER1, 144, KSTATS_IOC_TRACE, 0x40A8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u)
 
 #define ASSERT_MEMBER(t, m, off, size) \

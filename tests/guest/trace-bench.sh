@@ -5,7 +5,8 @@
 # and with handlers that only read the clock at entry and exit (clock=1),
 # bpftrace (kprobe + kretprobe + hist) and libbpf-tools'
 # funclatency, hot (back to back) and cold (256 KiB written between calls),
-# all in this one boot. Overhead = ns per call traced - ns per call untraced;
+# all in this one boot; and kstats recording 1 call in 8 (--sample 8)
+# against every call. Overhead = ns per call traced - ns per call untraced;
 # each figure is the fastest of 11 rounds, the floor the median of 11 attaches.
 # Usage: tests/guest/trace-bench.sh BUILD_DIR
 set -euo pipefail
@@ -51,6 +52,10 @@ for ((r = 0; r < ROUNDS; r++)); do
 t = json.load(sys.stdin)["metrics"][0]["trace"]
 print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" untrace "bench.$m"
+		# Sampled: 7 calls in 8 only enter and are declined.
+		"$K" trace ktarget_empty --name "bench.s8.$m" --mechanism "$m" --sample 8 >/dev/null
+		measure "s8_$m"
+		"$K" untrace "bench.s8.$m"
 		FLOORS[$m]+="$floor "
 		HITS[$m]=$((${HITS[$m]:-0} + hits)) MISSES[$m]=$((${MISSES[$m]:-0} + misses))
 		# The same mechanism with empty handlers: what the kernel alone costs.
@@ -142,6 +147,10 @@ for m in "${mechs[@]}"; do
 	ratio "kstats' $m handlers / the bare $m (hot)" "${!h} - ${!b}" "${!b} - $HOT_base" 0.2
 	ratio "  the two clock reads in them" "${!c} - ${!b}" "${!b} - $HOT_base" -
 	ratio "  the rest (kstats' own work)" "${!h} - ${!c}" "${!b} - $HOT_base" 0.2
+done
+for m in "${mechs[@]}"; do
+	h=HOT_$m s=HOT_s8_$m
+	ratio "kstats $m, 1 in 8 / every call (hot)" "${!s} - $HOT_base" "${!h} - $HOT_base" -
 done
 for p in "${peers[@]}"; do
 	ph=HOT_$p

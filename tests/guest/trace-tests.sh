@@ -10,6 +10,8 @@ tap() { if "${@:2}"; then echo "ok - $1"; else echo "not ok - $1"; rc=1; fi; }
 
 tap "insmod kstats and the tracing target" sh -c "insmod $build/module/kstats.ko && insmod $kmod/kstats_target.ko"
 "$build/trace_test" || rc=1
+# Sampling and the overhead governor, each mechanism (~15 s under emulation).
+python3 tests/guest/governor.py "$build/../../cli/kstatsctl" || rc=1
 # Each allocation of UNTRACE, then of a _control trace command, fails in
 # turn (fail-nth). The debug kernel has fault injection; others skip, said so.
 if [[ ${KSTATS_LANE:-} == debug && ! -e /proc/self/fail-nth ]]; then

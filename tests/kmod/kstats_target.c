@@ -10,6 +10,10 @@
  *				between calls so the probe's data is not cached
  *   hammer N			ktarget_empty() N times on every CPU at once
  *   spin / stop		ktarget_empty() on every CPU until stop
+ *   spin1 [LOOPS] / stop	the same on the first online CPU only, with
+ *				LOOPS of an empty loop after each call (no
+ *				clock reads: code like the caller's); "spun"
+ *				reads its calls so far, live
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
  *				with "migrate" moves to another CPU half way
  *   busy US N			ktarget_busy(US) N times, here, in the writer's
@@ -158,7 +162,7 @@ static void move_to_next_cpu(void)
 static int job_thread(void *data)
 {
 	struct job *j = data;
-	unsigned int i;
+	unsigned int i, k;
 	void *p;
 
 	wait_for_completion(j->go);
@@ -168,6 +172,8 @@ static int job_thread(void *data)
 				break;
 			ktarget_empty();
 			atomic64_inc(&spun);
+			for (k = 0; k < j->us; k++)	/* spin1's work per call */
+				barrier();
 			/* A real sleep now and then: RCU-tasks (ftrace) waits for one. */
 			if (!(i & 1023))
 				precise_sleep(10);
@@ -333,9 +339,9 @@ static int ctl_cmd(char *buf)
 			ktarget_busy(a);
 		return 0;
 	}
-	if (!strcmp(cmd, "spin") && n == 1) {
+	if ((!strcmp(cmd, "spin") && n == 1) || (!strcmp(cmd, "spin1") && n <= 2)) {
 		atomic64_set(&spun, 0);
-		n = jobs_create("spin", 0, 0, false, true, 0);
+		n = jobs_create("spin", a, 0, false, !strcmp(cmd, "spin"), 0);
 		if (n)
 			jobs_reap();
 		else
@@ -417,6 +423,14 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	return err ? err : len;
 }
 
+static int spun_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&spun);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(spun_fops, spun_get, NULL, "%llu\n");
+
 static const struct file_operations ctl_fops = {
 	.owner = THIS_MODULE,
 	.write = ctl_write,
@@ -430,6 +444,7 @@ static int __init target_init(void)
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
 	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
+	debugfs_create_file_unsafe("spun", 0400, dir, NULL, &spun_fops);
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	return 0;

@@ -57,7 +57,8 @@
 /* Metric state flags, in LIST and SNAPSHOT. */
 #define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
 #define KSTATS_METRIC_AUTOREMOVE (1U << 1)	/* goes with its file */
-#define KSTATS_METRIC_DETACHED	(1U << 2)	/* its traced module went away */
+#define KSTATS_METRIC_DETACHED	(1U << 2)	/* its trace detached: module gone, or governor */
+#define KSTATS_METRIC_SAMPLED	(1U << 3)	/* its trace records 1 call in N */
 
 /* Trace mechanisms: TRACE's mechanism, bit numbers of INFO's mechanisms. */
 #define KSTATS_MECH_AUTO	0	/* the best this kernel has */
@@ -219,10 +220,31 @@ struct kstats_snapshot {
 	__u64 misses;		/* out, traces: calls that could not be */
 	__u64 floor_ns;		/* out, traces: the probe's own cost, hot */
 	__u64 generation;	/* out: new at creation and at every reset */
-	__u64 reserved[3];
+	/* out, traces: how the trace records now (see KSTATS_IOC_TRACE) */
+	__u32 trace_mode;	/* KSTATS_TRACE_MODE_* */
+	__u32 sample_every;	/* 1 call in sample_every is recorded */
+	__u64 mode_since_ns;	/* CLOCK_MONOTONIC when trace_mode last changed */
+	__u64 skipped;		/* calls declined by sampling */
+	__u32 budget_ppm;	/* the governor's budget, ppm of one CPU; 0: none */
+	__u32 cost_ppm;		/* its estimate of the trace's cost now, ppm of a CPU */
+	__u32 full_cost_ppm;	/* ... and of recording every call */
+	__u32 trace_flags;	/* KSTATS_TRACE_STATE_* */
+	__u64 call_cost_ps;	/* calibrated cost of a recorded call, ps */
+	__u64 skip_cost_ps;	/* ... and of a call declined by sampling */
+	__u64 reserved[2];
 };
 #define KSTATS_SNAPSHOT_SIZE_VER0	144	/* up to floor_ns */
 #define KSTATS_SNAPSHOT_SIZE_VER1	152	/* up to generation */
+#define KSTATS_SNAPSHOT_SIZE_VER2	208	/* up to skip_cost_ps */
+
+/* SNAPSHOT's trace_mode. */
+#define KSTATS_TRACE_MODE_FULL		0	/* every call recorded */
+#define KSTATS_TRACE_MODE_SAMPLED	1	/* 1 in sample_every, by the governor */
+#define KSTATS_TRACE_MODE_FIXED		2	/* 1 in sample_every, as asked */
+#define KSTATS_TRACE_MODE_GOV_DETACHED	3	/* detached by the governor */
+
+/* SNAPSHOT's trace_flags. */
+#define KSTATS_TRACE_STATE_UNCALIBRATED	(1U << 0)	/* no cost known: governor records in full */
 
 /*
  * KSTATS_IOC_RECORD: add count samples to a metric. Without privilege,
@@ -261,7 +283,21 @@ struct kstats_record {
  * -ESRCH: no such pid, or no thread group with that tgid (a thread that is
  * not its group's leader). -EOPNOTSUPP: the mechanism is not available on
  * this kernel; tracepoint pairs on a CFI kernel; an event without a
- * tracepoint; KSTATS_TRACE_SPLIT before Linux 5.18 (INFO: KSTATS_FEAT_SPLIT). -EPERM: also when the kernel is locked down against kprobes.
+ * tracepoint; KSTATS_TRACE_SPLIT before Linux 5.18 (INFO: KSTATS_FEAT_SPLIT).
+ * -EPERM: also when the kernel is locked down against kprobes.
+ *
+ * Cost: every call kstats records costs a calibrated call_cost_ps, every
+ * call it declines a smaller skip_cost_ps (SNAPSHOT). sample_every N > 1
+ * records 1 call in N on each CPU, always. Else budget_ppm (or, if 0, the
+ * module parameter budget_ppm; sample_every 1 ignores both) hands the trace
+ * to the governor: every ~500 ms it estimates the trace's cost on its
+ * busiest CPU from the calls counted there and, over the budget, records
+ * 1 in N with N chosen to fit; below half of it, every call again; when
+ * declining every call would still cost more than the budget, it detaches
+ * the trace (KSTATS_METRIC_DETACHED, trace_mode GOV_DETACHED). Sampled
+ * calls record no GAP. -EINVAL also: budget_ppm above
+ * KSTATS_TRACE_BUDGET_MAX, sample_every above KSTATS_TRACE_SAMPLE_MAX,
+ * budget_ppm with a sample_every.
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
@@ -282,9 +318,14 @@ struct kstats_trace {
 	__u64 cpus;		/* user pointer to bytes: CPU n is bit n % 8 of byte n / 8 */
 	__u32 cpus_len;		/* bytes at cpus */
 	__u32 pad;
-	__u64 reserved[4];
+	__u32 budget_ppm;	/* governor budget, ppm of one CPU; 0: module default */
+	__u32 sample_every;	/* 0: see budget_ppm; 1: every call, no governor; N: 1 in N */
+	__u64 reserved[3];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
+#define KSTATS_TRACE_SIZE_VER1	144	/* up to sample_every */
+#define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
+#define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 
 /*
  * KSTATS_IOC_UNTRACE: detach a trace, wait for its handlers in flight, and

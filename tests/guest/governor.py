@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""The overhead governor and sampling, in the guest (trace-tests.sh), with
+kstats and kstats_target loaded. Prints TAP lines; exits 1 if any failed.
+
+Usage: governor.py KSTATSCTL
+
+Each mechanism the kernel has (fprobe, kretprobe):
+  --sample 8: calls = hits + misses + skipped exactly, hits x 8 within 5 %;
+  --budget 1% on a busy function: the governor samples within 2 s (its
+  look every 500 ms is the sync: polled, never slept on).
+Then, by the default mechanism:
+  the governor's cost estimate against the throughput loss this test
+  measures (the same quantity: the CPU's share spent tracing), within 30 %
+  (not on the debug lane: KASAN);
+  a function called 100 times a second is never sampled at 1 %.
+The busy function's work per call is chosen from the calibrated costs, so
+that the rate falls where the budget can only be met by sampling.
+"""
+import ctypes
+import fcntl
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import time
+
+K = [sys.argv[1], "--no-autoload"]
+T = "/sys/kernel/debug/kstats_target/"
+failed = 0
+
+
+def tap(name, good, why=""):
+    global failed
+    print(("ok - " if good else "not ok - ") + name)
+    if not good:
+        failed = 1
+        print("#   " + why)
+
+
+def ctl(cmd):
+    with open(T + "ctl", "w") as f:
+        f.write(cmd)
+
+
+def read(name):
+    with open(T + name) as f:
+        return int(f.read())
+
+
+def kstatsctl(*args, check=True):
+    return subprocess.run(K + list(args), capture_output=True, text=True, check=check)
+
+
+def trace_json(name):
+    out = kstatsctl("-j", "show", name).stdout
+    return json.loads(out)["metrics"][0]["trace"]
+
+
+KSTATS_IOC_LIST = 0xC028BC03
+ENTRY = 160			# struct kstats_metric_info; flags at 136
+SAMPLED, DETACHED = 1 << 3, 1 << 2
+
+
+def listed_flags(name):
+    """The metric's KSTATS_METRIC_* by LIST: cheap, unlike a kstatsctl per poll."""
+    buf = ctypes.create_string_buffer(ENTRY * 256)
+    arg = bytearray(struct.pack("QIIII16x", ctypes.addressof(buf), ENTRY, 256, 0, 0))
+    with open("/dev/kstats", "rb") as dev:
+        fcntl.ioctl(dev, KSTATS_IOC_LIST, arg)
+    for i in range(struct.unpack_from("I", arg, 12)[0]):
+        if buf.raw[i * ENTRY:i * ENTRY + 64].split(b"\0")[0].decode() == name:
+            return struct.unpack_from("I", buf.raw, i * ENTRY + 136)[0]
+    return 0
+
+
+def wait_mode(name, flags, limit, want_set=True):
+    """
+    Polls the trace until it has one of @flags (or none, !@want_set) by
+    LIST: under emulation a kstatsctl per poll takes host time from the
+    spinning vCPU. The seconds it took, or None, and its sampling state.
+    """
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit:
+        if bool(listed_flags(name) & flags) == want_set:
+            return time.monotonic() - t0, trace_json(name)["sampling"]
+        time.sleep(0.02)
+    return None, trace_json(name)["sampling"]
+
+
+def spin_rate(seconds):
+    """Calls per second of a running spin1, over @seconds (a measurement)."""
+    c0, t0 = read("spun"), time.monotonic()
+    time.sleep(seconds)
+    return (read("spun") - c0) / (time.monotonic() - t0)
+
+
+def start_spin(cal, budget, measure=True):
+    """
+    spin1 at a rate inside (budget / full cost, budget / entry cost), where
+    only sampling meets the budget: its work per call scaled by the rate
+    seen in three short tries (the loop, and under emulation the vCPU's
+    share of the emulator's thread, stretch the work). Returns the rate
+    then, or without @measure the work per call.
+    """
+    want = budget / (math.sqrt(cal["call_cost_ps"] * cal["skip_cost_ps"]) * 1e-12)
+    work = 1e9 / want / 2	# loops of about 1 ns or more
+    for _ in range(3):
+        ctl(f"spin1 {int(work)}")
+        rate = spin_rate(0.3)
+        ctl("stop")
+        work *= rate / want
+    ctl(f"spin1 {int(work)}")
+    if not measure:
+        print(f"# spin1 {int(work)}: {want:.0f} calls/s wanted")
+        return int(work)
+    rate = spin_rate(1)
+    print(f"# spin1 {int(work)}: {rate:.0f} calls/s untraced, {want:.0f} wanted")
+    return rate
+
+
+def sample8(mech):
+    name = "g.s8." + mech
+    kstatsctl("trace", "--name", name, "--mechanism", mech, "--sample", "8", "ktarget_empty")
+    ctl("hammer 4000")
+    calls = read("calls")
+    t = trace_json(name)
+    listed = json.loads(kstatsctl("-j", "list", name).stdout)["metrics"][0]["state"]
+    shown = kstatsctl("show", name).stdout
+    prom = kstatsctl("export", name).stdout
+    kstatsctl("untrace", name)
+    seen = t["hits"] + t["misses"] + t["skipped"]
+    tap(f"{mech} --sample 8: hits + misses + skipped = the calls made",
+        seen == calls, f"{seen} seen, {calls} made: {t}")
+    est = (t["hits"] + t["misses"]) * 8
+    tap(f"{mech} --sample 8: hits x 8 within 5 % of the calls",
+        abs(est - calls) <= 0.05 * calls, f"{est} vs {calls}")
+    tap(f"{mech} --sample 8: mode sampled-fixed, listed as sampled",
+        t["sampling"]["mode"] == "sampled-fixed" and t["sampling"]["sample_every"] == 8
+        and listed == "sampled", f"{t['sampling']}, list says {listed}")
+    calls_line = f"calls {calls} (hits + misses + skipped {t['skipped']}: exact)"
+    tap(f"{mech} --sample 8: show says the calls and that the histogram is a sample",
+        calls_line in shown and "sampled 1 in 8 since " in shown and
+        "(--sample): the histogram is from a sample" in shown, shown)
+    tap(f"{mech} --sample 8: the Prometheus export has its N, mode and skipped calls",
+        f'kstats_sample_every{{name="{name}"}} 8' in prom and
+        f'kstats_trace_mode{{name="{name}"}} 2' in prom and
+        f'kstats_skipped_total{{name="{name}"}} {t["skipped"]}' in prom, prom)
+
+
+def engage(mech):
+    """
+    The load is set from the costs this very trace calibrated (another
+    attach may measure them a little differently), then stopped until the
+    governor records every call again, then started: the clock runs from
+    there.
+    """
+    name = "g.b1." + mech
+    kstatsctl("trace", "--name", name, "--mechanism", mech, "--budget", "1%", "ktarget_empty")
+    cal = trace_json(name)["sampling"]
+    if not cal["calibrated"]:
+        kstatsctl("untrace", name)
+        tap(f"{mech}: the governor says it is not calibrated # skip", True)
+        return
+    work = start_spin(cal, 0.01, measure=False)
+    ctl("stop")
+    quiet, _ = wait_mode(name, SAMPLED | DETACHED, 3, want_set=False)
+    ctl(f"spin1 {work}")
+    took, s = wait_mode(name, SAMPLED | DETACHED, 10)
+    shown = kstatsctl("show", name).stdout
+    ctl("stop")
+    kstatsctl("untrace", name)
+    tap(f"{mech} --budget 1%: the governor samples within 2 s",
+        quiet is not None and took is not None and took <= 2 and s["mode"] == "sampled",
+        f"after {took} s (full again after {quiet} s): {s}")
+    tap(f"{mech} --budget 1%: show says so", "by the governor (budget 1%, cost ~" in shown,
+        shown)
+
+
+KSTATS_IOC_SNAPSHOT = 0xC0E0BC05	# struct kstats_snapshot, 224 bytes
+SNAP_BUF = ctypes.create_string_buffer(1 << 20)
+
+
+def cost_ppm(name):
+    """The governor's estimate now, by SNAPSHOT (cheap: no kstatsctl)."""
+    arg = bytearray(224)
+    arg[:len(name)] = name.encode()
+    struct.pack_into("QQ", arg, 64, ctypes.addressof(SNAP_BUF), len(SNAP_BUF))
+    with open("/dev/kstats", "rb") as dev:
+        fcntl.ioctl(dev, KSTATS_IOC_SNAPSHOT, arg)
+    return struct.unpack_from("I", arg, 180)[0]
+
+
+def estimate_vs_loss():
+    """
+    Under emulation the spinning vCPU's share of the emulator's thread
+    drifts and comes in bursts: each traced window is set against the
+    untraced windows just before and after it, over three attaches, and the
+    median loss against the median of the governor's estimates then.
+    """
+    name = "g.b20"
+    if os.environ.get("KSTATS_LANE") == "debug":
+        # KASAN's checks change what a call costs with where it runs: in
+        # situ 30-45 % off the calibration there. The stock lanes check it.
+        tap("the cost estimate vs the loss # skip: a timing property, not "
+            "under KASAN", True)
+        return
+    kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
+    cal = trace_json(name)["sampling"]
+    kstatsctl("untrace", name)
+    if not cal["calibrated"]:
+        tap("the cost estimate vs the loss # skip: not calibrated", True)
+        return
+    start_spin(cal, 0.2, measure=False)
+    bare, traced, ests, modes = [spin_rate(0.5)], [], [], []
+    for _ in range(3):
+        kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
+        # Sampling or not (an attach may calibrate a little differently
+        # from the one the load was set by), the estimate must hold.
+        wait_mode(name, SAMPLED | DETACHED, 1.5)
+        time.sleep(0.6)	# the next look sets N from a window wholly sampled
+        traced.append(spin_rate(0.5))
+        ests.append(cost_ppm(name) / 1e6)
+        modes.append(trace_json(name)["sampling"]["mode"])
+        kstatsctl("untrace", name)
+        bare.append(spin_rate(0.5))
+    ctl("stop")
+    losses = [1 - t / ((bare[i] + bare[i + 1]) / 2) for i, t in enumerate(traced)]
+    loss, est = sorted(losses)[1], sorted(ests)[1]
+    print(f"# untraced {[int(r) for r in bare]}/s, traced {[int(r) for r in traced]}/s: "
+          f"losses {[round(x, 3) for x in losses]}, estimates {[round(e, 3) for e in ests]}, "
+          f"{modes}, costs {cal['call_cost_ps']} / {cal['skip_cost_ps']} ps")
+    # The reference must hold still for a 30 % claim on a ~20 % loss: when
+    # the untraced rate itself moved by more than 15 % (the host's load
+    # under emulation), the run measures nothing, and says so.
+    if max(bare) > 1.15 * min(bare):
+        tap("the governor's cost estimate vs the throughput loss # skip: the "
+            f"untraced rate moved {max(bare) / min(bare) - 1:.0%} during the run", True)
+        return
+    tap("the governor's cost estimate is within 30 % of the throughput loss (medians)",
+        abs(est - loss) <= 0.3 * loss, f"loss {loss:.3f}, estimate {est:.3f}")
+
+
+def rare_never_sampled():
+    name = "g.rare"
+    kstatsctl("trace", "--name", name, "--budget", "1%", "ktarget_sleep")
+    ctl("sleep 10000 150")
+    t = trace_json(name)
+    kstatsctl("untrace", name)
+    tap("a function called 100 times a second is never sampled at 1%",
+        t["skipped"] == 0 and t["hits"] == 150 and t["sampling"]["mode"] == "full",
+        f"{t}")
+
+
+def detach():
+    """A budget that declining every call cannot meet: the trace detaches."""
+    name = "g.det"
+    ctl("spin1 100")
+    kstatsctl("trace", "--name", name, "--budget", "0.001%", "ktarget_empty")
+    took, s = wait_mode(name, DETACHED, 10)
+    ctl("stop")
+    shown = kstatsctl("show", name).stdout
+    listed = json.loads(kstatsctl("-j", "list", name).stdout)["metrics"][0]["state"]
+    hits = trace_json(name)["hits"]
+    ctl("hammer 100")
+    after = trace_json(name)["hits"]
+    untraced = kstatsctl("untrace", name, check=False).returncode == 0
+    log = subprocess.run(["dmesg"], capture_output=True, text=True).stdout
+    tap("a budget not met even declining every call: the governor detaches the trace",
+        took is not None and took <= 2 and s["mode"] == "detached-by-governor" and
+        listed == "detached" and "by the governor: over its budget of 0.001%" in shown and
+        after == hits and untraced and f"kstats: trace {name} detached: over its budget" in log,
+        f"after {took} s: {s}, list {listed}, hits {hits} then {after}: {shown}")
+
+
+def module_default():
+    """The module parameter budget_ppm governs traces that ask nothing."""
+    param = "/sys/module/kstats/parameters/budget_ppm"
+    try:
+        with open(param, "w") as f:
+            f.write("1000001")
+        refused = False
+    except OSError:
+        refused = True
+    tap("budget_ppm above a whole CPU is refused", refused, "written")
+    with open(param, "w") as f:
+        f.write("5000")
+    kstatsctl("trace", "--name", "g.def", "ktarget_empty")
+    kstatsctl("trace", "--name", "g.off", "--budget", "off", "ktarget_sec_start")
+    governed, off = trace_json("g.def")["sampling"], trace_json("g.off")["sampling"]
+    with open(param, "w") as f:
+        f.write("0")
+    kstatsctl("untrace", "g.def", "g.off")
+    tap("the module default budget governs a trace; --budget off does not",
+        governed["budget_ppm"] == 5000 and off["budget_ppm"] == 0, f"{governed}, {off}")
+
+
+def main():
+    # spin1 runs on the first CPU: this test and its kstatsctl stay off it.
+    cpus = os.sched_getaffinity(0)
+    if len(cpus) > 1:
+        os.sched_setaffinity(0, cpus - {min(cpus)})
+    info = json.loads(kstatsctl("-j", "info").stdout)
+    have = info["module"]["mechanisms"]
+    mechs = [m for m in ("fprobe", "kretprobe") if m in have]
+    tests = [(sample8, m) for m in mechs] + [(engage, m) for m in mechs] + \
+        [(estimate_vs_loss, None), (rare_never_sampled, None), (detach, None),
+         (module_default, None)]
+    if os.environ.get("KSTATS_LANE") == "debug":
+        # Under the sanitizers, every governor path once (the debug lane is
+        # make check's longest chain); the timing properties on stock lanes.
+        tests = [t for t in tests if t[0] not in (estimate_vs_loss, rare_never_sampled)
+                 and not (len(mechs) > 1 and t == (engage, mechs[-1]))]
+        print("# debug lane: the governor engages for one mechanism; the cost "
+              "estimate and the rare function are checked on stock lanes")
+    for test, args in tests:
+        t0 = time.monotonic()
+        test(*([args] if args else []))
+        print(f"# {test.__name__} {args or ''}: {time.monotonic() - t0:.1f} s")
+    log = subprocess.run(["dmesg"], capture_output=True, text=True).stdout
+    tap("the kernel log says when the governor samples",
+        "kstats: trace g.b1.kretprobe samples 1 call in" in log, "")
+    sys.exit(failed)
+
+
+main()
