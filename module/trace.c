@@ -186,6 +186,7 @@ static void kstats_probe_free(struct kstats_probe *p)
 		kstats_metric_put(p->time_metric);
 	if (p->gap_metric)
 		kstats_metric_put(p->gap_metric);
+	kstats_outlier_free(p);
 	free_percpu(p->pcpu);
 	free_cpumask_var(p->cpus);
 	kvfree(p->tasks);
@@ -199,6 +200,7 @@ static struct kstats_probe *kstats_probe_alloc(void)
 
 	if (!p)
 		return NULL;
+	p->outlier_ns = U64_MAX;	/* no outliers until set up */
 	p->pcpu = alloc_percpu_gfp(struct kstats_probe_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!p->pcpu || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL_ACCOUNT)) {
 		kstats_probe_free(p);
@@ -470,7 +472,8 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target);
 	if (err)
 		goto unlock;
-	err = kstats_attach(p, func, start, end, req->maxactive);
+	err = kstats_outlier_setup(p, req) ?:
+	      kstats_attach(p, func, start, end, req->maxactive);
 	if (err) {
 		kstats_metric_delete(p->time_metric);
 		if (p->gap_metric)
@@ -596,6 +599,35 @@ int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *flo
 	}
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
+}
+
+/*
+ * OUTLIERS: the counters and entries of the trace named in @o (the entries
+ * into a new array, see kstats_outlier_copy()). -ENOENT: no such metric;
+ * -EINVAL: not a trace that captures outliers.
+ */
+int kstats_trace_outliers(struct kstats_outliers *o, struct kstats_outlier **out, u32 *nr)
+{
+	const char *name = (const char *)o->name;
+	struct kstats_metric *m;
+	struct kstats_probe *p;
+	int err;
+
+	/* Needs no privilege: it must not wait unkillably on TRACE. */
+	err = mutex_lock_killable(&kstats_trace_lock);
+	if (err)
+		return err;
+	p = kstats_probe_find(name);
+	if (p) {
+		err = kstats_outlier_copy(p, o, out, nr);
+	} else {
+		m = kstats_get_by_name(name);
+		err = IS_ERR(m) ? PTR_ERR(m) : -EINVAL;
+		if (!IS_ERR(m))
+			kstats_metric_put(m);
+	}
+	mutex_unlock(&kstats_trace_lock);
+	return err;
 }
 
 /* Whether @addr is text of @mod that is going away: all of it, or its init. */

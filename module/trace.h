@@ -26,9 +26,14 @@ struct kstats_probe_pcpu {
 	u64 hits;			/* samples recorded */
 	u64 misses;			/* calls that could not be recorded */
 	u64 last_exit;			/* GAP: end of the last call on this CPU */
+	/* Outliers (trace_outlier.c): this CPU's rate limit. */
+	u64 outlier_window;		/* now >> 30 of the last capture */
+	u64 outlier_in_window;		/* captures in that window */
+	u64 ratelimited;		/* outliers not kept for the limit */
 };
 
 struct kstats_task_slot;
+struct kstats_outlier_ring;
 struct trace_event_file;
 
 struct kstats_probe {
@@ -50,6 +55,9 @@ struct kstats_probe {
 	bool detached;			/* its target's module went away */
 	bool stuck;			/* the kernel kept it at a detach */
 	struct kstats_task_slot *tasks;	/* section modes */
+	/* Outliers: calls of at least outlier_ns (U64_MAX: none) are kept. */
+	u64 outlier_ns;
+	struct kstats_outlier_ring *outliers;	/* or NULL */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
 		struct fprobe fp;
@@ -102,13 +110,24 @@ static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 n
 		kstats_record(p->gap, now - last);
 }
 
+/* trace_outlier.c: what the exit of an outlier adds, out of line. */
+struct kstats_call_end {
+	u64 t0, now;
+	u32 cpu_start;
+	unsigned long ret;		/* the call's return address, or 0 */
+};
+
+void kstats_outlier_capture(struct kstats_probe *p, const struct kstats_call_end *end);
+
 /*
  * A call that began while recording ends. It counts only if the trace still
  * records (a stop in between drops it: neither a hit nor a miss). An exit
  * read earlier than its entry (the fast clock may step back across a
  * timekeeping update, or between CPUs) is a miss, never a sample of ~2^64.
+ * An outlier costs a load and a compare here; its capture is out of line.
  */
-static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
+static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0,
+					     u32 cpu_start, unsigned long ret)
 {
 	u64 now = kstats_probe_now();
 
@@ -121,6 +140,11 @@ static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0)
 	kstats_record(p->time, now - t0);
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
+	if (unlikely(now - t0 >= READ_ONCE(p->outlier_ns))) {
+		struct kstats_call_end end = { t0, now, cpu_start, ret };
+
+		kstats_outlier_capture(p, &end);
+	}
 }
 
 /* trace_func.c: one function, by fprobe or kretprobe */
@@ -139,6 +163,13 @@ void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 			   struct trace_event_file **file);
 
+/* trace_outlier.c */
+int kstats_outlier_setup(struct kstats_probe *p, const struct kstats_trace *req);
+void kstats_outlier_free(struct kstats_probe *p);
+bool kstats_outlier_args_ok(const struct kstats_trace *t);
+int kstats_outlier_copy(struct kstats_probe *p, struct kstats_outliers *o,
+			struct kstats_outlier **out, u32 *nr);
+
 /* trace.c */
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
@@ -148,6 +179,7 @@ int kstats_trace_stop(struct file *file, const char *name);
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
+int kstats_trace_outliers(struct kstats_outliers *o, struct kstats_outlier **out, u32 *nr);
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
 

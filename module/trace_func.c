@@ -23,6 +23,7 @@ bool kstats_have_fprobe = true;
 struct kstats_call {
 	u64 t0;
 	u64 instance;
+	u32 cpu;			/* at entry, for outliers */
 };
 
 static atomic64_t kstats_instances = ATOMIC64_INIT(0);
@@ -39,8 +40,20 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 	kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->instance = p->instance;
+	call->cpu = smp_processor_id();
 	return 0;
 }
+
+/*
+ * Where the call returns to: the frame an outlier's stack starts from.
+ * Before 6.5 (no ret_ip parameter) fprobe's exit ran on rethook, which
+ * sets the registers' ip to it before calling the handler.
+ */
+#ifdef KSTATS_FPROBE_RET_IP
+#define KSTATS_FPROBE_RET	ret_ip
+#else
+#define KSTATS_FPROBE_RET	instruction_pointer(regs)
+#endif
 
 static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 {
@@ -49,7 +62,7 @@ static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 
 	/* Entered under another trace: neither a hit nor a miss of this one. */
 	if (call->instance == READ_ONCE(p->instance))
-		kstats_probe_end(p, call->t0);
+		kstats_probe_end(p, call->t0, call->cpu, KSTATS_FPROBE_RET);
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
@@ -66,23 +79,34 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 bool kstats_have_fprobe;
 #endif
 
+/* A kretprobe instance's data. */
+struct kstats_kret_call {
+	u64 t0;
+	u32 cpu;			/* at entry, for outliers */
+};
+
 static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kstats_probe *p = container_of(get_kretprobe(ri), struct kstats_probe, rp);
+	struct kstats_kret_call *call = (void *)ri->data;
 	u64 now;
 
 	if (!kstats_probe_wants(p))
 		return 1;	/* no return probe for this call */
 	now = kstats_probe_now();
 	kstats_probe_begin_gap(p, now);
-	*(u64 *)ri->data = now;
+	call->t0 = now;
+	call->cpu = smp_processor_id();
 	return 0;
 }
 
+/* The registers' ip is where the call returns to (the kretprobe sets it). */
 static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	struct kstats_kret_call *call = (void *)ri->data;
+
 	kstats_probe_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
-			 *(u64 *)ri->data);
+			 call->t0, call->cpu, instruction_pointer(regs));
 	return 0;
 }
 
@@ -111,7 +135,7 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 #endif
 	p->rp.entry_handler = kstats_kretprobe_entry;
 	p->rp.handler = kstats_kretprobe_exit;
-	p->rp.data_size = sizeof(u64);
+	p->rp.data_size = sizeof(struct kstats_kret_call);
 	p->rp.maxactive = maxactive;
 	p->rp.kp.addr = (kprobe_opcode_t *)addr;
 	return register_kretprobe(&p->rp);

@@ -35,6 +35,7 @@ struct kstats_task_slot {
 	u64 owner;			/* generation << 32 | tid */
 	u64 start_time;			/* the owner's task->start_time */
 	u64 t0;				/* when it reached the start point */
+	u32 cpu;			/* and on which CPU, for outliers */
 };
 
 static u32 kstats_owner_tid(u64 owner)
@@ -63,7 +64,8 @@ static bool kstats_slot_claim(struct kstats_task_slot *s, u64 seen, u64 now)
 		return false;
 	WRITE_ONCE(s->start_time, current->start_time);
 	WRITE_ONCE(s->t0, now);
-	/* t0 and start_time before the tid: a reader that sees us sees them. */
+	WRITE_ONCE(s->cpu, smp_processor_id());
+	/* t0, cpu, start_time before the tid: a reader that sees us sees them. */
 	smp_store_release(&s->owner, kstats_owner_next(seen, current->pid));
 	return true;
 }
@@ -137,7 +139,7 @@ static void kstats_section_end(struct kstats_probe *p)
 {
 	struct kstats_task_slot *s;
 	u64 seen, t0;
-	u32 i;
+	u32 i, cpu;
 
 	if (!kstats_section_task())
 		return;
@@ -146,6 +148,7 @@ static void kstats_section_end(struct kstats_probe *p)
 		if (!kstats_slot_mine(s, &seen))
 			continue;
 		t0 = READ_ONCE(s->t0);
+		cpu = READ_ONCE(s->cpu);
 		/*
 		 * Release the slot only if the word is what we read: then no
 		 * one reclaimed it meanwhile, and t0 (read before this full
@@ -155,7 +158,7 @@ static void kstats_section_end(struct kstats_probe *p)
 			return;
 		/* Stopped or filtered since the start: drop it quietly. */
 		if (kstats_probe_wants(p))
-			kstats_probe_end(p, t0);
+			kstats_probe_end(p, t0, cpu, 0);
 		return;
 	}
 	/* An end without a start (or its start was dropped): not a section. */

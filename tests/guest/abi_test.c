@@ -104,11 +104,42 @@
 	X(kstats_trace, cpus, 120, 8) \
 	X(kstats_trace, cpus_len, 128, 4) \
 	X(kstats_trace, pad, 132, 4) \
-	X(kstats_trace, reserved, 136, 32) \
+	X(kstats_trace, outlier_ns, 136, 8) \
+	X(kstats_trace, outlier_ppm, 144, 4) \
+	X(kstats_trace, outlier_ring, 148, 4) \
+	X(kstats_trace, outlier_rate, 152, 4) \
+	X(kstats_trace, outlier_pad, 156, 4) \
+	X(kstats_trace, reserved, 160, 32) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
-	X(kstats_untrace, reserved, 72, 16)
+	X(kstats_untrace, reserved, 72, 16) \
+	X(kstats_outliers, name, 0, 64) \
+	X(kstats_outliers, entries, 64, 8) \
+	X(kstats_outliers, entry_size, 72, 4) \
+	X(kstats_outliers, nr_entries, 76, 4) \
+	X(kstats_outliers, flags, 80, 4) \
+	X(kstats_outliers, out_flags, 84, 4) \
+	X(kstats_outliers, captured, 88, 8) \
+	X(kstats_outliers, overwritten, 96, 8) \
+	X(kstats_outliers, ratelimited, 104, 8) \
+	X(kstats_outliers, threshold_ns, 112, 8) \
+	X(kstats_outliers, capacity, 120, 4) \
+	X(kstats_outliers, threshold_ppm, 124, 4) \
+	X(kstats_outliers, time_ns, 128, 8) \
+	X(kstats_outliers, realtime_ns, 136, 8) \
+	X(kstats_outliers, reserved, 144, 32) \
+	X(kstats_outlier, seq, 0, 8) \
+	X(kstats_outlier, time_ns, 8, 8) \
+	X(kstats_outlier, duration_ns, 16, 8) \
+	X(kstats_outlier, pid, 24, 4) \
+	X(kstats_outlier, tgid, 28, 4) \
+	X(kstats_outlier, cpu_start, 32, 4) \
+	X(kstats_outlier, cpu_end, 36, 4) \
+	X(kstats_outlier, comm, 40, 16) \
+	X(kstats_outlier, nr_frames, 56, 4) \
+	X(kstats_outlier, flags, 60, 4) \
+	X(kstats_outlier, frames, 64, 256)
 
 /* struct, its size, its latest VERn size (up to reserved[]), ioctl number. */
 #define KSTATS_SIZES(X) \
@@ -119,8 +150,9 @@
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
 	X(kstats_snapshot, 176, KSTATS_SNAPSHOT_SIZE_VER1, 152, KSTATS_IOC_SNAPSHOT, 0xC0B0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 168, KSTATS_TRACE_SIZE_VER0, 136, KSTATS_IOC_TRACE, 0x40A8BC07u) \
-	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u)
+	X(kstats_trace, 192, KSTATS_TRACE_SIZE_VER1, 160, KSTATS_IOC_TRACE, 0x40C0BC07u) \
+	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
+	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
 #define ASSERT_MEMBER(t, m, off, size) \
 	_Static_assert(offsetof(struct t, m) == (off) && MEMBER_SIZE(t, m) == (size), \
@@ -435,7 +467,7 @@ void test_info(void)
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
-			      KSTATS_FEAT_TRACE;
+			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -468,10 +500,10 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..TRACE", (unsigned long long)i->features);
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS", (unsigned long long)i->features);
 	if (i->features & ~need)
 		tap_fail("unknown feature bits 0x%llx", (unsigned long long)(i->features & ~need));
-	tap_end("INFO: features CREATE..RECORD and TRACE (0x%llx)", (unsigned long long)i->features);
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS (0x%llx)", (unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
 	if ((i->mechanisms & mech_need) != mech_need)
@@ -525,6 +557,7 @@ int main(void)
 	test_lifetime();
 	test_trace();
 	test_privilege();
+	test_outliers();
 	close(g_fd);
 	return tap_finish();
 }
