@@ -43,7 +43,7 @@ const struct argp info_argp = {
 };
 
 static const char *const feature_names[] = {
-	"create", "delete", "list", "control", "snapshot", "record", "trace",
+	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
 };
 
 static const char *const mech_names[] = {

@@ -375,6 +375,8 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 	m->misses = sn.misses;
 	m->floor_ns = sn.floor_ns;
 	m->generation = sn.generation;
+	if (sn.kind == KSTATS_KIND_TRACE)
+		ks_outliers_counters(fd, m);
 	m->nr_cpus = sn.nr_cpus;
 	m->nr_slots = sn.nr_slots;
 	m->owner_pid = -1;

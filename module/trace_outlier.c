@@ -162,7 +162,7 @@ int kstats_outlier_setup(struct kstats_probe *p, const struct kstats_trace *req)
 	if (!(req->flags & KSTATS_TRACE_OUTLIERS))
 		return 0;
 	if (req->outlier_ns && req->outlier_ns < p->floor_ns)
-		return -EINVAL;
+		return -ERANGE;
 	if (req->outlier_ppm)
 		return -EOPNOTSUPP;	/* the live threshold is not there yet */
 	/* Charged to the tracer's memory cgroup, as the trace is. */

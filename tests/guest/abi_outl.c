@@ -74,7 +74,7 @@ static void test_outlier_args(void)
 	} cases[] = {
 		{ "flag, no threshold", 0, 0, 0, 0, O, EINVAL },
 		{ "flag, both thresholds", OUTL_NS, 999000, 0, 0, O, EINVAL },
-		{ "threshold 1 ns (below the probe floor)", 1, 0, 0, 0, O, EINVAL },
+		{ "threshold 1 ns (below the probe floor)", 1, 0, 0, 0, O, ERANGE },
 		{ "ppm 1000000", 0, 1000000, 0, 0, O, EINVAL },
 		{ "ring 65537", OUTL_NS, 0, 65537, 0, O, EINVAL },
 		{ "rate 1000001", OUTL_NS, 0, 0, 1000001, O, EINVAL },

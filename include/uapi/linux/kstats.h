@@ -264,10 +264,10 @@ struct kstats_record {
  * entries that overwrites the oldest (KSTATS_IOC_OUTLIERS reads it). The
  * threshold is outlier_ns, or the quantile outlier_ppm (millionths:
  * 999000 is p99.9) of the trace's own histogram, updated about once a
- * second. -EINVAL: neither or both of outlier_ns and outlier_ppm, a
- * threshold below the probe floor, outlier_ppm 1000000 or more,
- * outlier_ring above 65536, outlier_rate above 1000000, any outlier field
- * without the flag.
+ * second. -EINVAL: neither or both of outlier_ns and outlier_ppm,
+ * outlier_ppm 1000000 or more, outlier_ring above 65536, outlier_rate
+ * above 1000000, any outlier field without the flag. -ERANGE: outlier_ns
+ * below the probe floor (SNAPSHOT's floor_ns).
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
