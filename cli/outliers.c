@@ -61,9 +61,14 @@ static void ksyms_load(struct ksyms *k)
 
 	memset(k, 0, sizeof(*k));
 	while (f && fgets(line, sizeof(line), f)) {
+		/* Text symbols only: the type is the letter after the address. */
+		char *sp = strchr(line, ' ');
+
+		if (!sp || (sp[1] != 't' && sp[1] != 'T'))
+			continue;
 		mod[0] = '\0';
 		n = sscanf(line, "%llx %c %255s [%255[^]]]", &addr, &type, name, mod);
-		if (n < 3 || (type != 't' && type != 'T'))
+		if (n < 3)
 			continue;
 		all++;
 		if (!addr) {
@@ -271,7 +276,7 @@ int cmd_outliers(int argc, char **argv)
 		rc = outliers_error(err, a.v[0]);
 		goto out;
 	}
-	if (!(o.out_flags & KSTATS_OUTLIERS_NOADDR))
+	if (o.nr_entries && !(o.out_flags & KSTATS_OUTLIERS_NOADDR))
 		ksyms_load(&k);
 	if (opts.json)
 		print_json(a.v[0], &o, e, o.nr_entries, &k);

@@ -481,6 +481,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		goto unlock;
 	}
 	list_add_tail(&p->node, &kstats_probes);
+	kstats_outlier_started(p);
 	if (file)
 		file->private_data = &kstats_probes;	/* see kstats_trace_file_closed() */
 	kstats_metric_set_probe(p->time_metric, p);
@@ -630,6 +631,18 @@ int kstats_trace_outliers(struct kstats_outliers *o, struct kstats_outlier **out
 	return err;
 }
 
+bool kstats_trace_each(bool (*fn)(struct kstats_probe *p))
+{
+	struct kstats_probe *p;
+	bool any = false;
+
+	mutex_lock(&kstats_trace_lock);
+	list_for_each_entry(p, &kstats_probes, node)
+		any |= fn(p);
+	mutex_unlock(&kstats_trace_lock);
+	return any;
+}
+
 /* Whether @addr is text of @mod that is going away: all of it, or its init. */
 static bool kstats_text_gone(unsigned long addr, struct module *mod, bool init_only)
 {
@@ -685,4 +698,5 @@ void kstats_trace_exit(void)
 			if (kstats_floor_probes[mode][mech])
 				kstats_floor_probe_free(kstats_floor_probes[mode][mech]);
 	mutex_unlock(&kstats_trace_lock);
+	kstats_outlier_exit();
 }

@@ -167,6 +167,8 @@ int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 int kstats_outlier_setup(struct kstats_probe *p, const struct kstats_trace *req);
 void kstats_outlier_free(struct kstats_probe *p);
 bool kstats_outlier_args_ok(const struct kstats_trace *t);
+void kstats_outlier_started(struct kstats_probe *p);
+void kstats_outlier_exit(void);
 int kstats_outlier_copy(struct kstats_probe *p, struct kstats_outliers *o,
 			struct kstats_outlier **out, u32 *nr);
 
@@ -180,6 +182,8 @@ int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
 int kstats_trace_outliers(struct kstats_outliers *o, struct kstats_outlier **out, u32 *nr);
+/* @fn on every trace, under the trace lock; whether any @fn returned true. */
+bool kstats_trace_each(bool (*fn)(struct kstats_probe *p));
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
 

@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "commands.h"
 #include "trace.h"
@@ -33,8 +34,12 @@ struct kstats_outlier_ring {
 	u64 generation;			/* the metric's, when @base was taken */
 	struct kstats_outlier_base base;
 	u32 capacity, rate, ppm;
+	u64 *fold;			/* ppm: the histogram summed over CPUs */
 	struct kstats_outlier e[];
 };
+
+static void kstats_outlier_tick(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kstats_outlier_work, kstats_outlier_tick);
 
 static u64 kstats_outlier_ratelimited(struct kstats_probe *p)
 {
@@ -163,26 +168,91 @@ int kstats_outlier_setup(struct kstats_probe *p, const struct kstats_trace *req)
 		return 0;
 	if (req->outlier_ns && req->outlier_ns < p->floor_ns)
 		return -ERANGE;
-	if (req->outlier_ppm)
-		return -EOPNOTSUPP;	/* the live threshold is not there yet */
 	/* Charged to the tracer's memory cgroup, as the trace is. */
 	r = kvzalloc(struct_size(r, e, capacity), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return -ENOMEM;
+	if (req->outlier_ppm) {
+		r->fold = kvcalloc(kstats_hist_nslots(p->time->frac_bits), sizeof(u64),
+				   GFP_KERNEL_ACCOUNT);
+		if (!r->fold) {
+			kvfree(r);
+			return -ENOMEM;
+		}
+	}
 	r->capacity = capacity;
 	r->rate = req->outlier_rate ?: KSTATS_OUTLIER_RATE_DEFAULT;
 	r->ppm = req->outlier_ppm;
 	r->generation = p->time_metric->generation;
 	p->outliers = r;
-	WRITE_ONCE(p->outlier_ns, req->outlier_ns);
+	/* A quantile: none until the worker has one (kstats_outlier_started()). */
+	WRITE_ONCE(p->outlier_ns, req->outlier_ns ?: U64_MAX);
 	return 0;
 }
 
 /* After the trace's handlers are done for good. */
 void kstats_outlier_free(struct kstats_probe *p)
 {
+	if (p->outliers)
+		kvfree(p->outliers->fold);
 	kvfree(p->outliers);
 	p->outliers = NULL;
+}
+
+/*
+ * The live threshold: the ppm-quantile of what the trace recorded since it
+ * began or was reset, by the integer twin of the CLI's quantile
+ * (kstats_hist.h). None (U64_MAX) until there are 1 / (1 - q) samples, so
+ * that the quantile is a sample and not the maximum.
+ */
+static bool kstats_outlier_requantile(struct kstats_probe *p)
+{
+	struct kstats_outlier_ring *r = p->outliers;
+	u32 nslots, s, ppm;
+	u64 total = 0, v;
+	int cpu;
+
+	if (!r || !r->ppm)
+		return false;
+	ppm = r->ppm;
+	nslots = kstats_hist_nslots(p->time->frac_bits);
+	memset(r->fold, 0, nslots * sizeof(*r->fold));
+	for_each_possible_cpu(cpu) {
+		const struct kstats_slot *sl = per_cpu_ptr(p->time->slots, cpu);
+
+		for (s = 0; s < nslots; s++)
+			r->fold[s] += READ_ONCE(sl[s].count);
+	}
+	for (s = 0; s < nslots; s++)
+		total += r->fold[s];
+	if (total < DIV_ROUND_UP(1000000, 1000000 - ppm)) {
+		v = U64_MAX;
+	} else {
+		v = max_t(u64, 1, kstats_hist_quantile_ppm(r->fold, nslots,
+							   p->time->frac_bits, ppm));
+	}
+	WRITE_ONCE(p->outlier_ns, v);
+	return true;
+}
+
+/* About once a second while a trace has a quantile threshold. */
+static void kstats_outlier_tick(struct work_struct *work)
+{
+	if (kstats_trace_each(kstats_outlier_requantile))
+		queue_delayed_work(system_unbound_wq, &kstats_outlier_work, HZ);
+}
+
+/* @p is listed: a quantile threshold starts the worker, if it is not on. */
+void kstats_outlier_started(struct kstats_probe *p)
+{
+	if (p->outliers && p->outliers->ppm)
+		queue_delayed_work(system_unbound_wq, &kstats_outlier_work, HZ);
+}
+
+/* kstats unloads, its traces gone: so is the worker after this. */
+void kstats_outlier_exit(void)
+{
+	cancel_delayed_work_sync(&kstats_outlier_work);
 }
 
 /*

@@ -313,4 +313,15 @@ void test_outliers(void)
 
 	want_errno(k_untrace(g_fd, OUTL_NAME), 0, "UNTRACE");
 	tap_end("UNTRACE %s", OUTL_NAME);
+
+	/* A quantile threshold: none until 1 / (1 - q) samples (1000 for p99.9). */
+	err = k_trace_outl(g_fd, OUTL_NAME, 0, 999000, 0, 0, KSTATS_TRACE_OUTLIERS) ?:
+	      k_outliers(g_fd, OUTL_NAME, e, sizeof(e[0]), OUTL_RING, &o);
+	want_errno(err, 0, "TRACE with outliers over p99.9, OUTLIERS");
+	if (o.threshold_ppm != 999000 || o.threshold_ns || o.capacity != KSTATS_OUTLIER_RING_DEFAULT)
+		tap_fail("p99.9: ppm %u threshold %llu capacity %u", o.threshold_ppm,
+			 (unsigned long long)o.threshold_ns, o.capacity);
+	want_errno(k_untrace(g_fd, OUTL_NAME), 0, "UNTRACE");
+	tap_end("TRACE outliers over p99.9: threshold_ppm 999000, no threshold yet, ring %d",
+		KSTATS_OUTLIER_RING_DEFAULT);
 }

@@ -24,42 +24,61 @@ write_target() {
 }
 
 # check_json FILE SCRIPT: SCRIPT, python, with d = the document in FILE,
-# pid/comm = the writer's, ncpu; it prints why it fails, and fails.
+# pid/comm = the writer's, ncpu, stalls = the target's "durations"; it
+# prints why it fails, and fails.
 check_json() {
-	"$py" - "$1" "$(cat "$tmp/who")" "$(nproc)" "$2" <<'PY'
+	"$py" - "$1" "$(cat "$tmp/who")" "$(nproc)" "$2" \
+		"$(cat /sys/kernel/debug/kstats_target/durations)" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 pid, comm = sys.argv[2].split(" ", 1)
 pid, ncpu = int(pid), int(sys.argv[3])
+stalls = [int(x) for x in sys.argv[5].split()]
 exec(sys.argv[4])
 PY
 }
 
 # 100,000 calls of 1 us and 10 of 5 ms, over 2 ms: exactly those 10, with
 # the writer's pid and comm and a stack whose first frame, by
-# /proc/kallsyms, is the target module's code that called.
+# /proc/kallsyms, is the target module's code that called. A short call
+# can take 2 ms too under emulation, when the host does not run the
+# emulated CPU for a time slice (~4 ms on a loaded host): the target times
+# its short calls around the probe, so the outliers are the 10 plus at
+# most the short calls it saw take 2 ms or more; exactly 10 when it saw
+# none. (No lower bound from them: a stall that falls in the probe's own
+# handlers is in the target's time, not in the call's.)
 exact_ten() {
 	local mech=$1 name=outl.$1
 	"$K" trace ktarget_work --mechanism "$mech" --name "$name" --outliers 2ms || return 1
 	write_target "mix 100000 1 10 5000" || return 1
-	"$K" outliers "$name" -j >"$tmp/o.json" && "$K" outliers "$name" >"$tmp/o.txt" &&
-		"$K" show "$name" >"$tmp/show.txt" || return 1
+	"$K" outliers "$name" -j >"$tmp/o.json" && "$K" show "$name" >"$tmp/show.txt" || return 1
+	# The table once (symbolizing reads /proc/kallsyms: ~1 s under TCG).
+	if [[ $mech == kretprobe ]]; then
+		"$K" outliers "$name" >"$tmp/o.txt" || return 1
+		head -n 8 "$tmp/o.txt" | sed 's/^/# /'
+		grep -Eq "^$name: ([0-9]+) outliers over 2ms kept of \\1 \\(ring of 256\\); 0 overwritten, 0 rate-limited\$" \
+			"$tmp/o.txt" && grep -Eq '^    [a-z_]+\+0x[0-9a-f]+ \[kstats_target\]$' "$tmp/o.txt" ||
+			return 1
+	fi
 	"$K" untrace "$name" || return 1
-	head -n 8 "$tmp/o.txt" | sed 's/^/# /'
-	grep -qx "10 outliers over 2ms, 0 lost; kstatsctl outliers $name" "$tmp/show.txt" ||
+	grep -Eqx "[0-9]+ outliers over 2ms, 0 lost; kstatsctl outliers $name" "$tmp/show.txt" ||
 		{ echo "show's line:"; grep outlier "$tmp/show.txt"; return 1; }
 	check_json "$tmp/o.json" '
 o = d["outliers"]
+lo, hi = 10, 10 + len([s for s in stalls if s >= 2000000])
 bad = [x for x in o if x["pid"] != pid or x["tgid"] != pid or x["comm"] != comm
-       or x["duration_ns"] < 5000000 or x["cpu_start"] >= ncpu or x["cpu_end"] >= ncpu
+       or x["duration_ns"] < 2000000 or x["cpu_start"] >= ncpu or x["cpu_end"] >= ncpu
        or x["truncated"] or not x["task"] or not x["stack"]
        or not x["stack"][0].endswith(" [kstats_target]")]
-if (d["captured"], d["overwritten"], d["ratelimited"], len(o)) != (10, 0, 0, 10) or bad:
-    print(d["captured"], d["overwritten"], d["ratelimited"], len(o), bad[:2])
+n = d["captured"]
+if not lo <= n <= hi or (d["overwritten"], d["ratelimited"], len(o)) != (0, 0, n) or bad or \
+   len([x for x in o if x["duration_ns"] >= 5000000]) < 10:
+    print(n, "captured, want", lo, "to", hi, "; stalls", stalls, d["overwritten"],
+          d["ratelimited"], len(o), bad[:2])
     sys.exit(1)
-if [x["seq"] for x in o] != list(range(1, 11)) or d["threshold_ns"] != 2000000:
+if [x["seq"] for x in o] != list(range(1, n + 1)) or d["threshold_ns"] != 2000000:
     print([x["seq"] for x in o], d["threshold_ns"]); sys.exit(1)
-print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]))
+print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]), "| stalls:", stalls)
 '
 }
 
@@ -97,6 +116,40 @@ if d["captured"] != 2 * ncpu or len(o) != 2 * ncpu or len(moved) != len(o):
 '
 }
 
+# --outliers p99.9: once the calls end, the threshold the module sets lies,
+# within 2 s, in the slot of the p99.9 that show computes (in doubles, from
+# the same histogram). Polled, never slept on; read from show -j with bash
+# alone (a python per poll costs more than the poll). Then 5 calls of 2 ms,
+# at the top of the distribution, are each kept: 5 more captured.
+# show_live: sets low, high (show's p99.9 slot), thr and captured.
+show_live() {
+	local doc re='"p": 99.9, "low": ([0-9]+), "high": ([0-9]+)'
+	doc=$("$K" show outl.live -j) || return 1
+	[[ $doc =~ $re ]] || return 1
+	low=${BASH_REMATCH[1]} high=${BASH_REMATCH[2]}
+	[[ $doc =~ \"captured\":\ ([0-9]+) ]] && captured=${BASH_REMATCH[1]}
+	[[ $doc =~ \"threshold_ns\":\ ([0-9]+) ]] && thr=${BASH_REMATCH[1]}
+}
+live_p999() {
+	local t0 now low high thr=0 captured=0 before
+	"$K" trace ktarget_work --name outl.live --outliers p99.9 || return 1
+	write_target "mix 20000 1 40 300" || return 1
+	t0=${EPOCHREALTIME/./}
+	until show_live && ((low <= thr && thr < high)); do
+		now=${EPOCHREALTIME/./}
+		((now - t0 < 2000000)) ||
+			{ echo "not settled in 2 s: slot [$low, $high), threshold $thr"; return 1; }
+	done
+	now=${EPOCHREALTIME/./}
+	echo "# settled $(((now - t0) / 1000)) ms after the calls: p99.9 slot [$low, $high), threshold $thr ns"
+	before=$captured
+	write_target "mix 0 1 5 2000" && show_live && "$K" show outl.live >"$tmp/show.txt" &&
+		"$K" untrace outl.live || return 1
+	grep -q "outliers over p99.9 = .*; kstatsctl outliers outl.live" "$tmp/show.txt" ||
+		{ grep outlier "$tmp/show.txt"; return 1; }
+	((captured == before + 5)) || { echo "captured $before, then $captured"; return 1; }
+}
+
 # Bad input: a usage error (exit 2) and nothing traced.
 refused() {
 	local out rc
@@ -116,6 +169,7 @@ for mech in "${mechs[@]}"; do
 	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target" exact_ten "$mech"
 done
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
+ok "--outliers p99.9: the module's threshold in show's p99.9 slot within 2 s; then 5 calls of 2 ms kept" live_p999
 ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end" section_cpus
 ok "--outliers 0: usage error, nothing traced" refused --outliers 0
 ok "--outliers 1ns (below the probe floor): usage error, nothing traced" refused --outliers 1ns
