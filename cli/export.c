@@ -15,6 +15,9 @@
  *                            (a module's or a program's own unit)
  *   kstats_hits_total, kstats_misses_total  counters, traces only
  *   kstats_probe_floor_seconds              gauge, traces only
+ *   kstats_outliers_total, kstats_outliers_lost_total  counters, traces
+ *                            that keep outliers (trace --outliers); lost
+ *                            is overwritten plus rate-limited
  *   kstats_recording         gauge: 1 recording, 0 stopped
  *   kstats_up                gauge: 1 this export worked; 0 it failed (the
  *                            module is not loaded, or a NAME matched nothing)
@@ -209,7 +212,7 @@ static void histograms(FILE *out, const struct ks_set *set, const struct export_
 	}
 }
 
-enum extra { HITS, MISSES, FLOOR, RECORDING };
+enum extra { HITS, MISSES, FLOOR, OUTLIERS, OUTLIERS_LOST, RECORDING };
 
 static void extras(FILE *out, const struct ks_set *set, enum extra what)
 {
@@ -220,6 +223,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			     "Calls a trace could not time." },
 		[FLOOR] = { "kstats_probe_floor_seconds", "gauge",
 			    "A trace's own cost, measured when it was attached." },
+		[OUTLIERS] = { "kstats_outliers_total", "counter",
+			       "Calls a trace kept as outliers (kstatsctl outliers NAME)." },
+		[OUTLIERS_LOST] = { "kstats_outliers_lost_total", "counter",
+				    "Outliers overwritten in a trace's ring or rate-limited." },
 		[RECORDING] = { "kstats_recording", "gauge",
 				"1: the metric records, 0: stopped." },
 	};
@@ -232,6 +239,8 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 
 		if (what != RECORDING && m->kind != KSTATS_KIND_TRACE)
 			continue;
+		if ((what == OUTLIERS || what == OUTLIERS_LOST) && !m->has_outliers)
+			continue;
 		if (!head) {
 			fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", fams[what][0],
 				fams[what][2], fams[what][0], fams[what][1]);
@@ -243,6 +252,11 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->misses);
 		else if (what == FLOOR)
 			ks_prom_float(v, sizeof(v), (double)m->floor_ns / 1e9);
+		else if (what == OUTLIERS)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->outl.captured);
+		else if (what == OUTLIERS_LOST)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)
+				 (m->outl.overwritten + m->outl.ratelimited));
 		else
 			snprintf(v, sizeof(v), "%d", !!(m->flags & KSTATS_METRIC_ACTIVE));
 		fprintf(out, "%s{name=\"%s\"} %s\n", fams[what][0],
@@ -263,6 +277,8 @@ static int write_export(FILE *out, const struct ks_set *set, const struct export
 	extras(out, set, HITS);
 	extras(out, set, MISSES);
 	extras(out, set, FLOOR);
+	extras(out, set, OUTLIERS);
+	extras(out, set, OUTLIERS_LOST);
 	extras(out, set, RECORDING);
 	return 0;
 }

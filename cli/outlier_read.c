@@ -67,17 +67,29 @@ char *ks_outliers_threshold(char *buf, size_t len, const struct kstats_outliers 
 	return buf;
 }
 
-/* 'show': "12 outliers over p99.9 = 1.3 ms, 3 lost; kstatsctl outliers NAME". */
+/*
+ * 'show': "12 outliers over p99.9 = 1.3 ms, 3 lost; kstatsctl outliers
+ * NAME", wrapped at the output's width as the other footer lines.
+ */
 void ks_outliers_line(FILE *out, const char *name, const struct kstats_outliers *o)
 {
-	char thr[128];
+	char item[128 + KS_TEXT_LEN(KSTATS_NAME_LEN)], thr[128], t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	struct ks_wrap w = { out, ks_out_width(out), 0, "", "  " };
 
-	fprintf(out, "%llu outlier%s %s, %llu lost", (unsigned long long)o->captured,
-		o->captured == 1 ? "" : "s",
-		ks_outliers_threshold(thr, sizeof(thr), o),
-		(unsigned long long)(o->overwritten + o->ratelimited));
-	if (o->ratelimited)
-		fprintf(out, " (%llu to the rate limit)", (unsigned long long)o->ratelimited);
-	fprintf(out, "; kstatsctl outliers %s\n", name);
+	snprintf(item, sizeof(item), "%llu outlier%s %s,", (unsigned long long)o->captured,
+		 o->captured == 1 ? "" : "s", ks_outliers_threshold(thr, sizeof(thr), o));
+	ks_wrap_item(&w, "", item);
+	snprintf(item, sizeof(item), "%llu lost", (unsigned long long)(o->overwritten +
+								   o->ratelimited));
+	ks_wrap_item(&w, " ", item);
+	if (o->ratelimited) {
+		snprintf(item, sizeof(item), "(%llu to the rate limit)",
+			 (unsigned long long)o->ratelimited);
+		ks_wrap_item(&w, " ", item);
+	}
+	ks_wrap_item(&w, "", ";");
+	snprintf(item, sizeof(item), "kstatsctl outliers %s", ks_text(t, sizeof(t), name));
+	ks_wrap_item(&w, " ", item);
+	ks_wrap_end(&w);
 }
 
