@@ -117,7 +117,7 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 			ks_fmt_int(a, sizeof(a), kstats_slot_low(h->first, h->frac_bits), u),
 			ks_fmt_high(b, sizeof(b), h->last, h->frac_bits, u));
 	}
-	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
+	if (ks_kind_is_trace(m->kind))
 		fprintf(out, "hits %llu  misses %llu  probe floor %s\n",
 			(unsigned long long)m->hits, (unsigned long long)m->misses,
 			ks_fmt_int(a, sizeof(a), m->floor_ns, u));

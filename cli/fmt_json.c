@@ -163,7 +163,7 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		json_null(j);
 	ks_hist_build(&h, m, -1);
 	stats(j, &h);
-	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP) {
+	if (ks_kind_is_trace(m->kind)) {
 		json_key(j, "trace");
 		json_obj(j);
 		json_ku64(j, "hits", m->hits);

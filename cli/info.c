@@ -42,8 +42,10 @@ const struct argp info_argp = {
 	children, NULL, NULL
 };
 
+/* By bit number (KSTATS_FEAT_*); a bit this kstatsctl does not know: NULL. */
 static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
+	"split",
 };
 
 static const char *const mech_names[] = {
@@ -234,7 +236,7 @@ int cmd_info(int argc, char **argv)
 		json_key(j, "features");
 		json_arr(j);
 		for (i = 0; i < (int)ARRAY_SIZE(feature_names); i++)
-			if (info.features & (1ull << i))
+			if (info.features & (1ull << i) && feature_names[i])
 				json_str(j, feature_names[i]);
 		json_arr_end(j);
 		json_key(j, "mechanisms");
@@ -268,7 +270,7 @@ int cmd_info(int argc, char **argv)
 	       minor(st.st_rdev));
 	printf("features    ");
 	for (i = 0; i < (int)ARRAY_SIZE(feature_names); i++)
-		if (info.features & (1ull << i))
+		if (info.features & (1ull << i) && feature_names[i])
 			printf(" %s", feature_names[i]);
 	printf("\ntracing     ");
 	if (!traced)

@@ -33,6 +33,7 @@ struct trace_args {
 	const char *outliers;		/* as given */
 	uint64_t outlier_ns;
 	uint32_t outlier_ppm, outlier_ring, outlier_rate;
+	bool split;
 	struct ks_trace_run run;
 };
 
@@ -40,7 +41,12 @@ enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
+	OPT_SPLIT,
 };
+
+/* --split's metrics: PREFIX-NAME; NAME must leave room for the longest. */
+static const char *const split_prefixes[] = { "ONCPU", "RUNQ", "BLOCKED" };
+#define SPLIT_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("BLOCKED-"))
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -58,6 +64,9 @@ static const struct argp_option trace_options[] = {
 	  "or tracepoint", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
+	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's time went: on a CPU "
+	  "(ONCPU-FUNC), runnable but waiting for one (RUNQ-FUNC), asleep "
+	  "(BLOCKED-FUNC); they add up to FUNC", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
@@ -141,6 +150,9 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_AUTOREMOVE:
 		a->autoremove = true;
+		break;
+	case OPT_SPLIT:
+		a->split = true;
 		break;
 	case OPT_DURATION:
 		return ks_parse_seconds("--duration", arg, 0.01, 604800, &a->run.duration);
@@ -257,6 +269,12 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 	case EOPNOTSUPP:
 		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
 			return unsupported();
+		if (a->split && !(info.features & KSTATS_FEAT_SPLIT))
+			return ks_fail(EXIT_RUNTIME, "Linux 5.18 and later tell it (the "
+				       "sched_switch event's prev_state); 'kstatsctl info' "
+				       "lists 'split' where it works", "tracing %s --split: "
+				       "this kernel does not say whether a task that leaves "
+				       "its CPU blocks or stays runnable", func);
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists the mechanisms "
 			       "this kernel has; --mechanism auto picks the best",
 			       "tracing %s: the %s mechanism is not available on this "
@@ -362,6 +380,17 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (ks_name_valid(a.name ? a.name : func))
 		goto out;
+	if (a.split && a.end) {
+		ks_usage("--split: function traces only (a section's start and end "
+			 "are not one call)");
+		goto out;
+	}
+	if (a.split && strlen(a.name ? a.name : func) > SPLIT_NAME_MAX) {
+		ks_usage("--split: the name must be at most %d bytes (BLOCKED-NAME "
+			 "must fit in %d); --name a shorter one", SPLIT_NAME_MAX,
+			 KSTATS_NAME_LEN - 1);
+		goto out;
+	}
 	memset(&t, 0, sizeof(t));
 	snprintf((char *)t.name, sizeof(t.name), "%s", a.name ? a.name : func);
 	if (a.end) {
@@ -395,6 +424,8 @@ int cmd_trace(int argc, char **argv)
 		t.outlier_ring = a.outlier_ring;
 		t.outlier_rate = a.outlier_rate;
 	}
+	if (a.split)
+		t.flags |= KSTATS_TRACE_SPLIT;
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
@@ -427,7 +458,16 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	if (one_shot) {
-		rc = ks_trace_run(fd, (const char *)t.name, &a.run);
+		char split_names[ARRAY_SIZE(split_prefixes)][KSTATS_NAME_LEN + 8];
+		const char *names[KS_TRACE_METRICS] = { (const char *)t.name };
+		size_t n = 1, i;
+
+		for (i = 0; a.split && i < ARRAY_SIZE(split_prefixes); i++) {
+			snprintf(split_names[i], sizeof(split_names[i]), "%s-%s",
+				 split_prefixes[i], (const char *)t.name);
+			names[n++] = split_names[i];
+		}
+		rc = ks_trace_run(fd, names, n, &a.run);
 		goto out;
 	}
 	if (opts.json) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl trace FUNC --duration S | --interval S [--count N] [-f FORMAT]
+ *				[--split]
  *
  * One-shot tracing, the way funclatency and `perf ftrace latency` work: the
  * trace is made with KSTATS_TRACE_AUTOREMOVE on this command's descriptor,
@@ -50,31 +51,46 @@ static bool wait_until(const sigset_t *sigs, const struct timespec *until)
 
 /* Prints @cur's share since @prev (NULL: all of @cur); 0 or an exit code. */
 static int print_part(const struct ks_metric *prev, const struct ks_metric *cur,
-		      struct ks_show *sh)
+		      size_t n, struct ks_show *sh)
 {
-	struct ks_metric d;
+	struct ks_metric d[KS_TRACE_METRICS];
+	size_t i;
 	int rc;
 
-	ks_metric_since(prev, cur, &d);
-	rc = ks_show_metrics(stdout, &d, 1, sh);
-	ks_metric_free(&d);
+	for (i = 0; i < n; i++)
+		ks_metric_since(prev ? &prev[i] : NULL, &cur[i], &d[i]);
+	rc = ks_show_metrics(stdout, d, n, sh);
+	for (i = 0; i < n; i++)
+		ks_metric_free(&d[i]);
 	if (!rc && fflush(stdout))
 		rc = ks_fail(EXIT_RUNTIME, NULL, "writing the output: %s",
 			     strerror(errno));
 	return rc;
 }
 
-int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
+static void free_all(struct ks_metric *m, size_t n)
 {
-	struct ks_metric prev = { 0 }, cur = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ks_metric_free(&m[i]);
+	memset(m, 0, n * sizeof(*m));
+}
+
+/* @names: the trace's metrics to print, its own first. */
+int ks_trace_run(int fd, const char *const *names, size_t n, const struct ks_trace_run *r)
+{
+	struct ks_metric prev[KS_TRACE_METRICS] = { 0 }, cur[KS_TRACE_METRICS] = { 0 };
 	struct ks_source src = { 0 };
 	struct ks_show sh = { 0 };
 	struct timespec start, end, next;
 	bool have_prev = false, stop = false;
+	const char *name = names[0];
 	uint64_t start_ns;
 	sigset_t sigs;
+	size_t k;
 	long i;
-	int rc;
+	int rc = 0;
 
 	ks_block_stop_signals(&sigs);
 	ks_source_live(&src, fd);
@@ -107,24 +123,24 @@ int ks_trace_run(int fd, const char *name, const struct ks_trace_run *r)
 		}
 		stop = wait_until(&sigs, &next) || !ts_before(&next, &end) ||
 		       (r->count && i >= r->count);
-		rc = ks_snapshot_live(fd, name, &cur, false);
+		for (k = 0; k < n && !rc; k++)
+			rc = ks_snapshot_live(fd, names[k], &cur[k], false);
 		if (rc)
 			break;
 		if (r->interval > 0) {
 			sh.interval = (unsigned int)i;
-			sh.interval_s = (double)(cur.time_ns - (have_prev ?
-						 prev.time_ns : start_ns)) / 1e9;
+			sh.interval_s = (double)(cur[0].time_ns - (have_prev ?
+						 prev[0].time_ns : start_ns)) / 1e9;
 		}
-		rc = print_part(have_prev ? &prev : NULL, &cur, &sh);
-		if (have_prev)
-			ks_metric_free(&prev);
-		prev = cur;
+		rc = print_part(have_prev ? prev : NULL, cur, n, &sh);
+		free_all(prev, n);
+		memcpy(prev, cur, n * sizeof(*cur));
+		memset(cur, 0, sizeof(cur));
 		have_prev = true;
-		memset(&cur, 0, sizeof(cur));
 		if (rc)
 			break;
 	}
-	if (have_prev)
-		ks_metric_free(&prev);
+	free_all(prev, n);
+	free_all(cur, n);
 	return rc;
 }

@@ -34,7 +34,7 @@ static const struct {
 
 bool ks_metric_is_ns(const struct ks_metric *m)
 {
-	return m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP || m->ns ||
+	return ks_kind_is_trace(m->kind) || m->ns ||
 	       (opts.ns && ks_names_fnmatch(opts.ns, m->name));
 }
 

@@ -239,9 +239,22 @@ const char *ks_kind_name(uint32_t kind)
 		return "trace";
 	case KSTATS_KIND_GAP:
 		return "gap";
+	case KSTATS_KIND_ONCPU:
+		return "oncpu";
+	case KSTATS_KIND_RUNQ:
+		return "runq";
+	case KSTATS_KIND_BLOCKED:
+		return "blocked";
 	default:
 		return "unknown";
 	}
+}
+
+bool ks_kind_is_trace(uint32_t kind)
+{
+	return kind == KSTATS_KIND_TRACE || kind == KSTATS_KIND_GAP ||
+	       kind == KSTATS_KIND_ONCPU || kind == KSTATS_KIND_RUNQ ||
+	       kind == KSTATS_KIND_BLOCKED;
 }
 
 /*

@@ -33,6 +33,9 @@ int kstats_cmd_info(struct file *file, void *arg)
 	info->abi_version = KSTATS_ABI_VERSION;
 	info->max_frac_bits = KSTATS_FRAC_BITS_MAX;
 	info->features = KSTATS_FEATURES;
+#ifdef KSTATS_HAVE_SPLIT
+	info->features |= KSTATS_FEAT_SPLIT;
+#endif
 	info->mechanisms = BIT_ULL(KSTATS_MECH_KRETPROBE) | BIT_ULL(KSTATS_MECH_KPROBE);
 	if (kstats_have_fprobe)
 		info->mechanisms |= BIT_ULL(KSTATS_MECH_FPROBE);
@@ -358,7 +361,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 {
 	struct kstats_trace *t = arg;
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
-			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS |
+			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS;
 	char *func, *start, *end;
 	unsigned long *cpus;

@@ -29,3 +29,10 @@ ccflags-y += $(if $(shell grep -s 'nr_maxactive;' $(kstats_fprobe_h)),-DKSTATS_F
 # hrtimer_setup() replaced hrtimer_init() + setting .function (6.13+; the
 # old call is gone in 6.15). Only the test modules use hrtimers.
 ccflags-y += $(if $(shell grep -s 'void hrtimer_setup\>' $(srctree)/include/linux/hrtimer.h),-DKSTATS_HAVE_HRTIMER_SETUP)
+
+# sched_switch passes prev_state (5.18+), which --split reads to tell a
+# preempted task from a blocked one without racing its wakeup.
+# (A variable: the parenthesis and the comma.)
+kstats_prev_state := unsigned int prev_state),
+ccflags-y += $(if $(shell grep -sF '$(kstats_prev_state)' \
+	$(srctree)/include/trace/events/sched.h),-DKSTATS_HAVE_SPLIT)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * TRACE and UNTRACE: checking a request, finding what to probe, creating
- * the metrics (NAME, and GAP-NAME for a function), measuring the probe
- * floor, attaching, and taking it all down again.
+ * the metrics (NAME; GAP-NAME for a function; ONCPU-, RUNQ- and
+ * BLOCKED-NAME with --split), measuring the probe floor, attaching, and
+ * taking it all down again.
  *
  * GAP-NAME is the original patch's definition: the time from the end of
  * one call to the start of the next call on the same CPU.
@@ -180,12 +181,30 @@ static int kstats_detach_retrying(struct kstats_probe *p)
 	return err;
 }
 
+/* Every metric of @p into @ms: NAME, then GAP-NAME and the split ones. */
+#define KSTATS_PROBE_METRICS	(2 + KSTATS_SPLIT_NR)
+static unsigned int kstats_probe_metrics(struct kstats_probe *p,
+					 struct kstats_metric **ms)
+{
+	unsigned int n = 0, i;
+
+	if (p->time_metric)
+		ms[n++] = p->time_metric;
+	if (p->gap_metric)
+		ms[n++] = p->gap_metric;
+	for (i = 0; i < KSTATS_SPLIT_NR; i++)
+		if (p->split_metric[i])
+			ms[n++] = p->split_metric[i];
+	return n;
+}
+
 static void kstats_probe_free(struct kstats_probe *p)
 {
-	if (p->time_metric)
-		kstats_metric_put(p->time_metric);
-	if (p->gap_metric)
-		kstats_metric_put(p->gap_metric);
+	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
+	unsigned int i, n = kstats_probe_metrics(p, ms);
+
+	for (i = 0; i < n; i++)
+		kstats_metric_put(ms[i]);
 	kstats_outlier_free(p);
 	free_percpu(p->pcpu);
 	free_cpumask_var(p->cpus);
@@ -315,43 +334,113 @@ static u64 kstats_measure_floor(u32 mode, u32 mech)
 	return floor;
 }
 
-/* Both metrics of a trace, or neither (-EEXIST if a name is taken). */
+/* A trace's metric called PREFIX-NAME (or NAME), holding its own reference. */
+static struct kstats_metric *kstats_trace_metric(const char *prefix, const char *name,
+						 u32 frac_bits, u32 kind,
+						 struct kstats_origin *origin)
+{
+	char full[KSTATS_NAME_MAX + 1];
+	struct kstats_metric *m;
+
+	if (snprintf(full, sizeof(full), "%s%s%s", prefix ?: "", prefix ? "-" : "",
+		     name) >= sizeof(full))
+		return ERR_PTR(-EINVAL);
+	origin->kind = kind;
+	/* The probe holds its own references: handlers may outlive the registry's. */
+	m = kstats_metric_new(full, frac_bits, origin);
+	if (!IS_ERR(m))
+		kstats_metric_get(m);
+	return m;
+}
+
+static const struct {
+	const char *prefix;
+	u32 kind;
+} kstats_split_metrics[KSTATS_SPLIT_NR] = {
+	[KSTATS_SPLIT_ONCPU] = { "ONCPU", KSTATS_KIND_ONCPU },
+	[KSTATS_SPLIT_RUNQ] = { "RUNQ", KSTATS_KIND_RUNQ },
+	[KSTATS_SPLIT_BLOCKED] = { "BLOCKED", KSTATS_KIND_BLOCKED },
+};
+
+/* Unlinks every metric of @p (which still holds its references). */
+static void kstats_trace_metrics_delete(struct kstats_probe *p)
+{
+	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
+	unsigned int i, n = kstats_probe_metrics(p, ms);
+
+	for (i = 0; i < n; i++) {
+		kstats_metric_set_probe(ms[i], NULL);
+		kstats_metric_delete(ms[i]);
+	}
+}
+
+/* Points every metric of @p at @probe (or at none). */
+static void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe)
+{
+	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
+	unsigned int i, n = kstats_probe_metrics(p, ms);
+
+	for (i = 0; i < n; i++)
+		kstats_metric_set_probe(ms[i], probe);
+}
+
+static void kstats_probe_mark_detached(struct kstats_probe *p)
+{
+	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
+	unsigned int i, n = kstats_probe_metrics(p, ms);
+
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(ms[i]->detached, true);
+}
+
+/* @p's handlers are done: the scheduler's probes may go with the last. */
+static void kstats_split_disarm(struct kstats_probe *p)
+{
+	if (p->split_armed)
+		kstats_split_put();
+	p->split_armed = false;
+}
+
+/*
+ * All metrics of a trace, or none (-EEXIST if a name is taken, -EINVAL if
+ * one would be too long): NAME; for a function GAP-NAME; with @split the
+ * three parts of each call's time.
+ */
 static int kstats_trace_metrics(struct kstats_probe *p, const char *name,
-				u32 frac_bits, const char *target)
+				u32 frac_bits, const char *target, bool split)
 {
 	struct kstats_origin origin = {
-		.kind = KSTATS_KIND_TRACE,
 		.creator = p->creator,
 		.autoremove = p->autoremove,
 		.owner = target,
 	};
-	char gap[KSTATS_NAME_MAX + 1];
-
 	struct kstats_metric *m;
+	int i;
 
-	/* The probe holds its own references: handlers may outlive the registry's. */
-	m = kstats_metric_new(name, frac_bits, &origin);
+	m = kstats_trace_metric(NULL, name, frac_bits, KSTATS_KIND_TRACE, &origin);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
-	kstats_metric_get(m);
 	p->time_metric = m;
 	p->time = &m->ks;
-	if (p->mode != KSTATS_MODE_FUNC)
-		return 0;
-	if (snprintf(gap, sizeof(gap), "GAP-%s", name) >= sizeof(gap)) {
-		kstats_metric_delete(p->time_metric);
-		return -EINVAL;
+	if (p->mode == KSTATS_MODE_FUNC) {
+		m = kstats_trace_metric("GAP", name, frac_bits, KSTATS_KIND_GAP, &origin);
+		if (IS_ERR(m))
+			goto fail;
+		p->gap_metric = m;
+		p->gap = &m->ks;
 	}
-	origin.kind = KSTATS_KIND_GAP;
-	m = kstats_metric_new(gap, frac_bits, &origin);
-	if (IS_ERR(m)) {
-		kstats_metric_delete(p->time_metric);
-		return PTR_ERR(m);
+	for (i = 0; split && i < KSTATS_SPLIT_NR; i++) {
+		m = kstats_trace_metric(kstats_split_metrics[i].prefix, name, frac_bits,
+					kstats_split_metrics[i].kind, &origin);
+		if (IS_ERR(m))
+			goto fail;
+		p->split_metric[i] = m;
+		p->split[i] = &m->ks;
 	}
-	kstats_metric_get(m);
-	p->gap_metric = m;
-	p->gap = &m->ks;
 	return 0;
+fail:
+	kstats_trace_metrics_delete(p);
+	return PTR_ERR(m);
 }
 
 /* The mechanism for @mode that @want asks for, or an error. */
@@ -460,6 +549,8 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		snprintf(target, sizeof(target), "%s..%s", start, end);
 	}
 	err = (!func && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
+	      /* --split: function traces only (kstats(4)) */
+	      (!func && (req->flags & KSTATS_TRACE_SPLIT)) ? -EINVAL :
 	      kstats_pick_mech(p, req->mechanism, tracepoints) ?:
 	      kstats_probe_filters(p, req, cpus);
 	if (err)
@@ -469,24 +560,26 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (err)
 		goto free;
 	p->floor_ns = kstats_measure_floor(p->mode, p->mech);
-	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target);
+	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target,
+				   req->flags & KSTATS_TRACE_SPLIT);
 	if (err)
 		goto unlock;
-	err = kstats_outlier_setup(p, req) ?:
-	      kstats_attach(p, func, start, end, req->maxactive);
+	/* The scheduler's probes before the first call that needs them. */
+	err = kstats_outlier_setup(p, req) ?: p->split[0] ? kstats_split_get() : 0;
+	if (!err) {
+		p->split_armed = p->split[0];
+		err = kstats_attach(p, func, start, end, req->maxactive);
+	}
 	if (err) {
-		kstats_metric_delete(p->time_metric);
-		if (p->gap_metric)
-			kstats_metric_delete(p->gap_metric);
+		kstats_split_disarm(p);
+		kstats_trace_metrics_delete(p);
 		goto unlock;
 	}
 	list_add_tail(&p->node, &kstats_probes);
 	kstats_outlier_started(p);
 	if (file)
 		file->private_data = &kstats_probes;	/* see kstats_trace_file_closed() */
-	kstats_metric_set_probe(p->time_metric, p);
-	if (p->gap_metric)
-		kstats_metric_set_probe(p->gap_metric, p);
+	kstats_probe_link(p, p);
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
 unlock:
@@ -512,12 +605,8 @@ static int kstats_probe_remove(struct kstats_probe *p)
 			return err;
 	}
 	list_del(&p->node);
-	kstats_metric_set_probe(p->time_metric, NULL);
-	kstats_metric_delete(p->time_metric);
-	if (p->gap_metric) {
-		kstats_metric_set_probe(p->gap_metric, NULL);
-		kstats_metric_delete(p->gap_metric);
-	}
+	kstats_split_disarm(p);
+	kstats_trace_metrics_delete(p);
 	kstats_probe_free(p);
 	return 0;
 }
@@ -581,6 +670,7 @@ void kstats_trace_file_closed(struct file *file)
 int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor)
 {
 	struct kstats_probe *p;
+	u64 split_misses = 0;
 	int cpu, err;
 
 	*hits = *misses = *floor = 0;
@@ -593,54 +683,44 @@ int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *flo
 		for_each_possible_cpu(cpu) {
 			*hits += per_cpu_ptr(p->pcpu, cpu)->hits;
 			*misses += per_cpu_ptr(p->pcpu, cpu)->misses;
+			split_misses += per_cpu_ptr(p->pcpu, cpu)->split_misses;
 		}
 		*misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
 						       kstats_pair_missed(p);
 		*floor = p->floor_ns;
+		/* A split part misses also the calls recorded without a split. */
+		if (m->kind == KSTATS_KIND_ONCPU || m->kind == KSTATS_KIND_RUNQ ||
+		    m->kind == KSTATS_KIND_BLOCKED) {
+			*misses += split_misses;
+			*hits -= min(*hits, split_misses);
+		}
 	}
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
 }
 
 /*
- * OUTLIERS: the counters and entries of the trace named in @o (the entries
- * into a new array, see kstats_outlier_copy()). -ENOENT: no such metric;
- * -EINVAL: not a trace that captures outliers.
+ * @fn on the trace named @name, or on every trace (@name NULL), under the
+ * trace lock: @fn's result (for every trace, the OR of them), -ENOENT when
+ * there is no such trace, or -EINTR. Needs no privilege: killable.
  */
-int kstats_trace_outliers(struct kstats_outliers *o, struct kstats_outlier **out, u32 *nr)
+int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *arg),
+		      void *arg)
 {
-	const char *name = (const char *)o->name;
-	struct kstats_metric *m;
 	struct kstats_probe *p;
-	int err;
+	int ret = mutex_lock_killable(&kstats_trace_lock);
 
-	/* Needs no privilege: it must not wait unkillably on TRACE. */
-	err = mutex_lock_killable(&kstats_trace_lock);
-	if (err)
-		return err;
-	p = kstats_probe_find(name);
-	if (p) {
-		err = kstats_outlier_copy(p, o, out, nr);
+	if (ret)
+		return ret;
+	if (name) {
+		p = kstats_probe_find(name);
+		ret = p ? fn(p, arg) : -ENOENT;
 	} else {
-		m = kstats_get_by_name(name);
-		err = IS_ERR(m) ? PTR_ERR(m) : -EINVAL;
-		if (!IS_ERR(m))
-			kstats_metric_put(m);
+		list_for_each_entry(p, &kstats_probes, node)
+			ret |= fn(p, arg);
 	}
 	mutex_unlock(&kstats_trace_lock);
-	return err;
-}
-
-bool kstats_trace_each(bool (*fn)(struct kstats_probe *p))
-{
-	struct kstats_probe *p;
-	bool any = false;
-
-	mutex_lock(&kstats_trace_lock);
-	list_for_each_entry(p, &kstats_probes, node)
-		any |= fn(p);
-	mutex_unlock(&kstats_trace_lock);
-	return any;
+	return ret;
 }
 
 /* Whether @addr is text of @mod that is going away: all of it, or its init. */
@@ -671,9 +751,8 @@ void kstats_trace_module_text_gone(struct module *mod, bool init_only)
 		if (kstats_detach(p))
 			continue;
 		p->detached = true;
-		WRITE_ONCE(p->time_metric->detached, true);
-		if (p->gap_metric)
-			WRITE_ONCE(p->gap_metric->detached, true);
+		kstats_split_disarm(p);
+		kstats_probe_mark_detached(p);
 		pr_info("kstats: trace %s detached: module %s %s\n",
 			p->time_metric->name, mod->name,
 			init_only ? "freed its init code" : "unloaded");
@@ -697,6 +776,7 @@ void kstats_trace_exit(void)
 		for (mech = 0; mech < ARRAY_SIZE(kstats_floor_probes[0]); mech++)
 			if (kstats_floor_probes[mode][mech])
 				kstats_floor_probe_free(kstats_floor_probes[mode][mech]);
+	kstats_split_exit();
 	mutex_unlock(&kstats_trace_lock);
 	kstats_outlier_exit();
 }

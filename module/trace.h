@@ -26,10 +26,36 @@ struct kstats_probe_pcpu {
 	u64 hits;			/* samples recorded */
 	u64 misses;			/* calls that could not be recorded */
 	u64 last_exit;			/* GAP: end of the last call on this CPU */
+	u64 split_misses;		/* recorded calls with no split */
 	/* Outliers (trace_outlier.c): this CPU's rate limit. */
 	u64 outlier_window;		/* now >> 30 of the last capture */
 	u64 outlier_in_window;		/* captures in that window */
 	u64 ratelimited;		/* outliers not kept for the limit */
+};
+
+/* --split: where a call's time went (trace_split.c). */
+enum kstats_split_part {
+	KSTATS_SPLIT_ONCPU,
+	KSTATS_SPLIT_RUNQ,		/* runnable, waiting for a CPU */
+	KSTATS_SPLIT_BLOCKED,		/* asleep */
+	KSTATS_SPLIT_NR
+};
+
+struct kstats_task_ctx;
+
+/* Where the calling task's off-CPU clocks stood when a split call began. */
+struct kstats_split_mark {
+	struct kstats_task_ctx *ctx;	/* NULL: not a task's call */
+	u64 runq_ns, blocked_ns;
+	bool missed;			/* no context free for the task */
+};
+
+/* A function call's entry data, kept with the invocation. */
+struct kstats_call {
+	u64 t0;
+	u64 instance;			/* fprobe: the trace that saw the entry */
+	u32 cpu;			/* at entry, for outliers */
+	struct kstats_split_mark mark;	/* with --split */
 };
 
 struct kstats_task_slot;
@@ -43,6 +69,9 @@ struct kstats_probe {
 	struct kstats *time;		/* where durations go */
 	struct kstats *gap;		/* where gaps go, or NULL */
 	struct kstats_metric *time_metric, *gap_metric;
+	struct kstats *split[KSTATS_SPLIT_NR];	/* --split, or NULLs */
+	struct kstats_metric *split_metric[KSTATS_SPLIT_NR];
+	bool split_armed;		/* holds the scheduler's probes */
 	struct file *creator;
 	bool autoremove;
 	u32 filter;			/* KSTATS_TRACE_PID | _TGID | _CPUS */
@@ -125,17 +154,19 @@ void kstats_outlier_capture(struct kstats_probe *p, const struct kstats_call_end
  * read earlier than its entry (the fast clock may step back across a
  * timekeeping update, or between CPUs) is a miss, never a sample of ~2^64.
  * An outlier costs a load and a compare here; its capture is out of line.
+ * Returns the duration recorded, or KSTATS_NOT_RECORDED.
  */
-static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0,
-					     u32 cpu_start, unsigned long ret)
+#define KSTATS_NOT_RECORDED	U64_MAX
+static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0,
+					    u32 cpu_start, unsigned long ret)
 {
 	u64 now = kstats_probe_now();
 
 	if (!READ_ONCE(p->time->active))
-		return;
+		return KSTATS_NOT_RECORDED;
 	if (unlikely(now < t0)) {
 		this_cpu_inc(p->pcpu->misses);
-		return;
+		return KSTATS_NOT_RECORDED;
 	}
 	kstats_record(p->time, now - t0);
 	this_cpu_inc(p->pcpu->hits);
@@ -145,7 +176,15 @@ static __always_inline void kstats_probe_end(struct kstats_probe *p, u64 t0,
 
 		kstats_outlier_capture(p, &end);
 	}
+	return now - t0;
 }
+
+/* trace_split.c: --split (needs sched_switch's prev_state, 5.18+) */
+void kstats_split_begin(struct kstats_probe *p, struct kstats_split_mark *m);
+void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m, u64 wall);
+int kstats_split_get(void);
+void kstats_split_put(void);
+void kstats_split_exit(void);
 
 /* trace_func.c: one function, by fprobe or kretprobe */
 u32 kstats_maxactive_limit(void);
@@ -162,6 +201,7 @@ u64 kstats_pair_missed(struct kstats_probe *p);
 void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 			   struct trace_event_file **file);
+struct tracepoint *kstats_core_tracepoint(const char *name);
 
 /* trace_outlier.c */
 int kstats_outlier_setup(struct kstats_probe *p, const struct kstats_trace *req);
@@ -169,8 +209,6 @@ void kstats_outlier_free(struct kstats_probe *p);
 bool kstats_outlier_args_ok(const struct kstats_trace *t);
 void kstats_outlier_started(struct kstats_probe *p);
 void kstats_outlier_exit(void);
-int kstats_outlier_copy(struct kstats_probe *p, struct kstats_outliers *o,
-			struct kstats_outlier **out, u32 *nr);
 
 /* trace.c */
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
@@ -181,9 +219,8 @@ int kstats_trace_stop(struct file *file, const char *name);
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 int kstats_trace_stats(struct kstats_metric *m, u64 *hits, u64 *misses, u64 *floor);
-int kstats_trace_outliers(struct kstats_outliers *o, struct kstats_outlier **out, u32 *nr);
-/* @fn on every trace, under the trace lock; whether any @fn returned true. */
-bool kstats_trace_each(bool (*fn)(struct kstats_probe *p));
+int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *arg),
+		      void *arg);
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
 

@@ -10,22 +10,29 @@
 
 #include "trace.h"
 
+/*
+ * Both mechanisms' exit: the duration, then where it went. @ret is where
+ * the call returns to: the frame an outlier's stack starts from.
+ */
+static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstats_call *call,
+					    unsigned long ret)
+{
+	u64 wall = kstats_probe_end(p, call->t0, call->cpu, ret);
+
+	if (unlikely(p->split[0]))
+		kstats_split_end(p, &call->mark, wall);
+}
+
 #ifdef KSTATS_HAVE_FPROBE
 bool kstats_have_fprobe = true;
 
 /*
- * A call's entry data. On the function graph (6.14+) the exit handler of a
- * call is found by the fprobe's address alone: a call that entered under a
- * trace since removed returns into whatever trace now sits at that address
- * (the next TRACE often gets the same object back). The instance tells the
- * trace that saw the entry from any later one.
+ * On the function graph (6.14+) the exit handler of a call is found by the
+ * fprobe's address alone: a call that entered under a trace since removed
+ * returns into whatever trace now sits at that address (the next TRACE
+ * often gets the same object back). The instance in the entry data tells
+ * the trace that saw the entry from any later one.
  */
-struct kstats_call {
-	u64 t0;
-	u64 instance;
-	u32 cpu;			/* at entry, for outliers */
-};
-
 static atomic64_t kstats_instances = ATOMIC64_INIT(0);
 
 static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
@@ -41,13 +48,14 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 	call->t0 = now;
 	call->instance = p->instance;
 	call->cpu = smp_processor_id();
+	if (unlikely(p->split[0]))
+		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
 /*
- * Where the call returns to: the frame an outlier's stack starts from.
- * Before 6.5 (no ret_ip parameter) fprobe's exit ran on rethook, which
- * sets the registers' ip to it before calling the handler.
+ * Before 6.5 (no ret_ip parameter) fprobe's exit ran on rethook, which sets
+ * the registers' ip to the return address before calling the handler.
  */
 #ifdef KSTATS_FPROBE_RET_IP
 #define KSTATS_FPROBE_RET	ret_ip
@@ -62,7 +70,7 @@ static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 
 	/* Entered under another trace: neither a hit nor a miss of this one. */
 	if (call->instance == READ_ONCE(p->instance))
-		kstats_probe_end(p, call->t0, call->cpu, KSTATS_FPROBE_RET);
+		kstats_call_end(p, call, KSTATS_FPROBE_RET);
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
@@ -71,7 +79,8 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 	WRITE_ONCE(p->instance, atomic64_inc_return(&kstats_instances));
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
-	p->fp.entry_data_size = sizeof(struct kstats_call);
+	p->fp.entry_data_size = p->split[0] ? sizeof(struct kstats_call) :
+					      offsetof(struct kstats_call, mark);
 	kstats_fprobe_set_maxactive(&p->fp, maxactive);
 	return register_fprobe_ips(&p->fp, &addr, 1);
 }
@@ -79,16 +88,10 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 bool kstats_have_fprobe;
 #endif
 
-/* A kretprobe instance's data. */
-struct kstats_kret_call {
-	u64 t0;
-	u32 cpu;			/* at entry, for outliers */
-};
-
 static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kstats_probe *p = container_of(get_kretprobe(ri), struct kstats_probe, rp);
-	struct kstats_kret_call *call = (void *)ri->data;
+	struct kstats_call *call = (struct kstats_call *)ri->data;
 	u64 now;
 
 	if (!kstats_probe_wants(p))
@@ -97,16 +100,16 @@ static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs 
 	kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->cpu = smp_processor_id();
+	if (unlikely(p->split[0]))
+		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
 /* The registers' ip is where the call returns to (the kretprobe sets it). */
 static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kstats_kret_call *call = (void *)ri->data;
-
-	kstats_probe_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
-			 call->t0, call->cpu, instruction_pointer(regs));
+	kstats_call_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
+			(struct kstats_call *)ri->data, instruction_pointer(regs));
 	return 0;
 }
 
@@ -135,7 +138,8 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 #endif
 	p->rp.entry_handler = kstats_kretprobe_entry;
 	p->rp.handler = kstats_kretprobe_exit;
-	p->rp.data_size = sizeof(struct kstats_kret_call);
+	p->rp.data_size = p->split[0] ? sizeof(struct kstats_call) :
+					offsetof(struct kstats_call, mark);
 	p->rp.maxactive = maxactive;
 	p->rp.kp.addr = (kprobe_opcode_t *)addr;
 	return register_kretprobe(&p->rp);

@@ -205,7 +205,7 @@ void kstats_outlier_free(struct kstats_probe *p)
  * (kstats_hist.h). None (U64_MAX) until there are 1 / (1 - q) samples, so
  * that the quantile is a sample and not the maximum.
  */
-static bool kstats_outlier_requantile(struct kstats_probe *p)
+static int kstats_outlier_requantile(struct kstats_probe *p, void *unused)
 {
 	struct kstats_outlier_ring *r = p->outliers;
 	u32 nslots, s, ppm;
@@ -213,7 +213,7 @@ static bool kstats_outlier_requantile(struct kstats_probe *p)
 	int cpu;
 
 	if (!r || !r->ppm)
-		return false;
+		return 0;
 	ppm = r->ppm;
 	nslots = kstats_hist_nslots(p->time->frac_bits);
 	memset(r->fold, 0, nslots * sizeof(*r->fold));
@@ -232,13 +232,13 @@ static bool kstats_outlier_requantile(struct kstats_probe *p)
 							   p->time->frac_bits, ppm));
 	}
 	WRITE_ONCE(p->outlier_ns, v);
-	return true;
+	return 1;
 }
 
 /* About once a second while a trace has a quantile threshold. */
 static void kstats_outlier_tick(struct work_struct *work)
 {
-	if (kstats_trace_each(kstats_outlier_requantile))
+	if (kstats_trace_call(NULL, kstats_outlier_requantile, NULL) > 0)
 		queue_delayed_work(system_unbound_wq, &kstats_outlier_work, HZ);
 }
 
@@ -255,15 +255,23 @@ void kstats_outlier_exit(void)
 	cancel_delayed_work_sync(&kstats_outlier_work);
 }
 
+/* What OUTLIERS asks of a trace, and gets back. */
+struct kstats_outlier_read {
+	struct kstats_outliers *o;
+	struct kstats_outlier *buf;	/* new, oldest first */
+	u32 nr;
+};
+
 /*
- * The counters into @o and the entries kept into a new array (*@out,
- * *@nr of them, oldest first); -ENOSPC if @o has room for fewer. Under
- * kstats_trace_lock, so the ring stays. An entry being written, or
- * overwritten while copied, is skipped.
+ * The counters into @rd->o and the entries kept into a new array; -ENOSPC
+ * if the caller has room for fewer. Under the trace lock (kstats_trace_call()),
+ * so the ring stays. An entry being written, or overwritten while copied,
+ * is skipped. -EINVAL: @p keeps no outliers.
  */
-int kstats_outlier_copy(struct kstats_probe *p, struct kstats_outliers *o,
-			struct kstats_outlier **out, u32 *nr)
+static int kstats_outlier_copy(struct kstats_probe *p, void *arg)
 {
+	struct kstats_outlier_read *rd = arg;
+	struct kstats_outliers *o = rd->o;
 	struct kstats_outlier_ring *r = p->outliers;
 	struct kstats_outlier *buf;
 	u64 head, captured, kept, seq, w;
@@ -306,8 +314,8 @@ int kstats_outlier_copy(struct kstats_probe *p, struct kstats_outliers *o,
 			continue;
 		buf[n++].seq = seq;
 	}
-	*out = buf;
-	*nr = n;
+	rd->buf = buf;
+	rd->nr = n;
 	return 0;
 }
 
@@ -319,11 +327,13 @@ int kstats_outlier_copy(struct kstats_probe *p, struct kstats_outliers *o,
 int kstats_cmd_outliers(struct file *file, void *arg)
 {
 	struct kstats_outliers *o = arg;
+	struct kstats_outlier_read rd = { .o = o };
 	u8 __user *dst = u64_to_user_ptr(o->entries);
 	bool addresses = kstats_file_privileged(file);
-	struct kstats_outlier *buf = NULL;
+	struct kstats_outlier *buf;
+	struct kstats_metric *m;
 	size_t len;
-	u32 n = 0, i;
+	u32 n, i;
 	int err;
 
 	if (o->flags || kstats_arg_name(o->name) ||
@@ -334,9 +344,19 @@ int kstats_cmd_outliers(struct file *file, void *arg)
 	len = min_t(size_t, o->entry_size, sizeof(*buf));
 	/* Output fields are ignored on input: kstats_outlier_copy() sets each. */
 	o->out_flags = addresses ? 0 : KSTATS_OUTLIERS_NOADDR;
-	err = kstats_trace_outliers(o, &buf, &n);
+	err = kstats_trace_call((const char *)o->name, kstats_outlier_copy, &rd);
+	if (err == -ENOENT) {
+		/* Not a trace: a metric that is not one is -EINVAL. */
+		m = kstats_get_by_name((const char *)o->name);
+		if (!IS_ERR(m)) {
+			kstats_metric_put(m);
+			err = -EINVAL;
+		}
+	}
 	if (err)
 		return err;
+	buf = rd.buf;
+	n = rd.nr;
 	for (i = 0; i < n && !err; i++, dst += o->entry_size) {
 		if (!addresses) {
 			memset(buf[i].frames, 0, sizeof(buf[i].frames));

@@ -176,6 +176,28 @@ static int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+struct kstats_tp_search {
+	const char *name;
+	struct tracepoint *found;
+};
+
+static void kstats_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct kstats_tp_search *search = priv;
+
+	if (!strcmp(tp->name, search->name))
+		search->found = tp;
+}
+
+/* A core kernel tracepoint by name (no module's), or NULL. */
+struct tracepoint *kstats_core_tracepoint(const char *name)
+{
+	struct kstats_tp_search search = { .name = name };
+
+	for_each_kernel_tracepoint(kstats_tp_match, &search);
+	return search.found;
+}
+
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 /*
  * Registered on events of any prototype: the arguments are not read. Since
@@ -194,19 +216,6 @@ static void kstats_tp_end(void *data)
 	preempt_disable_notrace();
 	kstats_section_end(data);
 	preempt_enable_notrace();
-}
-
-struct kstats_tp_search {
-	const char *name;
-	struct tracepoint *found;
-};
-
-static void kstats_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct kstats_tp_search *search = priv;
-
-	if (!strcmp(tp->name, search->name))
-		search->found = tp;
 }
 
 /*
@@ -245,14 +254,11 @@ static int kstats_trace_event_find(const char *name, struct tracepoint **tp,
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 			   struct trace_event_file **file)
 {
-	struct kstats_tp_search search = { .name = strrchr(name, ':') + 1 };
-
 	*file = NULL;
 	if (strchr(name + 3, ':'))
 		return kstats_trace_event_find(name, tp, file);
-	for_each_kernel_tracepoint(kstats_tp_match, &search);
-	*tp = search.found;
-	return search.found ? 0 : -ENOENT;
+	*tp = kstats_core_tracepoint(name + 3);
+	return *tp ? 0 : -ENOENT;
 }
 
 static void kstats_tp_put(struct kstats_probe *p)

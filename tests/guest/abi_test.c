@@ -501,8 +501,10 @@ void test_info(void)
 
 	if ((i->features & need) != need)
 		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS", (unsigned long long)i->features);
-	if (i->features & ~need)
-		tap_fail("unknown feature bits 0x%llx", (unsigned long long)(i->features & ~need));
+	/* SPLIT: kernels with sched_switch's prev_state (5.18+). */
+	if (i->features & ~(need | KSTATS_FEAT_SPLIT))
+		tap_fail("unknown feature bits 0x%llx",
+			 (unsigned long long)(i->features & ~(need | KSTATS_FEAT_SPLIT)));
 	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS (0x%llx)", (unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));

@@ -2,6 +2,7 @@
 # `make bench`, tracing part, guest side: the per-call overhead of timing an
 # empty function (tests/kmod/kstats_target.c) with kstats' fprobe and
 # kretprobe paths, the same mechanisms with empty handlers (kstats_bare.ko),
+# and with handlers that only read the clock at entry and exit (clock=1),
 # bpftrace (kprobe + kretprobe + hist) and libbpf-tools'
 # funclatency, hot (back to back) and cold (256 KiB written between calls),
 # all in this one boot. Overhead = ns per call traced - ns per call untraced;
@@ -55,6 +56,10 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 		# The same mechanism with empty handlers: what the kernel alone costs.
 		insmod "$build/tests/kmod/kstats_bare.ko" mech="$m"
 		measure "bare_$m"
+		rmmod kstats_bare
+		# ... and with the two clock reads any timing of a call needs.
+		insmod "$build/tests/kmod/kstats_bare.ko" mech="$m" clock=1
+		measure "clock_$m"
 		rmmod kstats_bare
 	done
 done
@@ -111,16 +116,19 @@ peer bpftrace ready bpftrace -e 'BEGIN { printf("ready\n"); }
 peer funclatency Tracing funclatency ktarget_empty && peers+=(funclatency)
 
 echo "# tracing overhead per call of an empty function, kernel $(uname -r)"
-printf '%-14s %12s %12s %10s\n' tool hot_ns cold_ns floor_ns
-printf '%-14s %12s %12s\n' untraced "$(ns $HOT_base)" "$(ns $COLD_base)"
+printf '%-20s %12s %12s %10s\n' tool hot_ns cold_ns floor_ns
+printf '%-20s %12s %12s\n' untraced "$(ns $HOT_base)" "$(ns $COLD_base)"
 bare=()
-for m in "${mechs[@]}"; do bare+=("bare_$m"); done
+for m in "${mechs[@]}"; do bare+=("bare_$m" "clock_$m"); done
 for t in "${mechs[@]}" "${bare[@]}" "${peers[@]}"; do
 	h=HOT_$t c=COLD_$t
-	printf '%-14s %12s %12s %10s\n' "$t" "$(ns $((${!h} - HOT_base)) +)" \
+	printf '%-20s %12s %12s %10s\n' "${t/clock_/bare+clock_}" "$(ns $((${!h} - HOT_base)) +)" \
 		"$(ns $((${!c} - COLD_base)) +)" "${FLOOR[$t]:--}"
 done
-ratio() { python3 -c "print('%-34s %.2f (target <= %s)' % ('$1', ($2) / max($3, 1), '$4'))"; }
+ratio() {	# ratio LABEL NUMERATOR DENOMINATOR TARGET (shell arithmetic)
+	python3 -c 'import sys; print("%-34s %.2f (target <= %s)" % (sys.argv[1], int(sys.argv[2]) / max(int(sys.argv[3]), 1), sys.argv[4]))' \
+		"$1" "$(($2))" "$(($3))" "$4"
+}
 best=${mechs[0]}
 bh=HOT_$best
 if [[ $best == fprobe ]]; then
@@ -128,8 +136,12 @@ if [[ $best == fprobe ]]; then
 	ratio "bare fprobe / bare kretprobe (hot)" "$HOT_bare_fprobe - $HOT_base" "$HOT_bare_kretprobe - $HOT_base" -
 fi
 for m in "${mechs[@]}"; do
-	h=HOT_$m b=HOT_bare_$m
-	echo "kstats' $m handlers add $(ns $((${!h} - ${!b})) +) ns per call to the bare mechanism (hot)"
+	h=HOT_$m b=HOT_bare_$m c=HOT_clock_$m
+	echo "kstats' $m handlers add $(ns $((${!h} - ${!b})) +) ns per call to the bare mechanism (hot)," \
+		"$(ns $((${!h} - ${!c})) +) to the bare mechanism reading the clock twice"
+	ratio "kstats' $m handlers / the bare $m (hot)" "${!h} - ${!b}" "${!b} - $HOT_base" 0.2
+	ratio "  the two clock reads in them" "${!c} - ${!b}" "${!b} - $HOT_base" -
+	ratio "  the rest (kstats' own work)" "${!h} - ${!c}" "${!b} - $HOT_base" 0.2
 done
 for p in "${peers[@]}"; do
 	ph=HOT_$p

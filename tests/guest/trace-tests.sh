@@ -67,6 +67,19 @@ snapshot_killable() {
 	wait "$untr" && wait "$holder" && $K --no-autoload untrace t.kill2 && return $rc
 }
 tap "a SNAPSHOT waiting behind UNTRACE dies at SIGKILL" snapshot_killable
+# --split: where each call's time went, against the scheduler (each
+# mechanism); kernels whose sched_switch has no prev_state say so instead.
+K_=$build/../../cli/kstatsctl
+if $K_ --no-autoload info | grep -q '^features .* split'; then
+	for m in $($K_ --no-autoload -j info | python3 -c 'import json, sys
+print(" ".join(m for m in json.load(sys.stdin)["module"]["mechanisms"] if m in ("fprobe", "kretprobe")))'); do
+		python3 tests/guest/timesplit.py "$K_" "$m" || rc=1
+	done
+else
+	tap "--split on a kernel without it: a clear error, nothing attached" sh -c \
+		"$K_ --no-autoload trace ktarget_busy --split 2>&1 | grep -q 'does not say whether a task' &&
+		 ! $K_ --no-autoload list | grep -q ktarget_busy"
+fi
 # The traced function's module goes away under a trace (each mechanism):
 # the trace detaches, keeps what it recorded, and never records again, even
 # when the module comes back (perhaps at the same address); then untrace.

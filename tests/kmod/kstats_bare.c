@@ -4,12 +4,16 @@
  * (tests/kmod/kstats_target.c), with handlers that do nothing but keep the
  * same per-call data as kstats. Timed against kstats' trace of the same
  * function, it tells what kstats' handlers add from what the mechanism
- * itself costs.
+ * itself costs. With clock=1 the handlers also do what any timing of a call
+ * must: read the clock kstats reads at entry and at exit, and subtract
+ * (into a per-CPU sink); against that, what is left is kstats' own share.
  *
- *   insmod kstats_bare.ko mech=fprobe	(or mech=kretprobe)
+ *   insmod kstats_bare.ko mech=fprobe	(or mech=kretprobe) [clock=1]
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/timekeeping.h>
 
 #include "../../module/compat.h"
 
@@ -18,14 +22,33 @@
 static char *mech = "kretprobe";
 module_param(mech, charp, 0444);
 MODULE_PARM_DESC(mech, "fprobe or kretprobe");
+static bool clock;
+module_param(clock, bool, 0444);
+MODULE_PARM_DESC(clock, "read the clock at entry and exit, as a timer must");
+
+static DEFINE_PER_CPU(u64, bare_sink);
+
+static __always_inline void bare_start(u64 *t0)
+{
+	if (clock)
+		*t0 = ktime_get_mono_fast_ns();
+}
+
+static __always_inline void bare_end(const u64 *t0)
+{
+	if (clock)
+		this_cpu_write(bare_sink, ktime_get_mono_fast_ns() - *t0);
+}
 
 static int bare_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	bare_start((u64 *)ri->data);
 	return 0;
 }
 
 static int bare_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	bare_end((u64 *)ri->data);
 	return 0;
 }
 
@@ -40,11 +63,13 @@ static struct kretprobe bare_rp = {
 #ifdef KSTATS_HAVE_FPROBE
 static int bare_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 {
+	bare_start(data);
 	return 0;
 }
 
 static void bare_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 {
+	bare_end(data);
 }
 
 static struct fprobe bare_fp = {

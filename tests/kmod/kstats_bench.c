@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -21,7 +22,7 @@
 
 static struct kstats *cold[COLD_METRICS];
 
-enum bench_kind { EMPTY, KTIME, HOT, STOPPED, COLD };
+enum bench_kind { EMPTY, KTIME, MONO_FAST, LOCAL, HOT, STOPPED, COLD };
 
 /*
  * kstats_record() alone, as every consumer inlines it: tests/record-path.sh
@@ -47,6 +48,12 @@ static u64 run_once(enum bench_kind kind, struct kstats *hot, const u64 *vals)
 			break;
 		case KTIME:
 			sink += ktime_get_ns();
+			break;
+		case MONO_FAST:		/* what kstats' probe handlers read */
+			sink += ktime_get_mono_fast_ns();
+			break;
+		case LOCAL:		/* ftrace's default trace clock */
+			sink += local_clock();
 			break;
 		case HOT:
 		case STOPPED:
@@ -84,7 +91,7 @@ static void print_ps(const char *what, u64 ps)
 
 static int __init bench_init(void)
 {
-	u64 empty, ktime, hot_ps, stopped, cold_ps, *vals;
+	u64 empty, ktime, mono_fast, local, hot_ps, stopped, cold_ps, *vals;
 	struct kstats *hot;
 	char name[32];
 	int i, b, err = 0;
@@ -109,6 +116,8 @@ static int __init bench_init(void)
 
 	empty = best_ps(EMPTY, hot, vals);
 	ktime = best_ps(KTIME, hot, vals);
+	mono_fast = best_ps(MONO_FAST, hot, vals);
+	local = best_ps(LOCAL, hot, vals);
 	hot_ps = best_ps(HOT, hot, vals);
 	cold_ps = best_ps(COLD, hot, vals);
 	kstats_stop(hot);
@@ -116,6 +125,8 @@ static int __init bench_init(void)
 
 	print_ps("empty_loop", empty);
 	print_ps("ktime_get_ns", ktime);
+	print_ps("ktime_get_mono_fast_ns", mono_fast);
+	print_ps("local_clock", local);
 	print_ps("record_hot", hot_ps);
 	print_ps("record_cold", cold_ps);
 	print_ps("record_stopped", stopped);

@@ -28,6 +28,13 @@
 #include <linux/slab.h>
 
 #include "../../module/trace_func.c"
+/* What trace_func.c calls with --split (never here: no probe splits). */
+#include "../../module/trace_split.c"
+
+struct tracepoint *kstats_core_tracepoint(const char *name)
+{
+	return NULL;
+}
 
 #include "kstats_whitebox.h"
 

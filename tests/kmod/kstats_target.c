@@ -12,6 +12,8 @@
  *   spin / stop		ktarget_empty() on every CPU until stop
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
  *				with "migrate" moves to another CPU half way
+ *   busy US N			ktarget_busy(US) N times, here, in the writer's
+ *				own task: US of work with cond_resched()
  *   recurse DEPTH US N		ktarget_recurse(DEPTH): each level works US
  *				after its inner call, N times; "durations" then
  *				reads how long each call took inside, in ns
@@ -153,6 +155,19 @@ static void run_mix(unsigned int n, unsigned int us, unsigned int m, unsigned in
 	}
 	calls = (u64)n + m;
 	durations_array.n_elements = stalls;
+}
+
+/*
+ * Busy for @us, as a long kernel loop should be: offering the CPU at every
+ * turn, so a task that needs it more gets it (also where only explicit
+ * points preempt: PREEMPT_VOLUNTARY).
+ */
+static noinline __noclone void ktarget_busy(unsigned int us)
+{
+	u64 end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
+
+	while (ktime_get_mono_fast_ns() < end)
+		cond_resched();
 }
 
 static noinline __noclone void ktarget_sec_start(void)
@@ -357,6 +372,11 @@ static int ctl_cmd(char *buf)
 		return run_empty(a, !strcmp(cmd, "empty_cold"));
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
+	if (!strcmp(cmd, "busy") && n == 3) {
+		for (calls = 0; calls < b; calls++)
+			ktarget_busy(a);
+		return 0;
+	}
 	if (!strcmp(cmd, "spin") && n == 1) {
 		atomic64_set(&spun, 0);
 		n = jobs_create("spin", 0, 0, false, true, 0);

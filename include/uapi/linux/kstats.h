@@ -50,6 +50,9 @@
 #define KSTATS_KIND_USER	2	/* CREATE from user space */
 #define KSTATS_KIND_TRACE	3	/* TRACE: execution time */
 #define KSTATS_KIND_GAP		4	/* TRACE: time between calls */
+#define KSTATS_KIND_ONCPU	5	/* TRACE --split: time on a CPU */
+#define KSTATS_KIND_RUNQ	6	/* TRACE --split: runnable, waiting */
+#define KSTATS_KIND_BLOCKED	7	/* TRACE --split: asleep */
 
 /* Metric state flags, in LIST and SNAPSHOT. */
 #define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
@@ -72,6 +75,7 @@
 #define KSTATS_FEAT_RECORD	(1ULL << 5)
 #define KSTATS_FEAT_TRACE	(1ULL << 6)
 #define KSTATS_FEAT_OUTLIERS	(1ULL << 7)	/* TRACE's outlier fields, OUTLIERS */
+#define KSTATS_FEAT_SPLIT	(1ULL << 8)	/* TRACE's KSTATS_TRACE_SPLIT */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -248,7 +252,8 @@ struct kstats_record {
  * empty CPU mask or one past the last CPU, cpus_len above 4096, maxactive
  * above KSTATS_MAXACTIVE_MAX(possible CPUs) (kretprobe's instance pool
  * costs CPUs x maxactive; fprobe from 6.14 ignores maxactive), a symbol on
- * the kprobe blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit).
+ * the kprobe blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit),
+ * KSTATS_TRACE_SPLIT on a section or with a NAME over 55 bytes.
  * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
  * core or of a loaded module (held while traced).
  * -ENOENT: no such symbol, tracepoint, or event in that system
@@ -257,7 +262,7 @@ struct kstats_record {
  * -ESRCH: no such pid, or no thread group with that tgid (a thread that is
  * not its group's leader). -EOPNOTSUPP: the mechanism is not available on
  * this kernel; tracepoint pairs on a CFI kernel; an event without a
- * tracepoint. -EPERM: also when the kernel is locked down against kprobes.
+ * tracepoint; KSTATS_TRACE_SPLIT before Linux 5.18 (INFO: KSTATS_FEAT_SPLIT). -EPERM: also when the kernel is locked down against kprobes.
  *
  * Outliers (KSTATS_TRACE_OUTLIERS): calls that take at least a threshold
  * are kept, with their task and kernel stack, in a ring of outlier_ring
@@ -274,6 +279,7 @@ struct kstats_record {
 #define KSTATS_TRACE_TGID	(1U << 2)	/* only the process tgid */
 #define KSTATS_TRACE_CPUS	(1U << 3)	/* only the CPUs in the cpus bitmap */
 #define KSTATS_TRACE_OUTLIERS	(1U << 4)	/* capture outliers (below) */
+#define KSTATS_TRACE_SPLIT	(1U << 5)	/* + ONCPU-, RUNQ-, BLOCKED-NAME */
 #define KSTATS_OUTLIER_RING_DEFAULT	256
 #define KSTATS_OUTLIER_RING_MAX		65536
 #define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
