@@ -182,4 +182,5 @@ ok "kstatsctl outliers of a trace without them: error, hint" \
 ok "rmmod kstats_target" rmmod kstats_target
 ok "rmmod kstats" rmmod kstats
 rm -rf "$tmp"
+echo "# outlier-tests: $SECONDS s"
 tap_end
