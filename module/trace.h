@@ -139,14 +139,13 @@ static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 n
 		kstats_record(p->gap, now - last);
 }
 
-/* trace_outlier.c: what the exit of an outlier adds, out of line. */
-struct kstats_call_end {
-	u64 t0, now;
-	u32 cpu_start;
-	unsigned long ret;		/* the call's return address, or 0 */
-};
-
-void kstats_outlier_capture(struct kstats_probe *p, const struct kstats_call_end *end);
+/*
+ * trace_outlier.c: what the exit of an outlier adds, out of line. Scalars,
+ * not a struct: nothing on the hot path's stack (no stack protector).
+ * @ret: the call's return address, or 0.
+ */
+void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
+			    unsigned long ret);
 
 /*
  * A call that began while recording ends. It counts only if the trace still
@@ -171,11 +170,8 @@ static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0,
 	kstats_record(p->time, now - t0);
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
-	if (unlikely(now - t0 >= READ_ONCE(p->outlier_ns))) {
-		struct kstats_call_end end = { t0, now, cpu_start, ret };
-
-		kstats_outlier_capture(p, &end);
-	}
+	if (unlikely(now - t0 >= READ_ONCE(p->outlier_ns)))
+		kstats_outlier_capture(p, t0, now, cpu_start, ret);
 	return now - t0;
 }
 

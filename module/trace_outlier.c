@@ -117,13 +117,14 @@ static void kstats_outlier_stack(struct kstats_outlier *e, unsigned long ret)
 }
 
 /* An outlier ends: keep it, unless rate-limited or its slot is taken. */
-noinline void kstats_outlier_capture(struct kstats_probe *p, const struct kstats_call_end *end)
+noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
+				     unsigned long ret)
 {
 	struct kstats_outlier_ring *r = p->outliers;
 	struct kstats_outlier *e;
 	u64 seq, old;
 
-	if (!r || kstats_outlier_limited(p, r->rate, end->now))
+	if (!r || kstats_outlier_limited(p, r->rate, now))
 		return;
 	kstats_outlier_rebase(p, r);
 	seq = atomic64_inc_return(&r->head);
@@ -134,15 +135,15 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, const struct kstats
 		atomic64_inc(&r->collided);
 		return;
 	}
-	e->time_ns = end->now;
-	e->duration_ns = end->now - end->t0;
+	e->time_ns = now;
+	e->duration_ns = now - t0;
 	e->pid = current->pid;
 	e->tgid = current->tgid;
-	e->cpu_start = end->cpu_start;
+	e->cpu_start = cpu_start;
 	e->cpu_end = smp_processor_id();
 	strscpy_pad((char *)e->comm, current->comm, sizeof(e->comm));
 	e->flags = in_task() ? 0 : KSTATS_OUTLIER_NOTASK;
-	kstats_outlier_stack(e, end->ret);
+	kstats_outlier_stack(e, ret);
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
 }
