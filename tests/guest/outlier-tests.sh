@@ -150,6 +150,17 @@ live_p999() {
 	((captured == before + 5)) || { echo "captured $before, then $captured"; return 1; }
 }
 
+# A section between two tracepoints (the target's own events): 3 of 3 ms,
+# over 1 ms, are all kept; counted from show -j (no stacks read).
+tp_section() {
+	local doc
+	"$K" trace outl.tp --start tp:kstats_target:ktarget_begin \
+		--end tp:kstats_target:ktarget_end --outliers 1ms || return 1
+	write_target "tpsection 3000 3" || return 1
+	doc=$("$K" show outl.tp -j) && "$K" untrace outl.tp || return 1
+	[[ $doc =~ \"captured\":\ 3, ]] || { echo "$doc" | grep -o '"outliers": {[^}]*}'; return 1; }
+}
+
 # Bad input: a usage error (exit 2) and nothing traced.
 refused() {
 	local out rc
@@ -171,6 +182,9 @@ done
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
 ok "--outliers p99.9: the module's threshold in show's p99.9 slot within 2 s; then 5 calls of 2 ms kept" live_p999
 ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end" section_cpus
+"$K" info -j | "$py" -c 'import json, sys
+sys.exit("tracepoint" not in json.load(sys.stdin)["module"]["mechanisms"])' &&
+	ok "a tracepoint section: 3 of 3 ms over 1 ms, all kept" tp_section
 ok "--outliers 0: usage error, nothing traced" refused --outliers 0
 ok "--outliers 1ns (below the probe floor): usage error, nothing traced" refused --outliers 1ns
 ok "--outliers p100: usage error" refused --outliers p100
