@@ -173,18 +173,21 @@ refused() {
 
 ok "insmod kstats" insmod "$build/module/kstats.ko"
 ok "insmod kstats_target" insmod "$build/tests/kmod/kstats_target.ko"
+have=$("$K" info -j | "$py" -c 'import json, sys
+print(" ".join(json.load(sys.stdin)["module"]["mechanisms"]))')
 mechs=(kretprobe)
-"$K" info -j | "$py" -c 'import json, sys
-sys.exit("fprobe" not in json.load(sys.stdin)["module"]["mechanisms"])' && mechs=(fprobe kretprobe)
+[[ " $have " == *" fprobe "* ]] && mechs=(fprobe kretprobe)
 for mech in "${mechs[@]}"; do
 	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target" exact_ten "$mech"
 done
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
 ok "--outliers p99.9: the module's threshold in show's p99.9 slot within 2 s; then 5 calls of 2 ms kept" live_p999
 ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end" section_cpus
-"$K" info -j | "$py" -c 'import json, sys
-sys.exit("tracepoint" not in json.load(sys.stdin)["module"]["mechanisms"])' &&
+if [[ " $have " == *" tracepoint "* ]]; then
 	ok "a tracepoint section: 3 of 3 ms over 1 ms, all kept" tp_section
+else
+	skip "a tracepoint section's outliers" "no tracepoint pairs here (a CFI kernel)"
+fi
 ok "--outliers 0: usage error, nothing traced" refused --outliers 0
 ok "--outliers 1ns (below the probe floor): usage error, nothing traced" refused --outliers 1ns
 ok "--outliers p100: usage error" refused --outliers p100
