@@ -64,7 +64,8 @@ static bool kstats_slot_claim(struct kstats_task_slot *s, u64 seen, u64 now)
 		return false;
 	WRITE_ONCE(s->start_time, current->start_time);
 	WRITE_ONCE(s->t0, now);
-	WRITE_ONCE(s->cpu, smp_processor_id());
+	/* Raw: the floor of tracepoint pairs runs this preemptible. */
+	WRITE_ONCE(s->cpu, raw_smp_processor_id());
 	/* t0, cpu, start_time before the tid: a reader that sees us sees them. */
 	smp_store_release(&s->owner, kstats_owner_next(seen, current->pid));
 	return true;

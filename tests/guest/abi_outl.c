@@ -3,14 +3,14 @@
  * Outliers (TRACE's outlier fields, OUTLIERS): the bad inputs of both, the
  * sizing answer, what an entry holds and, for an unprivileged opener, what
  * it does not (no addresses). The outliers are our own slow reads: a read
- * of a timerfd blocks in vfs_read until the timer fires.
+ * of a pipe blocks in vfs_read until a helper thread writes.
  */
 #include "abi_test.h"
 
 #include <grp.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/timerfd.h>
 #include <sys/wait.h>
 
 #define OUTL_NAME	"abi.outl"
@@ -49,18 +49,42 @@ static int k_outliers(int fd, const char *name, void *entries, uint32_t entry_si
 	return kioctl(fd, KSTATS_IOC_OUTLIERS, o);
 }
 
-/* One read that blocks in vfs_read for about @us. */
+/*
+ * One read that blocks in vfs_read for about @us: a helper thread (not
+ * traced: the trace follows this thread alone) waits @us on the monotonic
+ * clock, then writes what this one reads. No timer syscalls: a -m32 build
+ * on a kernel without CONFIG_COMPAT_32BIT_TIME (the debug lane) has none
+ * of the 32-bit ones.
+ */
+static int slow_go[2], slow_data[2];
+
+static void *slow_writer(void *arg)
+{
+	unsigned int us;
+
+	(void)arg;
+	while (read(slow_go[0], &us, sizeof(us)) == sizeof(us)) {
+		uint64_t end = now_ns(CLOCK_MONOTONIC) + us * 1000ULL;
+
+		while (now_ns(CLOCK_MONOTONIC) < end)
+			;
+		if (write(slow_data[1], "x", 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
 static void slow_read(unsigned int us)
 {
-	struct itimerspec its = { .it_value = { 0, us * 1000L } };
-	int tfd = timerfd_create(CLOCK_MONOTONIC, 0);
-	uint64_t ticks;
+	static pthread_t writer;
+	char c;
 
-	if (tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) ||
-	    read(tfd, &ticks, sizeof(ticks)) != sizeof(ticks))
-		tap_fail("timerfd: %s", strerror(errno));
-	if (tfd >= 0)
-		close(tfd);
+	if (!writer && (pipe(slow_go) || pipe(slow_data) ||
+			pthread_create(&writer, NULL, slow_writer, NULL)))
+		tap_fail("slow reads: %s", strerror(errno));
+	if (write(slow_go[1], &us, sizeof(us)) != sizeof(us) ||
+	    read(slow_data[0], &c, 1) != 1)
+		tap_fail("slow read: %s", strerror(errno));
 }
 
 static void test_outlier_args(void)
