@@ -15,6 +15,9 @@
  *                            (a module's or a program's own unit)
  *   kstats_hits_total, kstats_misses_total  counters, traces only
  *   kstats_probe_floor_seconds              gauge, traces only
+ *   kstats_outliers_total, kstats_outliers_lost_total  counters, traces
+ *                            that keep outliers (trace --outliers); lost
+ *                            is overwritten plus rate-limited
  *   kstats_recording         gauge: 1 recording, 0 stopped
  *   kstats_skipped_total     counter, traces: calls declined by sampling
  *   kstats_sample_every      gauge, traces: 1 call in N recorded
@@ -216,7 +219,8 @@ static void histograms(FILE *out, const struct ks_set *set, const struct export_
 	}
 }
 
-enum extra { HITS, MISSES, FLOOR, RECORDING, SKIPPED, SAMPLE_EVERY, MODE, COST };
+enum extra { HITS, MISSES, FLOOR, RECORDING, SKIPPED, SAMPLE_EVERY, MODE, COST,
+	     OUTLIERS, OUTLIERS_LOST };
 
 static void extras(FILE *out, const struct ks_set *set, enum extra what)
 {
@@ -227,6 +231,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			     "Calls a trace could not time." },
 		[FLOOR] = { "kstats_probe_floor_seconds", "gauge",
 			    "A trace's own cost, measured when it was attached." },
+		[OUTLIERS] = { "kstats_outliers_total", "counter",
+			       "Calls a trace kept as outliers (kstatsctl outliers NAME)." },
+		[OUTLIERS_LOST] = { "kstats_outliers_lost_total", "counter",
+				    "Outliers overwritten in a trace's ring or rate-limited." },
 		[RECORDING] = { "kstats_recording", "gauge",
 				"1: the metric records, 0: stopped." },
 		[SKIPPED] = { "kstats_skipped_total", "counter",
@@ -253,7 +261,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			continue;
 		/* Sampling known (from the module), and a cost only if governed. */
 		if (what >= SKIPPED && (!m->smp.sample_every ||
-					(what == COST && !m->smp.budget_ppm)))
+					(what == COST && !m->smp.budget_ppm)) &&
+		    what < OUTLIERS)
+			continue;
+		if ((what == OUTLIERS || what == OUTLIERS_LOST) && !m->has_outliers)
 			continue;
 		if (!head) {
 			fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", fams[what][0],
@@ -274,6 +285,11 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			snprintf(v, sizeof(v), "%u", m->smp.mode);
 		else if (what == COST)
 			ks_prom_float(v, sizeof(v), m->smp.cost_ppm / 1e6);
+		else if (what == OUTLIERS)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->outl.captured);
+		else if (what == OUTLIERS_LOST)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)
+				 (m->outl.overwritten + m->outl.ratelimited));
 		else
 			snprintf(v, sizeof(v), "%d", !!(m->flags & KSTATS_METRIC_ACTIVE));
 		fprintf(out, "%s{name=\"%s\"} %s\n", fams[what][0],
@@ -294,6 +310,8 @@ static int write_export(FILE *out, const struct ks_set *set, const struct export
 	extras(out, set, HITS);
 	extras(out, set, MISSES);
 	extras(out, set, FLOOR);
+	extras(out, set, OUTLIERS);
+	extras(out, set, OUTLIERS_LOST);
 	extras(out, set, RECORDING);
 	extras(out, set, SKIPPED);
 	extras(out, set, SAMPLE_EVERY);

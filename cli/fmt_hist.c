@@ -122,6 +122,8 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 			(unsigned long long)m->hits, (unsigned long long)m->misses,
 			ks_fmt_int(a, sizeof(a), m->floor_ns, u));
 	ks_sampling_note(out, m);
+	if (m->has_outliers)
+		ks_outliers_line(out, m->name, &m->outl);
 }
 
 /*

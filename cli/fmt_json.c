@@ -16,7 +16,8 @@
  *      "percentiles": [{"p": 50, "low": 2048, "high": 2304,
  *                       "value": 2175.5, "error": 0.0586,
  *                       "beyond": 2000, "supported": true}, ...],
- *      "trace": {"hits": ..., "misses": ..., "floor_ns": ...},  (traces)
+ *      "trace": {"hits": ..., "misses": ..., "floor_ns": ...,  (traces)
+ *                "outliers": {"captured": ..., ...}},  (if it keeps them)
  *      "buckets": [{"low": 512, "high": 576, "count": 12, "sum": 6400}],
  *      "cpus": [{"cpu": 0, "count": ..., "buckets": [...]}]  (--per-cpu,
  *                                                              --cpu)
@@ -169,6 +170,17 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		json_ku64(j, "misses", m->misses);
 		json_ku64(j, "floor_ns", m->floor_ns);
 		ks_sampling_json(j, m);
+		if (m->has_outliers) {
+			json_key(j, "outliers");
+			json_obj(j);
+			json_ku64(j, "captured", m->outl.captured);
+			json_ku64(j, "overwritten", m->outl.overwritten);
+			json_ku64(j, "ratelimited", m->outl.ratelimited);
+			json_ku64(j, "threshold_ns", m->outl.threshold_ns);
+			if (m->outl.threshold_ppm)
+				json_kdbl(j, "threshold_percentile", m->outl.threshold_ppm / 1e4);
+			json_obj_end(j);
+		}
 		json_obj_end(j);
 	}
 	buckets(j, &h, sh->all_slots);

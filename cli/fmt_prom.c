@@ -25,7 +25,8 @@
  * shortest that reads back, as Go formats floats). The HELP line gives the
  * name and owner as text output does (text.c), with each backslash
  * doubled as HELP lines want it: a parser reads them as a terminal shows
- * them. No label value comes from a file or the kernel.
+ * them. No label value comes from a file or the kernel. (A trace's
+ * outlier counters are in export's output, not here.)
  */
 #include <math.h>
 #include <stdlib.h>

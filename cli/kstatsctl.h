@@ -301,6 +301,9 @@ struct ks_metric {
 	uint64_t hits, misses, floor_ns;
 	uint64_t generation;	/* new at creation and reset; 0 unknown */
 	struct ks_sampling smp;	/* traces: SNAPSHOT's mode, sampling and cost */
+	/* A trace that keeps outliers: its counters (cumulative, as the kernel's). */
+	struct kstats_outliers outl;	/* only the counters and threshold */
+	bool has_outliers;
 	uint32_t nr_cpus, nr_slots;
 	struct kstats_snap_cpu *cpus;
 	struct kstats_snap_slot *slots;
@@ -714,11 +717,23 @@ int cmd_help(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_outliers(int argc, char **argv);
 
 extern const struct argp list_argp, create_argp, delete_argp, record_argp,
 	control_argp, show_argp, snapshot_argp, diff_argp, info_argp,
 	trace_argp, untrace_argp, export_argp, summary_argp, help_argp;
-extern const struct argp plot_argp;
+extern const struct argp plot_argp, outliers_argp;
+
+/* Outliers (outliers.c): KSTATS_IOC_OUTLIERS, all entries; 0 or an errno. */
+int ks_outliers_read(int fd, const char *name, struct kstats_outliers *o,
+		     struct kstats_outlier **e);
+void ks_outliers_counters(int fd, struct ks_metric *m);
+/* "over 1 ms", "over p99.9 = 1.3 ms". */
+char *ks_outliers_threshold(char *buf, size_t len, const struct kstats_outliers *o);
+/* show's line: "12 outliers over ..., 3 lost; kstatsctl outliers NAME". */
+void ks_outliers_line(FILE *out, const char *name, const struct kstats_outliers *o);
+/* --outliers: "5ms" (ns) or "p99.9" (ppm); 0 or EINVAL (usage printed). */
+int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm);
 
 /* Adds @s seconds to @t. */
 void ks_timespec_add(struct timespec *t, double s);

@@ -29,6 +29,7 @@ const struct ks_cmd ks_cmds[] = {
 	{ "reset", cmd_reset, &control_argp, "empty a metric's histograms" },
 	{ "trace", cmd_trace, &trace_argp, "time a kernel function or section" },
 	{ "untrace", cmd_untrace, &untrace_argp, "remove a trace and its metrics" },
+	{ "outliers", cmd_outliers, &outliers_argp, "a trace's slowest calls, with their stacks" },
 	{ "snapshot", cmd_snapshot, &snapshot_argp, "save metrics to a snapshot file" },
 	{ "diff", cmd_diff, &diff_argp, "compare two snapshots, or one with the live metrics" },
 	{ "export", cmd_export, &export_argp, "write metrics for Prometheus (node_exporter textfile)" },

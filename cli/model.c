@@ -382,6 +382,8 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 		.since_ns = sn.mode_since_ns, .skipped = sn.skipped,
 		.call_ps = sn.call_cost_ps, .skip_ps = sn.skip_cost_ps,
 	};
+	if (sn.kind == KSTATS_KIND_TRACE)
+		ks_outliers_counters(fd, m);
 	m->nr_cpus = sn.nr_cpus;
 	m->nr_slots = sn.nr_slots;
 	m->owner_pid = -1;

@@ -7,10 +7,10 @@
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 2; kstatsctl writes 2 and reads 1 and 2):
+ * Header (format version 3; kstatsctl writes 3 and reads 1, 2 and 3):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 2
+ *    10  u16    format version: 3
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -31,10 +31,11 @@
  *        is text.c's business.
  *
  * Format version 1 is the same but for bytes 40..47, a u64 0: no
- * checksum, no file length.
+ * checksum, no file length. Version 2 is 3 without the records' outlier
+ * block (their header is 208 bytes).
  *
- * Metric record:
- *     0  u32    record length: 208 + 16 * nr_cpus + 24 * nr_slots
+ * Metric record (H, its header's length: 256 in version 3, 208 before):
+ *     0  u32    record length: H + 16 * nr_cpus + 24 * nr_slots
  *     4  u32    frac_bits (0..5)
  *     8  u32    kind (KSTATS_KIND_*), 12: flags (KSTATS_METRIC_*)
  *    16  u32    nr_cpus, 20: nr_slots
@@ -46,7 +47,13 @@
  *               with zeros
  *   144  u8[64] owner (a module's or a process's name: any bytes but NUL),
  *               likewise
- *   208  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu;
+ *   208  (version 3) outliers (trace --outliers), as the module counted them:
+ *               u32 flags (bit 0: the trace keeps outliers; else every field
+ *               here is 0), 212: u32 threshold quantile in millionths (0: a
+ *               fixed threshold), 216: u64 captured, 224: overwritten,
+ *               232: rate-limited, 240: threshold in ns (0: none yet),
+ *               248: u64 0
+ *     H  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu;
  *               count is the sum of the CPU's slot counts modulo 2^64
  *        nr_slots x { u32 cpu, u32 slot, u64 count, u64 part_sum }
  *               in cpu then slot order: exactly KSTATS_IOC_SNAPSHOT's
@@ -69,11 +76,13 @@
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	2	/* written; 1 is read too */
+#define SNAP_VERSION	3	/* written; 1 and 2 are read too */
 #define SNAP_HDR_LEN	48
 #define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
 #define SNAP_MIN_STRINGS 6
-#define SNAP_REC_LEN	208
+#define SNAP_REC_LEN	208	/* a record's header, versions 1 and 2 */
+#define SNAP_REC_LEN3	256	/* version 3: with the outlier block */
+#define SNAP_OUTL_AT	208
 #define SNAP_CPU_LEN	16
 #define SNAP_SLOT_LEN	24
 #define SNAP_MAX_FILE	(1ull << 30)
@@ -181,7 +190,7 @@ static int check_start(struct rd *r, struct ks_snap_why *why)
 	if (r->version < 1 || r->version > SNAP_VERSION)
 		return bad(why, r->version > SNAP_VERSION ? HINT_NEWER : HINT_FORMAT,
 			   "unsupported format version %u (this kstatsctl reads 1 "
-			   "and 2)", r->version);
+			   "to 3)", r->version);
 	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15])
 		return bad(why, HINT_FORMAT, "unsupported integer sizes");
 	return 0;
@@ -328,14 +337,37 @@ static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
 	return 0;
 }
 
+/* Version 3's outlier block of the record at @off (its size is checked). */
+static int parse_outliers(const struct rd *r, size_t off, struct ks_metric *m,
+			  const char **why)
+{
+	struct kstats_outliers *o = &m->outl;
+	uint32_t flags = rd32(r, off + SNAP_OUTL_AT);
+
+	memset(o, 0, sizeof(*o));
+	o->threshold_ppm = rd32(r, off + SNAP_OUTL_AT + 4);
+	o->captured = rd64(r, off + SNAP_OUTL_AT + 8);
+	o->overwritten = rd64(r, off + SNAP_OUTL_AT + 16);
+	o->ratelimited = rd64(r, off + SNAP_OUTL_AT + 24);
+	o->threshold_ns = rd64(r, off + SNAP_OUTL_AT + 32);
+	m->has_outliers = flags & 1;
+	if ((flags & ~1u) || rd64(r, off + SNAP_OUTL_AT + 40) ||
+	    o->threshold_ppm >= 1000000 || (!m->has_outliers &&
+	    !all_zero(r->p + off + SNAP_OUTL_AT, SNAP_REC_LEN3 - SNAP_OUTL_AT))) {
+		*why = "bad outlier block";
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 			size_t *rec_len, const char **why)
 {
+	size_t hdr = r->version >= 3 ? SNAP_REC_LEN3 : SNAP_REC_LEN, so;
 	uint64_t len, want, sum;
 	uint32_t i, c, nslots;
-	size_t so;
 
-	if (r->len - off < SNAP_REC_LEN) {
+	if (r->len - off < hdr) {
 		*why = "a metric record runs past the end of the file";
 		return -1;
 	}
@@ -345,7 +377,7 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	m->flags = rd32(r, off + 12);
 	m->nr_cpus = rd32(r, off + 16);
 	m->nr_slots = rd32(r, off + 20);
-	want = SNAP_REC_LEN + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
+	want = hdr + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
 	       (uint64_t)m->nr_slots * SNAP_SLOT_LEN;
 	if (len != want || len > r->len - off) {
 		*why = "bad metric record length";
@@ -370,6 +402,8 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	}
 	memcpy(m->name, r->p + off + 80, KSTATS_NAME_LEN);
 	memcpy(m->owner, r->p + off + 144, KSTATS_NAME_LEN);
+	if (r->version >= 3 && parse_outliers(r, off, m, why))
+		return -1;
 
 	/* Sizes are now known to fit in the file: allocating is safe. */
 	m->cpus = xcalloc(m->nr_cpus, sizeof(*m->cpus));
@@ -377,7 +411,7 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	nslots = kstats_hist_nslots(m->frac_bits);
 	sum = 0;
 	for (c = 0; c < m->nr_cpus; c++) {
-		size_t co = off + SNAP_REC_LEN + (size_t)c * SNAP_CPU_LEN;
+		size_t co = off + hdr + (size_t)c * SNAP_CPU_LEN;
 
 		m->cpus[c].cpu = rd32(r, co);
 		m->cpus[c].nr_slots = rd32(r, co + 4);
@@ -392,7 +426,7 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 		*why = "per-CPU slot counts do not add up";
 		return -1;
 	}
-	so = off + SNAP_REC_LEN + (size_t)m->nr_cpus * SNAP_CPU_LEN;
+	so = off + hdr + (size_t)m->nr_cpus * SNAP_CPU_LEN;
 	for (c = 0, i = 0; c < m->nr_cpus; c++) {
 		uint64_t count = 0;
 		uint32_t k;
@@ -573,7 +607,7 @@ void ks_snapfile_seal(void *buf, size_t len)
 	memcpy(&v, w.p + 8, sizeof(v));
 	w.swap = v == __builtin_bswap16(SNAP_BOM);
 	memcpy(&v, w.p + 10, sizeof(v));
-	if ((w.swap ? __builtin_bswap16(v) : v) != 2)
+	if ((w.swap ? __builtin_bswap16(v) : v) < 2)
 		return;
 	set32(&w, SNAP_LEN_AT, (uint32_t)len);
 	set32(&w, SNAP_CRC_AT, checksum(w.p, len));
@@ -623,7 +657,7 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
 
-		put32(&w, (uint32_t)(SNAP_REC_LEN + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
+		put32(&w, (uint32_t)(SNAP_REC_LEN3 + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
 				     (uint64_t)m->nr_slots * SNAP_SLOT_LEN));
 		put32(&w, m->frac_bits);
 		put32(&w, m->kind);
@@ -640,6 +674,13 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put64(&w, (uint64_t)m->owner_pid);
 		put_field(&w, m->name, KSTATS_NAME_LEN);
 		put_field(&w, m->owner, KSTATS_NAME_LEN);
+		put32(&w, m->has_outliers ? 1 : 0);
+		put32(&w, m->has_outliers ? m->outl.threshold_ppm : 0);
+		put64(&w, m->has_outliers ? m->outl.captured : 0);
+		put64(&w, m->has_outliers ? m->outl.overwritten : 0);
+		put64(&w, m->has_outliers ? m->outl.ratelimited : 0);
+		put64(&w, m->has_outliers ? m->outl.threshold_ns : 0);
+		put64(&w, 0);
 		for (c = 0; c < m->nr_cpus; c++) {
 			put32(&w, m->cpus[c].cpu);
 			put32(&w, m->cpus[c].nr_slots);

@@ -3,6 +3,7 @@
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
  *                      [--autoremove] [--budget PCT|off | --sample N]
+ *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
  *
@@ -31,6 +32,9 @@ struct trace_args {
 	int64_t pid, tid;
 	bool autoremove;
 	bool format_set;
+	const char *outliers;		/* as given */
+	uint64_t outlier_ns;
+	uint32_t outlier_ppm, outlier_ring, outlier_rate;
 	bool split;
 	struct ks_trace_run run;
 };
@@ -38,7 +42,8 @@ struct trace_args {
 enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
-	OPT_BUDGET, OPT_SAMPLE, OPT_SPLIT,
+	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
+	OPT_SPLIT,
 };
 
 /* --split's metrics: PREFIX-NAME; NAME must leave room for the longest. */
@@ -76,6 +81,13 @@ static const struct argp_option trace_options[] = {
 	{ "interval", OPT_INTERVAL, "S", 0, "One-shot: print what each S seconds "
 	  "recorded, until --duration, --count or Ctrl-C", 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N intervals", 0 },
+	{ "outliers", OPT_OUTLIERS, "T", 0, "Keep the calls of at least T (5ms, 200us) "
+	  "or over a percentile of its own calls (p99.9), with their stacks: "
+	  "'kstatsctl outliers NAME'", 0 },
+	{ "outlier-ring", OPT_OUTLIER_RING, "N", 0, "With --outliers: keep the "
+	  "newest N (default 256, at most 65536)", 0 },
+	{ "outlier-rate", OPT_OUTLIER_RATE, "N", 0, "With --outliers: keep at most "
+	  "N a second per CPU (default 100)", 0 },
 	{ "format", 'f', "F", 0, "One-shot output: hist (default), percentiles, cdf, "
 	  "raw, json, csv or prometheus", 0 },
 	{ 0 }
@@ -196,6 +208,25 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->run.interval);
 	case OPT_COUNT:
 		return ks_parse_count("--count", arg, &a->run.count);
+	case OPT_OUTLIERS:
+		a->outliers = arg;
+		return ks_parse_outliers(arg, &a->outlier_ns, &a->outlier_ppm);
+	case OPT_OUTLIER_RING:
+		if (ks_parse_u32(arg, KSTATS_OUTLIER_RING_MAX, &a->outlier_ring) ||
+		    !a->outlier_ring) {
+			ks_usage("--outlier-ring: '%s' is not 1 to %d", arg,
+				 KSTATS_OUTLIER_RING_MAX);
+			return EINVAL;
+		}
+		break;
+	case OPT_OUTLIER_RATE:
+		if (ks_parse_u32(arg, KSTATS_OUTLIER_RATE_MAX, &a->outlier_rate) ||
+		    !a->outlier_rate) {
+			ks_usage("--outlier-rate: '%s' is not 1 to %d", arg,
+				 KSTATS_OUTLIER_RATE_MAX);
+			return EINVAL;
+		}
+		break;
 	case 'f':
 		if (ks_format_parse(arg, &a->run.format)) {
 			ks_usage("--format: '%s' is not hist, percentiles, cdf, raw, "
@@ -234,12 +265,54 @@ static int unsupported(void)
 		       "can", "tracing: not supported by this kstats module");
 }
 
+/*
+ * --outliers: "5ms" or any value with a unit (a bare number is ns), or
+ * "pQ" with 0 < Q < 100 in millionths (p99.9999 at most).
+ */
+int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm)
+{
+	char *end;
+	double q;
+
+	*ns = 0;
+	*ppm = 0;
+	if (arg[0] == 'p') {
+		q = strtod(arg + 1, &end);
+		if (end == arg + 1 || *end || !(q > 0 && q < 100) ||
+		    fabs(q * 1e4 - round(q * 1e4)) > 1e-6) {
+			ks_set_hint("a percentile below 100 in steps of 0.0001: p99, p99.9, p99.99");
+			ks_usage("--outliers: '%s' is not a percentile above 0 and below 100", arg);
+			return EINVAL;
+		}
+		*ppm = (uint32_t)round(q * 1e4);
+		return 0;
+	}
+	if (ks_parse_value(arg, ns) || !*ns) {
+		ks_set_hint("a duration with its unit (ns, us, ms, s), or a percentile (p99.9)");
+		ks_usage("--outliers: '%s' is not a duration above 0 or a percentile", arg);
+		return EINVAL;
+	}
+	return 0;
+}
+
 static int trace_error(int err, int fd, const char *func, const struct trace_args *a)
 {
 	struct kstats_info info;
 	char lock[64];
 	const char *mode;
 
+	if (a->outliers && (err == E2BIG || (err == EOPNOTSUPP && a->outlier_ppm &&
+					     !ks_dev_info(fd, &info) &&
+					     (info.features & KSTATS_FEAT_OUTLIERS))))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists what this module "
+			       "supports; a newer kstats can", "tracing %s: this kstats "
+			       "module cannot keep outliers %s", func,
+			       a->outlier_ppm ? "over a percentile" : "");
+	if (a->outliers && err == ERANGE)
+		return ks_fail(EXIT_USAGE, "the probe itself costs about that much per "
+			       "call ('kstatsctl show NAME' shows a trace's floor): "
+			       "pick a larger threshold", "--outliers %s: below the "
+			       "probe's floor on this machine", a->outliers);
 	switch (err) {
 	case EOPNOTSUPP:
 		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
@@ -328,6 +401,10 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--end goes with --start");
 		goto out;
 	}
+	if ((a.outlier_ring || a.outlier_rate) && !a.outliers) {
+		ks_usage("--outlier-ring and --outlier-rate go with --outliers");
+		goto out;
+	}
 	one_shot = a.run.duration > 0 || a.run.interval > 0;
 	if (a.run.count && !(a.run.interval > 0)) {
 		ks_usage("--count goes with --interval");
@@ -385,6 +462,13 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (a.autoremove || one_shot)
 		t.flags |= KSTATS_TRACE_AUTOREMOVE;
+	if (a.outliers) {
+		t.flags |= KSTATS_TRACE_OUTLIERS;
+		t.outlier_ns = a.outlier_ns;
+		t.outlier_ppm = a.outlier_ppm;
+		t.outlier_ring = a.outlier_ring;
+		t.outlier_rate = a.outlier_rate;
+	}
 	if (a.split)
 		t.flags |= KSTATS_TRACE_SPLIT;
 	rc = EXIT_RUNTIME;

@@ -5,7 +5,7 @@
 # after them, so that completing goes on inside.
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
-_kstatsctl_commands="list show summary create delete record start stop reset trace untrace snapshot diff export plot info help"
+_kstatsctl_commands="list show summary create delete record start stop reset trace untrace outliers snapshot diff export plot info help"
 _kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
@@ -17,8 +17,9 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --autoremove --budget --sample --duration --interval --count --format"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
 	[untrace]=""
+	[outliers]=""
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if --brief"
 	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu --format"
@@ -177,7 +178,7 @@ _kstatsctl()
 		return
 	fi
 	case $cmd in
-	list | show | summary | delete | record | start | stop | reset | snapshot | untrace | export)
+	list | show | summary | delete | record | start | stop | reset | snapshot | untrace | outliers | export)
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")) ;;
 	diff)
 		_kstatsctl_diff "$prog" "" ;;

@@ -211,6 +211,99 @@ static inline uint64_t kstats_slot_mean(uint32_t slot, uint32_t frac_bits,
 	return kstats_slot_low(slot, frac_bits) + offset;
 }
 
+/*
+ * The slot holding the sample of @rank, and in *@before the number of
+ * samples in lower slots. Returns -1 when the histogram has fewer samples.
+ */
+static inline int kstats_hist_rank_slot(const uint64_t *counts, uint32_t nslots,
+					uint64_t rank, uint64_t *before)
+{
+	uint64_t cum = 0;
+	uint32_t s;
+
+	for (s = 0; s < nslots; s++) {
+		if (counts[s] && cum + counts[s] >= rank) {
+			*before = cum;
+			return (int)s;
+		}
+		cum += counts[s];
+	}
+	return -1;
+}
+
+/*
+ * Integer quantiles, for the kernel (which has no floating point): the same
+ * definitions as kstats_quantile_rank() and kstats_hist_quantile() below,
+ * with q given in millionths (999000 is p99.9). The unit tests prove them
+ * equal to the double versions.
+ *
+ * The rank of the q-quantile of @total samples, nearest-rank:
+ * max(1, ceil(ppm * total / 10^6)), exactly (the double version agrees
+ * while ppm * total / 10^6 stays below 2^40 / 10^6, where its 2^-40 shave
+ * cannot matter; past that it can be one rank lower).
+ */
+static inline uint64_t kstats_quantile_rank_ppm(uint32_t ppm, uint64_t total)
+{
+	uint64_t q = kstats_div64(total, 1000000), r = total - q * 1000000, rank;
+
+	if (ppm >= 1000000)
+		return total;
+	/* ppm * total / 10^6 without overflow: split total at 10^6. */
+	rank = (uint64_t)ppm * q + ((uint64_t)ppm * r + 999999) / 1000000;
+	if (rank < 1)
+		return 1;
+	return rank > total ? total : rank;
+}
+
+/*
+ * The k-th (1-based) of @count samples in @slot, placed as
+ * kstats_hist_quantile() does: low + (k - 0.5) / count * width, rounded
+ * down. @count must be below 2^63. Bit by bit: no 128-bit product, no
+ * overflow.
+ */
+static inline uint64_t kstats_slot_nth(uint32_t slot, uint32_t frac_bits,
+				       uint64_t k, uint64_t count)
+{
+	uint32_t w = kstats_slot_width_log2(slot, frac_bits), i;
+	uint64_t low = kstats_slot_low(slot, frac_bits), num, rem, off;
+
+	if (!(slot >> frac_bits) || !w)
+		return low;
+	/* (2k - 1) * 2^(w-1) / count: the first quotient bit, then w - 1 more. */
+	num = 2 * k - 1;
+	off = num >= count ? 1 : 0;
+	rem = num - off * count;
+	for (i = 1; i < w; i++) {
+		if (rem >= count - rem) {
+			off = off << 1 | 1;
+			rem -= count - rem;
+		} else {
+			off <<= 1;
+			rem <<= 1;
+		}
+	}
+	return low + off;
+}
+
+/* The q-quantile (@ppm millionths) of a histogram, or 0 when it is empty. */
+static inline uint64_t kstats_hist_quantile_ppm(const uint64_t *counts, uint32_t nslots,
+						uint32_t frac_bits, uint32_t ppm)
+{
+	uint64_t total = 0, before = 0, rank;
+	uint32_t s;
+	int slot;
+
+	for (s = 0; s < nslots; s++)
+		total += counts[s];
+	if (!total)
+		return 0;
+	rank = kstats_quantile_rank_ppm(ppm, total);
+	slot = kstats_hist_rank_slot(counts, nslots, rank, &before);
+	if (slot < 0)
+		return 0;
+	return kstats_slot_nth((uint32_t)slot, frac_bits, rank - before, counts[slot]);
+}
+
 #ifndef __KERNEL__
 /*
  * Floating-point readers, for user space only.
@@ -275,26 +368,6 @@ static inline uint64_t kstats_quantile_rank(double q, uint64_t total)
 	if (r >= (double)total)
 		return total;
 	return (uint64_t)r;
-}
-
-/*
- * The slot holding the sample of @rank, and in *@before the number of
- * samples in lower slots. Returns -1 when the histogram has fewer samples.
- */
-static inline int kstats_hist_rank_slot(const uint64_t *counts, uint32_t nslots,
-					uint64_t rank, uint64_t *before)
-{
-	uint64_t cum = 0;
-	uint32_t s;
-
-	for (s = 0; s < nslots; s++) {
-		if (counts[s] && cum + counts[s] >= rank) {
-			*before = cum;
-			return (int)s;
-		}
-		cum += counts[s];
-	}
-	return -1;
 }
 
 /*

@@ -20,7 +20,7 @@
 #define KSTATS_FEATURES (KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | \
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
-			 KSTATS_FEAT_TRACE)
+			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -371,7 +371,8 @@ int kstats_cmd_trace(struct file *file, void *arg)
 {
 	struct kstats_trace *t = arg;
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
-			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT;
+			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
+			  KSTATS_TRACE_OUTLIERS;
 	char *func, *start, *end;
 	unsigned long *cpus;
 	int err = 0;
@@ -385,7 +386,8 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    (t->budget_ppm && t->sample_every) ||
 	    (!(t->flags & KSTATS_TRACE_PID) && t->pid) ||
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
-	    !t->func == !(t->start || t->end) || !t->start != !t->end)
+	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
+	    !kstats_outlier_args_ok(t))
 		return -EINVAL;
 	if (!kstats_file_privileged(file))
 		return -EPERM;

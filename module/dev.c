@@ -54,6 +54,7 @@ static const struct kstats_cmd kstats_cmds[] = {
 	{ KSTATS_IOC_RECORD, KSTATS_RECORD_SIZE_VER0, kstats_cmd_record },
 	{ KSTATS_IOC_TRACE, KSTATS_TRACE_SIZE_VER0, kstats_cmd_trace },
 	{ KSTATS_IOC_UNTRACE, KSTATS_UNTRACE_SIZE_VER0, kstats_cmd_untrace },
+	{ KSTATS_IOC_OUTLIERS, KSTATS_OUTLIERS_SIZE_VER0, kstats_cmd_outliers },
 };
 
 /* Everything in a command number but the size must match. */
@@ -70,6 +71,7 @@ union kstats_arg {
 	struct kstats_record record;
 	struct kstats_trace trace;
 	struct kstats_untrace untrace;
+	struct kstats_outliers outliers;
 };
 
 static long kstats_ioctl(struct file *file, unsigned int ioc, unsigned long uarg)
@@ -81,7 +83,7 @@ static long kstats_ioctl(struct file *file, unsigned int ioc, unsigned long uarg
 	size_t ksize;
 	int ret;
 
-	BUILD_BUG_ON(ARRAY_SIZE(kstats_cmds) != _IOC_NR(KSTATS_IOC_UNTRACE) + 1);
+	BUILD_BUG_ON(ARRAY_SIZE(kstats_cmds) != _IOC_NR(KSTATS_IOC_OUTLIERS) + 1);
 	if (_IOC_NR(ioc) >= ARRAY_SIZE(kstats_cmds))
 		return -ENOTTY;
 	cmd = &kstats_cmds[_IOC_NR(ioc)];

@@ -187,20 +187,6 @@ static int kstats_detach_retrying(struct kstats_probe *p)
 	return err;
 }
 
-unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms)
-{
-	unsigned int n = 0, i;
-
-	if (p->time_metric)
-		ms[n++] = p->time_metric;
-	if (p->gap_metric)
-		ms[n++] = p->gap_metric;
-	for (i = 0; i < KSTATS_SPLIT_NR; i++)
-		if (p->split_metric[i])
-			ms[n++] = p->split_metric[i];
-	return n;
-}
-
 static void kstats_probe_free(struct kstats_probe *p)
 {
 	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
@@ -208,6 +194,7 @@ static void kstats_probe_free(struct kstats_probe *p)
 
 	for (i = 0; i < n; i++)
 		kstats_metric_put(ms[i]);
+	kstats_outlier_free(p);
 	free_percpu(p->pcpu);
 	free_cpumask_var(p->cpus);
 	kvfree(p->tasks);
@@ -222,6 +209,7 @@ static struct kstats_probe *kstats_probe_alloc(void)
 
 	if (!p)
 		return NULL;
+	p->outlier_ns = U64_MAX;	/* no outliers until set up */
 	p->pcpu = alloc_percpu_gfp(struct kstats_probe_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!p->pcpu || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL_ACCOUNT)) {
 		kstats_probe_free(p);
@@ -344,113 +332,12 @@ static u64 kstats_measure_floor(struct kstats_probe *trace)
 	return floor;
 }
 
-/* A trace's metric called PREFIX-NAME (or NAME), holding its own reference. */
-static struct kstats_metric *kstats_trace_metric(const char *prefix, const char *name,
-						 u32 frac_bits, u32 kind,
-						 struct kstats_origin *origin)
-{
-	char full[KSTATS_NAME_MAX + 1];
-	struct kstats_metric *m;
-
-	if (snprintf(full, sizeof(full), "%s%s%s", prefix ?: "", prefix ? "-" : "",
-		     name) >= sizeof(full))
-		return ERR_PTR(-EINVAL);
-	origin->kind = kind;
-	/* The probe holds its own references: handlers may outlive the registry's. */
-	m = kstats_metric_new(full, frac_bits, origin);
-	if (!IS_ERR(m))
-		kstats_metric_get(m);
-	return m;
-}
-
-static const struct {
-	const char *prefix;
-	u32 kind;
-} kstats_split_metrics[KSTATS_SPLIT_NR] = {
-	[KSTATS_SPLIT_ONCPU] = { "ONCPU", KSTATS_KIND_ONCPU },
-	[KSTATS_SPLIT_RUNQ] = { "RUNQ", KSTATS_KIND_RUNQ },
-	[KSTATS_SPLIT_BLOCKED] = { "BLOCKED", KSTATS_KIND_BLOCKED },
-};
-
-/* Unlinks every metric of @p (which still holds its references). */
-static void kstats_trace_metrics_delete(struct kstats_probe *p)
-{
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
-
-	for (i = 0; i < n; i++) {
-		kstats_metric_set_probe(ms[i], NULL);
-		kstats_metric_delete(ms[i]);
-	}
-}
-
-/* Points every metric of @p at @probe (or at none). */
-static void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe)
-{
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
-
-	for (i = 0; i < n; i++)
-		kstats_metric_set_probe(ms[i], probe);
-}
-
-static void kstats_probe_mark_detached(struct kstats_probe *p)
-{
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
-
-	for (i = 0; i < n; i++)
-		WRITE_ONCE(ms[i]->detached, true);
-}
-
 /* @p's handlers are done: the scheduler's probes may go with the last. */
 static void kstats_split_disarm(struct kstats_probe *p)
 {
 	if (p->split_armed)
 		kstats_split_put();
 	p->split_armed = false;
-}
-
-/*
- * All metrics of a trace, or none (-EEXIST if a name is taken, -EINVAL if
- * one would be too long): NAME; for a function GAP-NAME; with @split the
- * three parts of each call's time.
- */
-static int kstats_trace_metrics(struct kstats_probe *p, const char *name,
-				u32 frac_bits, const char *target, bool split)
-{
-	struct kstats_origin origin = {
-		.creator = p->creator,
-		.autoremove = p->autoremove,
-		.owner = target,
-	};
-	struct kstats_metric *m;
-	int i;
-
-	m = kstats_trace_metric(NULL, name, frac_bits, KSTATS_KIND_TRACE, &origin);
-	if (IS_ERR(m))
-		return PTR_ERR(m);
-	p->time_metric = m;
-	p->time = &m->ks;
-	if (p->mode == KSTATS_MODE_FUNC) {
-		m = kstats_trace_metric("GAP", name, frac_bits, KSTATS_KIND_GAP, &origin);
-		if (IS_ERR(m))
-			goto fail;
-		p->gap_metric = m;
-		p->gap = &m->ks;
-	}
-	for (i = 0; split && i < KSTATS_SPLIT_NR; i++) {
-		m = kstats_trace_metric(kstats_split_metrics[i].prefix, name, frac_bits,
-					kstats_split_metrics[i].kind, &origin);
-		if (IS_ERR(m))
-			goto fail;
-		p->split_metric[i] = m;
-		p->split[i] = &m->ks;
-	}
-	return 0;
-fail:
-	kstats_trace_metrics_delete(p);
-	return PTR_ERR(m);
 }
 
 /* The mechanism for @mode that @want asks for, or an error. */
@@ -574,7 +461,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (err)
 		goto unlock;
 	/* The scheduler's probes before the first call that needs them. */
-	err = p->split[0] ? kstats_split_get() : 0;
+	err = kstats_outlier_setup(p, req) ?: p->split[0] ? kstats_split_get() : 0;
 	if (!err) {
 		p->split_armed = p->split[0];
 		err = kstats_attach(p, func, start, end, req->maxactive);
@@ -585,6 +472,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		goto unlock;
 	}
 	list_add_tail(&p->node, &kstats_probes);
+	kstats_outlier_started(p);
 	if (file)
 		file->private_data = &kstats_probes;	/* see kstats_trace_file_closed() */
 	kstats_probe_link(p, p);
@@ -742,6 +630,30 @@ void kstats_gov_run(void)
 		kstats_gov_kick();
 }
 
+/*
+ * @fn on the trace named @name, or on every trace (@name NULL), under the
+ * trace lock: @fn's result (for every trace, the OR of them), -ENOENT when
+ * there is no such trace, or -EINTR. Needs no privilege: killable.
+ */
+int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *arg),
+		      void *arg)
+{
+	struct kstats_probe *p;
+	int ret = mutex_lock_killable(&kstats_trace_lock);
+
+	if (ret)
+		return ret;
+	if (name) {
+		p = kstats_probe_find(name);
+		ret = p ? fn(p, arg) : -ENOENT;
+	} else {
+		list_for_each_entry(p, &kstats_probes, node)
+			ret |= fn(p, arg);
+	}
+	mutex_unlock(&kstats_trace_lock);
+	return ret;
+}
+
 /* Whether @addr is text of @mod that is going away: all of it, or its init. */
 static bool kstats_text_gone(unsigned long addr, struct module *mod, bool init_only)
 {
@@ -798,4 +710,5 @@ void kstats_trace_exit(void)
 				kstats_floor_probe_free(kstats_floor_probes[mode][mech]);
 	kstats_split_exit();
 	mutex_unlock(&kstats_trace_lock);
+	kstats_outlier_exit();
 }

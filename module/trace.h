@@ -30,6 +30,10 @@ struct kstats_probe_pcpu {
 	u64 split_misses;		/* recorded calls with no split */
 	u32 countdown;			/* sampling: calls to decline before a record */
 	u64 gov_recorded, gov_skipped;	/* governor: counts at its last look */
+	/* Outliers (trace_outlier.c): this CPU's rate limit. */
+	u64 outlier_window;		/* now >> 30 of the last capture */
+	u64 outlier_in_window;		/* captures in that window */
+	u64 ratelimited;		/* outliers not kept for the limit */
 };
 
 /* --split: where a call's time went (trace_split.c). */
@@ -53,10 +57,12 @@ struct kstats_split_mark {
 struct kstats_call {
 	u64 t0;
 	u64 instance;			/* fprobe: the trace that saw the entry */
+	u32 cpu;			/* at entry, for outliers */
 	struct kstats_split_mark mark;	/* with --split */
 };
 
 struct kstats_task_slot;
+struct kstats_outlier_ring;
 struct trace_event_file;
 
 /* A trace's cost and recording mode (governor.c), under kstats_trace_lock. */
@@ -94,6 +100,9 @@ struct kstats_probe {
 	struct kstats_gov gov;		/* cost and mode: governor.c */
 	struct kstats_task_slot *tasks;	/* section modes */
 	struct kstats_split_mark *marks;	/* sections with --split: by task slot */
+	/* Outliers: calls of at least outlier_ns (U64_MAX: none) are kept. */
+	u64 outlier_ns;
+	struct kstats_outlier_ring *outliers;	/* or NULL */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
 		struct fprobe fp;
@@ -169,14 +178,24 @@ static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 n
 }
 
 /*
+ * trace_outlier.c: what the exit of an outlier adds, out of line. Scalars,
+ * not a struct: nothing on the hot path's stack (no stack protector).
+ * @ret: the call's return address, or 0.
+ */
+void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
+			    unsigned long ret);
+
+/*
  * A call that began while recording ends. It counts only if the trace still
  * records (a stop in between drops it: neither a hit nor a miss). An exit
  * read earlier than its entry (the fast clock may step back across a
  * timekeeping update, or between CPUs) is a miss, never a sample of ~2^64.
+ * An outlier costs a load and a compare here; its capture is out of line.
  * Returns the duration recorded, or KSTATS_NOT_RECORDED.
  */
 #define KSTATS_NOT_RECORDED	U64_MAX
-static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0)
+static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0,
+					    u32 cpu_start, unsigned long ret)
 {
 	u64 now = kstats_probe_now();
 
@@ -189,6 +208,8 @@ static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0)
 	kstats_record(p->time, now - t0);
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
+	if (unlikely(now - t0 >= READ_ONCE(p->outlier_ns)))
+		kstats_outlier_capture(p, t0, now, cpu_start, ret);
 	return now - t0;
 }
 
@@ -226,11 +247,24 @@ void kstats_gov_snapshot(struct kstats_probe *p, struct kstats_snapshot *sn);
 void kstats_gov_mark(struct kstats_probe *p);
 void kstats_gov_kick(void);
 void kstats_gov_stop(void);
+/* trace_outlier.c */
+int kstats_outlier_setup(struct kstats_probe *p, const struct kstats_trace *req);
+void kstats_outlier_free(struct kstats_probe *p);
+bool kstats_outlier_args_ok(const struct kstats_trace *t);
+void kstats_outlier_started(struct kstats_probe *p);
+void kstats_outlier_exit(void);
 
-/* trace.c */
+/* trace_metrics.c: a trace's metrics, as one set */
 /* Every metric of @p into @ms: NAME, then GAP-NAME and the split ones. */
 #define KSTATS_PROBE_METRICS	(2 + KSTATS_SPLIT_NR)
 unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms);
+int kstats_trace_metrics(struct kstats_probe *p, const char *name,
+			 u32 frac_bits, const char *target, bool split);
+void kstats_trace_metrics_delete(struct kstats_probe *p);
+void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe);
+void kstats_probe_mark_detached(struct kstats_probe *p);
+
+/* trace.c */
 void kstats_floor_call(u32 mode, u32 mech);
 void kstats_floor_call_bare(void);
 void kstats_gov_run(void);
@@ -242,6 +276,8 @@ int kstats_trace_stop(struct file *file, const char *name);
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn);
+int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *arg),
+		      void *arg);
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
 

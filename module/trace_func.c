@@ -10,10 +10,14 @@
 
 #include "trace.h"
 
-/* Both mechanisms' exit: the duration, then where it went. */
-static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstats_call *call)
+/*
+ * Both mechanisms' exit: the duration, then where it went. @ret is where
+ * the call returns to: the frame an outlier's stack starts from.
+ */
+static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstats_call *call,
+					    unsigned long ret)
 {
-	u64 wall = kstats_probe_end(p, call->t0);
+	u64 wall = kstats_probe_end(p, call->t0, call->cpu, ret);
 
 	if (unlikely(p->split[0]))
 		kstats_split_end(p, &call->mark, wall);
@@ -45,10 +49,21 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 		kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->instance = p->instance;
+	call->cpu = smp_processor_id();
 	if (unlikely(p->split[0]))
 		kstats_split_begin(p, &call->mark);
 	return 0;
 }
+
+/*
+ * Before 6.5 (no ret_ip parameter) fprobe's exit ran on rethook, which sets
+ * the registers' ip to the return address before calling the handler.
+ */
+#ifdef KSTATS_FPROBE_RET_IP
+#define KSTATS_FPROBE_RET	ret_ip
+#else
+#define KSTATS_FPROBE_RET	instruction_pointer(regs)
+#endif
 
 static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 {
@@ -57,7 +72,7 @@ static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 
 	/* Entered under another trace: neither a hit nor a miss of this one. */
 	if (call->instance == READ_ONCE(p->instance))
-		kstats_call_end(p, call);
+		kstats_call_end(p, call, KSTATS_FPROBE_RET);
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
@@ -88,15 +103,17 @@ static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs 
 	if (n <= 1)
 		kstats_probe_begin_gap(p, now);
 	call->t0 = now;
+	call->cpu = smp_processor_id();
 	if (unlikely(p->split[0]))
 		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
+/* The registers' ip is where the call returns to (the kretprobe sets it). */
 static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	kstats_call_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
-			(struct kstats_call *)ri->data);
+			(struct kstats_call *)ri->data, instruction_pointer(regs));
 	return 0;
 }
 

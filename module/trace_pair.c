@@ -35,6 +35,7 @@ struct kstats_task_slot {
 	u64 owner;			/* generation << 32 | tid */
 	u64 start_time;			/* the owner's task->start_time */
 	u64 t0;				/* when it reached the start point */
+	u32 cpu;			/* and on which CPU, for outliers */
 };
 
 static u32 kstats_owner_tid(u64 owner)
@@ -63,7 +64,9 @@ static bool kstats_slot_claim(struct kstats_task_slot *s, u64 seen, u64 now)
 		return false;
 	WRITE_ONCE(s->start_time, current->start_time);
 	WRITE_ONCE(s->t0, now);
-	/* t0 and start_time before the tid: a reader that sees us sees them. */
+	/* Raw: the floor of tracepoint pairs runs this preemptible. */
+	WRITE_ONCE(s->cpu, raw_smp_processor_id());
+	/* t0, cpu, start_time before the tid: a reader that sees us sees them. */
 	smp_store_release(&s->owner, kstats_owner_next(seen, current->pid));
 	return true;
 }
@@ -185,7 +188,7 @@ static void kstats_section_end(struct kstats_probe *p)
 	struct kstats_split_mark mark;
 	struct kstats_task_slot *s;
 	u64 seen, t0, wall;
-	u32 i;
+	u32 i, cpu;
 
 	if (!kstats_section_task())
 		return;
@@ -196,6 +199,7 @@ static void kstats_section_end(struct kstats_probe *p)
 		t0 = READ_ONCE(s->t0);
 		if (p->marks)
 			mark = p->marks[s - p->tasks];
+		cpu = READ_ONCE(s->cpu);
 		/*
 		 * Release the slot only if the word is what we read: then no
 		 * one reclaimed it meanwhile, and t0 and the mark (read before
@@ -204,7 +208,8 @@ static void kstats_section_end(struct kstats_probe *p)
 		if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, 0)) != seen)
 			return;
 		/* Stopped or filtered since the start: drop it quietly. */
-		wall = kstats_probe_wants(p) ? kstats_probe_end(p, t0) : KSTATS_NOT_RECORDED;
+		wall = kstats_probe_wants(p) ? kstats_probe_end(p, t0, cpu, 0) :
+						   KSTATS_NOT_RECORDED;
 		if (p->marks)
 			kstats_split_end(p, &mark, wall);
 		return;

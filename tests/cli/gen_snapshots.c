@@ -196,6 +196,14 @@ static void fill(struct gen *g, bool extra)
 	g[M_TRACE].m->hits = extra ? 2000 : 1600;
 	g[M_TRACE].m->misses = extra ? 4 : 3;
 	g[M_TRACE].m->floor_ns = 85;
+	if (extra) {	/* later: the trace keeps outliers (format 3) */
+		g[M_TRACE].m->has_outliers = true;
+		g[M_TRACE].m->outl.threshold_ppm = 999000;
+		g[M_TRACE].m->outl.threshold_ns = 41000;
+		g[M_TRACE].m->outl.captured = 12;
+		g[M_TRACE].m->outl.overwritten = 2;
+		g[M_TRACE].m->outl.ratelimited = 1;
+	}
 	g[M_EMPTY].m->flags = 0;	/* stopped */
 	if (!extra)
 		for (i = 0; i < ARRAY_SIZE(edge); i++)

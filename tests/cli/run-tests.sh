@@ -5,11 +5,12 @@
 # comparing ('make -C cli golden-update').
 #   1. the committed snapshot files are what the generator writes (but
 #      basic-v1.ksnap and basic-be-v1.ksnap: format version 1, written by
-#      kstatsctl 0.1.0, kept as they are); each holds its CRC-32C
+#      kstatsctl 0.1.0, and basic-v2.ksnap: version 2, by kstatsctl before
+#      outliers, kept as they are); each holds its CRC-32C
 #   2. golden outputs: every formatter and option, errors and usage errors;
 #      each run has $TIMEOUT seconds (default 20): a hang is a failure
 #   3. the big-endian file gives the same output as the little-endian one,
-#      and so do the version-1 files
+#      and so do the version-1 and version-2 files
 #   4. JSON: a real parser and the schema (cli/kstatsctl.schema.json); no
 #      control character in any text output, whatever the file's strings
 #   5. Prometheus text: prometheus_client's Prometheus and OpenMetrics parsers
@@ -113,18 +114,20 @@ for f in basic basic-be later big full interval-a interval-b other-host hostile 
 	few-a few-b; do
 	v2+=("data/$f.ksnap")
 done
-check "version-2 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
+check "version-3 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
+check "the version-2 file holds its length and CRC-32C" "$py" validate.py crc data/basic-v2.ksnap
 check "CRC-32C: the check value; 8 bytes a step is a bit at a time's CRC" \
 	"$cli/build/check_snapfile" crc
 
 # 3. byte order, and format version 1
 for f in hist percentiles cdf raw json csv prometheus; do
 	"$bin" show -i data/basic.ksnap -f "$f" >"$tmp/le.$f" 2>&1
-	for v in be v1 be-v1; do
+	for v in be v1 be-v1 v2; do
 		"$bin" show -i "data/basic-$v.ksnap" -f "$f" >"$tmp/$v.$f" 2>&1
 		case $v in
 		be) what="big-endian file" ;;
 		v1) what="version-1 file" ;;
+		v2) what="version-2 file" ;;
 		be-v1) what="big-endian version-1 file" ;;
 		esac
 		if [[ $f == json ]]; then
@@ -169,7 +172,7 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # (not split-a: promtool's lint takes its metric "splittest.m" for metres)
 promtool_all() {
 	local f out
-	for f in basic big full hostile; do
+	for f in basic big full hostile later; do
 		"$bin" show -i "data/$f.ksnap" -f prometheus --per-cpu >"$tmp/pt.prom" || return 1
 		out=$(promtool check metrics <"$tmp/pt.prom" 2>&1) || { echo "show $f: $out"; return 1; }
 		"$bin" export -i "data/$f.ksnap" >"$tmp/pt.prom" || return 1
@@ -347,7 +350,12 @@ flips() {	# one byte changed every 13: an error, or the same output
 	size=$(stat -c %s data/basic.ksnap)
 	for ((n = 0; n < size; n += 13)); do
 		cp data/basic.ksnap "$tmp/flip"
-		printf '\xa5' | dd of="$tmp/flip" bs=1 seek="$n" conv=notrunc status=none
+		# 0xa5, or 0x5a where the byte is 0xa5 already: a change each time.
+		if [[ $(od -An -tx1 -j "$n" -N1 data/basic.ksnap) == " a5" ]]; then
+			printf '\x5a'
+		else
+			printf '\xa5'
+		fi | dd of="$tmp/flip" bs=1 seek="$n" conv=notrunc status=none
 		"$bin" show -i "$tmp/flip" -f json --per-cpu >"$tmp/flip.out" 2>&1
 		rc=$?
 		((rc == 0 || rc == 1)) || { echo "offset $n: exit $rc"; return 1; }
@@ -369,9 +377,9 @@ check "a damaged file says so" sh -c \
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x03\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v3"
+{ head -c 10 data/basic.ksnap; printf '\x04\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v3"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v3 2>&1 | grep -q 'unsupported format version 3'"
+	"\"$bin\" show -i $tmp/v3 2>&1 | grep -q 'unsupported format version 4'"
 check "an empty file is an error" malformed /dev/null
 
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js

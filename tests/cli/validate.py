@@ -30,7 +30,7 @@
                                          (read here from its bytes) are those
                                          of the show document JSON, with one
                                          U+FFFD for each byte not UTF-8
-  validate.py crc KSNAP...               each version-2 file's header holds its
+  validate.py crc KSNAP...               each version-2/3 file's header holds its
                                          length and CRC-32C (computed here)
   validate.py percpu JSON                show --per-cpu -j: each CPU's slot
                                          means inside their slots, its mean
@@ -441,7 +441,7 @@ def check_crc(files):
         d, e, version, _, _ = snapfile(f)
         crc, length = struct.unpack_from(e + "II", d, 40)
         want = crc32c(d[:40] + bytes(4) + d[44:])
-        if version != 2 or length != len(d) or crc != want:
+        if version not in (2, 3) or length != len(d) or crc != want:
             print(f"{f}: version {version}, length {length} of {len(d)}, "
                   f"CRC-32C {crc:#010x}, computed {want:#010x}")
             ok = False

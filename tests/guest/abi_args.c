@@ -23,7 +23,7 @@ _Static_assert(sizeof(NAME_64) == 65, "64-byte name");
 const struct tcase arg_cases[] = {
 	/* Every command: numbers, sizes, argument pointers. */
 	{ "valid argument", ALL_CMDS, .expect = OK },
-	{ "unknown nr 0x09", ALL_CMDS, V_NR09, .expect = ENOTTY },
+	{ "unknown nr 0x0a", ALL_CMDS, V_NR0A, .expect = ENOTTY },
 	{ "unknown nr 0xff", ALL_CMDS, V_NRFF, .expect = ENOTTY },
 	{ "direction _IOC_NONE", ALL_CMDS, V_DIR_NONE, .expect = ENOTTY },
 	{ "direction _IOR", ALL_CMDS, V_DIR_R, .expect = ENOTTY },
@@ -212,7 +212,7 @@ static unsigned long make_ioc(const struct cmd *c, enum ioc_variant v, size_t si
 
 	switch (v) {
 	case V_RIGHT: break;
-	case V_NR09: nr = 0x09; break;
+	case V_NR0A: nr = 0x0a; break;
 	case V_NRFF: nr = 0xff; break;
 	case V_DIR_NONE: dir = _IOC_NONE; break;
 	case V_DIR_R: dir = _IOC_READ; break;

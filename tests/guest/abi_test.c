@@ -116,11 +116,42 @@
 	X(kstats_trace, pad, 132, 4) \
 	X(kstats_trace, budget_ppm, 136, 4) \
 	X(kstats_trace, sample_every, 140, 4) \
-	X(kstats_trace, reserved, 144, 24) \
+	X(kstats_trace, outlier_ns, 144, 8) \
+	X(kstats_trace, outlier_ppm, 152, 4) \
+	X(kstats_trace, outlier_ring, 156, 4) \
+	X(kstats_trace, outlier_rate, 160, 4) \
+	X(kstats_trace, outlier_pad, 164, 4) \
+	X(kstats_trace, reserved, 168, 32) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
-	X(kstats_untrace, reserved, 72, 16)
+	X(kstats_untrace, reserved, 72, 16) \
+	X(kstats_outliers, name, 0, 64) \
+	X(kstats_outliers, entries, 64, 8) \
+	X(kstats_outliers, entry_size, 72, 4) \
+	X(kstats_outliers, nr_entries, 76, 4) \
+	X(kstats_outliers, flags, 80, 4) \
+	X(kstats_outliers, out_flags, 84, 4) \
+	X(kstats_outliers, captured, 88, 8) \
+	X(kstats_outliers, overwritten, 96, 8) \
+	X(kstats_outliers, ratelimited, 104, 8) \
+	X(kstats_outliers, threshold_ns, 112, 8) \
+	X(kstats_outliers, capacity, 120, 4) \
+	X(kstats_outliers, threshold_ppm, 124, 4) \
+	X(kstats_outliers, time_ns, 128, 8) \
+	X(kstats_outliers, realtime_ns, 136, 8) \
+	X(kstats_outliers, reserved, 144, 32) \
+	X(kstats_outlier, seq, 0, 8) \
+	X(kstats_outlier, time_ns, 8, 8) \
+	X(kstats_outlier, duration_ns, 16, 8) \
+	X(kstats_outlier, pid, 24, 4) \
+	X(kstats_outlier, tgid, 28, 4) \
+	X(kstats_outlier, cpu_start, 32, 4) \
+	X(kstats_outlier, cpu_end, 36, 4) \
+	X(kstats_outlier, comm, 40, 16) \
+	X(kstats_outlier, nr_frames, 56, 4) \
+	X(kstats_outlier, flags, 60, 4) \
+	X(kstats_outlier, frames, 64, 256)
 
 /* struct, its size, its latest VERn size (up to reserved[]), ioctl number. */
 #define KSTATS_SIZES(X) \
@@ -131,8 +162,9 @@
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
 	X(kstats_snapshot, 224, KSTATS_SNAPSHOT_SIZE_VER2, 208, KSTATS_IOC_SNAPSHOT, 0xC0E0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 168, KSTATS_TRACE_SIZE_VER1, 144, KSTATS_IOC_TRACE, 0x40A8BC07u) \
-	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u)
+	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER2, 168, KSTATS_IOC_TRACE, 0x40C8BC07u) \
+	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
+	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
 #define ASSERT_MEMBER(t, m, off, size) \
 	_Static_assert(offsetof(struct t, m) == (off) && MEMBER_SIZE(t, m) == (size), \
@@ -447,7 +479,7 @@ void test_info(void)
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
-			      KSTATS_FEAT_TRACE;
+			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -480,12 +512,12 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..TRACE", (unsigned long long)i->features);
-	/* Optional: what this kernel allows (SPLIT needs 5.18's sched_switch). */
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS", (unsigned long long)i->features);
+	/* SPLIT: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT))
 		tap_fail("unknown feature bits 0x%llx",
 			 (unsigned long long)(i->features & ~(need | KSTATS_FEAT_SPLIT)));
-	tap_end("INFO: features CREATE..RECORD and TRACE (0x%llx)", (unsigned long long)i->features);
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS (0x%llx)", (unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
 	if ((i->mechanisms & mech_need) != mech_need)
@@ -539,6 +571,7 @@ int main(void)
 	test_lifetime();
 	test_trace();
 	test_privilege();
+	test_outliers();
 	close(g_fd);
 	return tap_finish();
 }

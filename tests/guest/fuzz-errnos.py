@@ -13,7 +13,7 @@ import re
 import sys
 
 REQUESTS = ["INFO", "CREATE", "DELETE", "LIST", "CONTROL", "SNAPSHOT",
-            "RECORD", "TRACE", "UNTRACE"]
+            "RECORD", "TRACE", "UNTRACE", "OUTLIERS"]
 MUTATING = ["CREATE", "DELETE", "CONTROL", "RECORD", "TRACE", "UNTRACE"]
 
 

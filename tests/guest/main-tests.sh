@@ -15,7 +15,7 @@ failed=()
 # chain of make check): the kernel paths it drives are the ABI and tracing
 # suites', which run there. So does the 6.1 lane: the packages step runs the
 # CLI suite on that same kernel, with the installed kstatsctl.
-suites=(lane-tests abi-tests trace-tests control-tests churn-tests quantile-tests split-tests)
+suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests quantile-tests split-tests)
 case ${KSTATS_LANE:-} in
 debug) suites+=("fuzz-tests 100000 20 60") ;;
 6.12) suites+=("fuzz-tests 100000 30 60") ;;

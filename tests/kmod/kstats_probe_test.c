@@ -70,22 +70,22 @@ static int run_checks(struct kstats_probe *p)
 
 	preempt_disable();
 	now = kstats_probe_now();
-	kstats_probe_end(p, now + NSEC_PER_SEC);
+	kstats_probe_end(p, now + NSEC_PER_SEC, 0, 0);
 	err = expect(p, "exit before entry", 0, 0, 1, 0);
 
 	now = kstats_probe_now();
-	kstats_probe_end(p, now > 1000 ? now - 1000 : 0);
+	kstats_probe_end(p, now > 1000 ? now - 1000 : 0, 0, 0);
 	err = err ?: expect(p, "an ordinary call", 1, 1, 1, 0);
 
 	kstats_stop(p->time);
-	kstats_probe_end(p, kstats_probe_now());
+	kstats_probe_end(p, kstats_probe_now(), 0, 0);
 	err = err ?: expect(p, "a call that ends after stop", 1, 1, 1, 0);
 
 	kstats_start(p->time);
 	kstats_probe_begin_gap(p, kstats_probe_now());
 	err = err ?: expect(p, "first entry after start", 1, 1, 1, 0);
 
-	kstats_probe_end(p, kstats_probe_now());
+	kstats_probe_end(p, kstats_probe_now(), 0, 0);
 	kstats_probe_begin_gap(p, kstats_probe_now());
 	err = err ?: expect(p, "the next call", 2, 2, 1, 1);
 	preempt_enable();
@@ -202,6 +202,7 @@ static int __init probe_test_init(void)
 
 	if (!p)
 		return -ENOMEM;
+	p->outlier_ns = U64_MAX;	/* no outliers */
 	p->pcpu = alloc_percpu(struct kstats_probe_pcpu);
 	p->time = kstats_new("probetest.time", 3);
 	p->gap = kstats_new("probetest.gap", 3);

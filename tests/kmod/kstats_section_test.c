@@ -69,6 +69,7 @@ static int __init section_test_init(void)
 
 	if (!p)
 		return -ENOMEM;
+	p->outlier_ns = U64_MAX;	/* no outliers */
 	p->pcpu = alloc_percpu(struct kstats_probe_pcpu);
 	p->time = kstats_new("sectiontest.time", 3);
 	if (p->pcpu && !IS_ERR(p->time) && !kstats_pair_init(p)) {

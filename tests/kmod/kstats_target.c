@@ -28,6 +28,12 @@
  *   kmalloc_go US N		it does N x { kmalloc(64); US of work; kfree }
  *   tpsection US N		N x { trace_ktarget_begin(); US of work;
  *				trace_ktarget_end() }: this module's own events
+ *   mix N US M US2		ktarget_work(US) N times, each with preemption
+ *				off, and ktarget_work(US2) M times, spread
+ *				evenly among them: outliers among short calls;
+ *				"durations" then reads the short calls that
+ *				took 1 ms or more all the same (a host that
+ *				stalls the emulated CPU), in ns
  *   rcu_hold			work inside one RCU read-side section, so that
  *				synchronize_rcu() elsewhere waits, until 0 is
  *				written to "rcu_holding" (which reads 1
@@ -115,6 +121,44 @@ static noinline __noclone void ktarget_recurse(unsigned int depth, unsigned int 
 	i = atomic_inc_return(&nr_durations) - 1;
 	if (i < MAX_DURATIONS)
 		durations[i] = ktime_get_mono_fast_ns() - t0;
+}
+
+static noinline __noclone void ktarget_work(unsigned int us)
+{
+	spin_us(us);
+	asm volatile("nop; nop; nop; nop");
+}
+
+/*
+ * The short calls cannot be preempted, so none of them becomes an outlier
+ * by waiting for the CPU: only the M long ones, and a short one the host
+ * stalled (under emulation), which is timed here to tell.
+ */
+static void run_mix(unsigned int n, unsigned int us, unsigned int m, unsigned int us2)
+{
+	unsigned int i, every = m ? n / m : 0, longs = 0, stalls = 0;
+	u64 t0, d;
+
+	for (i = 0; i < n || longs < m; i++) {
+		if (longs < m && (!every || i % every == 0 || i >= n)) {
+			ktarget_work(us2);
+			longs++;
+			cond_resched();
+		}
+		if (i < n) {
+			preempt_disable();
+			t0 = ktime_get_mono_fast_ns();
+			ktarget_work(us);
+			d = ktime_get_mono_fast_ns() - t0;
+			preempt_enable();
+			if (d >= NSEC_PER_MSEC && stalls < MAX_DURATIONS)
+				durations[stalls++] = min_t(u64, d, U32_MAX);
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	calls = (u64)n + m;
+	durations_array.n_elements = stalls;
 }
 
 /*
@@ -369,6 +413,14 @@ static int ctl_cmd(char *buf)
 			spin_us(a);
 			trace_ktarget_end(calls);
 		}
+		return 0;
+	}
+	if (!strcmp(cmd, "mix") && n == 4) {
+		unsigned int us2;
+
+		if (sscanf(buf, "%*s %*u %*u %*u %u", &us2) != 1)
+			return -EINVAL;
+		run_mix(a, b, c, us2);
 		return 0;
 	}
 	if (!strcmp(cmd, "rcu_hold") && n == 1) {

@@ -577,6 +577,80 @@ static void test_quantile_rank(void **state)
 	}
 }
 
+/*
+ * The kernel's integer twins (q in millionths): the rank is exactly the
+ * nearest-rank one everywhere, and the double version's wherever its 2^-40
+ * shave cannot matter (ppm * n / 10^6 below 2^40 / 10^6); the in-slot
+ * value is the double version's, rounded down.
+ */
+static void test_quantile_ppm(void **state)
+{
+	static const uint32_t edge_ppm[] = { 0, 1, 2, 499999, 500000, 500001, 900000,
+					     990000, 999000, 999001, 999900, 999990, 999999 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (uint64_t n = 1; n <= 500; n++)
+		for (uint32_t ppm = 0; ppm < 1000000; ppm += n <= 10 ? 3 : 997) {
+			CTX("ppm=%u n=%" PRIu64, ppm, n);
+			CHECK_EQ(kstats_quantile_rank_ppm(ppm, n), ref_rank(ppm, 1000000, n));
+			CHECK_EQ(kstats_quantile_rank_ppm(ppm, n), kstats_quantile_rank(ppm / 1e6, n));
+		}
+	for (int i = 0; i < 200000; i++) {
+		uint32_t ppm = (uint32_t)((x = x * 6364136223846793005ULL + 1) >> 44) % 1000000;
+		uint64_t big, n;
+
+		x = x * 6364136223846793005ULL + 1;
+		big = x >> (x >> 58);
+		n = 1 + (x >> 20) % (ppm ? 1000000000000ULL / ppm : 1000000ULL);
+
+		CTX("ppm=%u n=%" PRIu64 " big=%" PRIu64, ppm, n, big);
+		CHECK_EQ(kstats_quantile_rank_ppm(ppm, n), kstats_quantile_rank(ppm / 1e6, n));
+		if (big)
+			CHECK_EQ(kstats_quantile_rank_ppm(ppm, big), ref_rank(ppm, 1000000, big));
+	}
+	CHECK_EQ(kstats_quantile_rank_ppm(999999, UINT64_MAX),
+		 ref_rank(999999, 1000000, UINT64_MAX));
+	CHECK_EQ(kstats_quantile_rank_ppm(1000000, 7), 7);
+
+	for (int set = 0; set < NSETS; set++)
+		for (uint32_t b = 0; b < NFRAC; b++) {
+			uint32_t ns = kstats_hist_nslots(b);
+
+			load_set(set, b);
+			for (size_t i = 0; i < ARRAY_SIZE(edge_ppm); i++) {
+				double d = kstats_hist_quantile(counts, ns, b, edge_ppm[i] / 1e6);
+				uint64_t v = kstats_hist_quantile_ppm(counts, ns, b, edge_ppm[i]);
+				double ulp = nextafter(d, INFINITY) - d;
+
+				CTX("%s: b=%u ppm=%u double %.17g int %" PRIu64, sets[set].name, b,
+				    edge_ppm[i], d, v);
+				/* floor(d), up to d's own rounding (exact below 2^53) */
+				CHECK((long double)v <= (long double)d + ulp &&
+				      (long double)d < (long double)v + 1 + ulp);
+			}
+		}
+	/* Every slot, count and position, against the exact value (128-bit). */
+	for (uint32_t b = 0; b < NFRAC; b++)
+		for (uint32_t s = 0; s < kstats_hist_nslots(b); s++) {
+			static const uint64_t cs[] = { 1, 2, 3, 7, 1000, 1048577, 1ULL << 40 };
+			uint32_t w = kstats_slot_width_log2(s, b);
+
+			for (size_t ci = 0; ci < ARRAY_SIZE(cs); ci++) {
+				uint64_t c = cs[ci], ks[] = { 1, c / 2 + 1, c };
+
+				for (size_t ki = 0; ki < 3; ki++) {
+					/* exact: low + floor((2k - 1) * 2^(w-1) / c) */
+					uint64_t want = kstats_slot_low(s, b) + ((s >> b) && w ?
+						(uint64_t)((((u128)2 * ks[ki] - 1) << (w - 1)) / c) : 0);
+
+					CTX("b=%u slot=%u count=%" PRIu64 " k=%" PRIu64, b, s, c, ks[ki]);
+					CHECK_EQ(kstats_slot_nth(s, b, ks[ki], c), want);
+				}
+			}
+		}
+}
+
 static void test_empty_histogram(void **state)
 {
 	uint64_t before = 0;
@@ -646,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_split_slots),
 		cmocka_unit_test(test_quantile_rank),
 		cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_quantile_ppm),
 		cmocka_unit_test(test_empty_histogram),
 		cmocka_unit_test(test_cdf),
 	};

@@ -75,6 +75,7 @@
 #define KSTATS_FEAT_SNAPSHOT	(1ULL << 4)
 #define KSTATS_FEAT_RECORD	(1ULL << 5)
 #define KSTATS_FEAT_TRACE	(1ULL << 6)
+#define KSTATS_FEAT_OUTLIERS	(1ULL << 7)	/* TRACE's outlier fields, OUTLIERS */
 #define KSTATS_FEAT_SPLIT	(1ULL << 8)	/* TRACE's KSTATS_TRACE_SPLIT */
 
 /* INFO flags. */
@@ -298,12 +299,27 @@ struct kstats_record {
  * calls record no GAP. -EINVAL also: budget_ppm above
  * KSTATS_TRACE_BUDGET_MAX, sample_every above KSTATS_TRACE_SAMPLE_MAX,
  * budget_ppm with a sample_every.
+ *
+ * Outliers (KSTATS_TRACE_OUTLIERS): calls that take at least a threshold
+ * are kept, with their task and kernel stack, in a ring of outlier_ring
+ * entries that overwrites the oldest (KSTATS_IOC_OUTLIERS reads it). The
+ * threshold is outlier_ns, or the quantile outlier_ppm (millionths:
+ * 999000 is p99.9) of the trace's own histogram, updated about once a
+ * second. -EINVAL: neither or both of outlier_ns and outlier_ppm,
+ * outlier_ppm 1000000 or more, outlier_ring above 65536, outlier_rate
+ * above 1000000, any outlier field without the flag. -ERANGE: outlier_ns
+ * below the probe floor (SNAPSHOT's floor_ns).
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
 #define KSTATS_TRACE_TGID	(1U << 2)	/* only the process tgid */
 #define KSTATS_TRACE_CPUS	(1U << 3)	/* only the CPUs in the cpus bitmap */
+#define KSTATS_TRACE_OUTLIERS	(1U << 4)	/* capture outliers (below) */
 #define KSTATS_TRACE_SPLIT	(1U << 5)	/* + ONCPU-, RUNQ-, BLOCKED-NAME */
+#define KSTATS_OUTLIER_RING_DEFAULT	256
+#define KSTATS_OUTLIER_RING_MAX		65536
+#define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
+#define KSTATS_OUTLIER_RATE_MAX		1000000
 struct kstats_trace {
 	__u8 name[KSTATS_NAME_LEN];	/* metric; GAP-<name> too for a function */
 	__u64 func;		/* user pointer: "[module:]symbol", or 0 */
@@ -320,10 +336,17 @@ struct kstats_trace {
 	__u32 pad;
 	__u32 budget_ppm;	/* governor budget, ppm of one CPU; 0: module default */
 	__u32 sample_every;	/* 0: see budget_ppm; 1: every call, no governor; N: 1 in N */
-	__u64 reserved[3];
+	/* Outliers, with KSTATS_TRACE_OUTLIERS (VER2). */
+	__u64 outlier_ns;	/* threshold in ns, or 0 with outlier_ppm */
+	__u32 outlier_ppm;	/* threshold: this quantile, in millionths */
+	__u32 outlier_ring;	/* entries kept; 0: KSTATS_OUTLIER_RING_DEFAULT */
+	__u32 outlier_rate;	/* captures per second per CPU; 0: the default */
+	__u32 outlier_pad;
+	__u64 reserved[4];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
 #define KSTATS_TRACE_SIZE_VER1	144	/* up to sample_every */
+#define KSTATS_TRACE_SIZE_VER2	168	/* up to outlier_pad */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 
@@ -342,6 +365,62 @@ struct kstats_untrace {
 };
 #define KSTATS_UNTRACE_SIZE_VER0	72
 
+/*
+ * KSTATS_IOC_OUTLIERS: the outliers a trace kept, oldest first. The caller
+ * passes an array of nr_entries entries of entry_size bytes (at least
+ * KSTATS_OUTLIER_SIZE_VER0, a multiple of 8, at most 4096), as LIST: each
+ * written up to the smaller of entry_size and the kernel's size, the rest
+ * zeroed; nr_entries comes back as the number written. -ENOSPC: the array
+ * is too small; nr_entries says how many are needed (nothing else is
+ * written, but the counters are). -ENOENT: no such metric. -EINVAL: a
+ * metric that is not a trace capturing outliers, bad entry_size.
+ * Counters are since the trace began or its metric was last reset:
+ * captured counts every outlier kept (also those since overwritten),
+ * overwritten those the ring no longer holds, ratelimited those not kept
+ * for the rate limit. frames[] are kernel addresses: only a file opened
+ * with CAP_PERFMON or CAP_SYS_ADMIN gets them; for others they are zero,
+ * nr_frames says how many there were, and out_flags has
+ * KSTATS_OUTLIERS_NOADDR. Needs only an open descriptor.
+ */
+#define KSTATS_OUTLIER_FRAMES	32
+#define KSTATS_OUTLIER_TRUNCATED (1U << 0)	/* frames[0] is the caller; no more known */
+#define KSTATS_OUTLIER_NOADDR	(1U << 1)	/* frames withheld: no privilege */
+#define KSTATS_OUTLIER_NOTASK	(1U << 2)	/* ended outside task context */
+struct kstats_outlier {
+	__u64 seq;		/* 1 for the first outlier since the trace began */
+	__u64 time_ns;		/* CLOCK_MONOTONIC at the end of the call */
+	__u64 duration_ns;
+	__s32 pid;		/* in the initial pid namespace */
+	__s32 tgid;
+	__u32 cpu_start;	/* the CPU at entry */
+	__u32 cpu_end;		/* and at the end */
+	__u8 comm[16];		/* NUL-terminated */
+	__u32 nr_frames;	/* in frames[] */
+	__u32 flags;		/* KSTATS_OUTLIER_* */
+	__u64 frames[KSTATS_OUTLIER_FRAMES];	/* [0]: the caller's return address */
+};
+#define KSTATS_OUTLIER_SIZE_VER0	320
+
+#define KSTATS_OUTLIERS_NOADDR	(1U << 0)	/* out_flags: no frames (privilege) */
+struct kstats_outliers {
+	__u8 name[KSTATS_NAME_LEN];	/* the trace's NAME */
+	__u64 entries;		/* user pointer to the array */
+	__u32 entry_size;	/* sizeof(struct kstats_outlier) */
+	__u32 nr_entries;	/* in: capacity; out: written, or needed */
+	__u32 flags;		/* none yet: 0 */
+	__u32 out_flags;	/* out: KSTATS_OUTLIERS_* */
+	__u64 captured;		/* out */
+	__u64 overwritten;	/* out */
+	__u64 ratelimited;	/* out */
+	__u64 threshold_ns;	/* out: now; 0 while a quantile has too few samples */
+	__u32 capacity;		/* out: the ring's entries */
+	__u32 threshold_ppm;	/* out: the quantile asked for, or 0 */
+	__u64 time_ns;		/* out: CLOCK_MONOTONIC when read */
+	__u64 realtime_ns;	/* out: CLOCK_REALTIME at the same instant */
+	__u64 reserved[4];
+};
+#define KSTATS_OUTLIERS_SIZE_VER0	144	/* up to realtime_ns */
+
 #define KSTATS_IOC_INFO		_IOR(KSTATS_IOC_MAGIC, 0x00, struct kstats_info)
 #define KSTATS_IOC_CREATE	_IOW(KSTATS_IOC_MAGIC, 0x01, struct kstats_create)
 #define KSTATS_IOC_DELETE	_IOW(KSTATS_IOC_MAGIC, 0x02, struct kstats_delete)
@@ -351,5 +430,6 @@ struct kstats_untrace {
 #define KSTATS_IOC_RECORD	_IOW(KSTATS_IOC_MAGIC, 0x06, struct kstats_record)
 #define KSTATS_IOC_TRACE	_IOW(KSTATS_IOC_MAGIC, 0x07, struct kstats_trace)
 #define KSTATS_IOC_UNTRACE	_IOW(KSTATS_IOC_MAGIC, 0x08, struct kstats_untrace)
+#define KSTATS_IOC_OUTLIERS	_IOWR(KSTATS_IOC_MAGIC, 0x09, struct kstats_outliers)
 
 #endif /* _UAPI_LINUX_KSTATS_H */
