@@ -134,6 +134,16 @@ static int parse_budget(const char *arg, struct trace_args *a)
 	return 0;
 }
 
+/* 1 to @max, or EINVAL with the usage error printed. */
+static int parse_positive(const char *opt, const char *arg, uint32_t max, uint32_t *out)
+{
+	if (ks_parse_u32(arg, max, out) || !*out) {
+		ks_usage("%s: '%s' is not 1 to %u", opt, arg, max);
+		return EINVAL;
+	}
+	return 0;
+}
+
 static error_t trace_parse(int key, char *arg, struct argp_state *state)
 {
 	struct trace_args *a = state->input;
@@ -212,21 +222,11 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		a->outliers = arg;
 		return ks_parse_outliers(arg, &a->outlier_ns, &a->outlier_ppm);
 	case OPT_OUTLIER_RING:
-		if (ks_parse_u32(arg, KSTATS_OUTLIER_RING_MAX, &a->outlier_ring) ||
-		    !a->outlier_ring) {
-			ks_usage("--outlier-ring: '%s' is not 1 to %d", arg,
-				 KSTATS_OUTLIER_RING_MAX);
-			return EINVAL;
-		}
-		break;
+		return parse_positive("--outlier-ring", arg, KSTATS_OUTLIER_RING_MAX,
+				      &a->outlier_ring);
 	case OPT_OUTLIER_RATE:
-		if (ks_parse_u32(arg, KSTATS_OUTLIER_RATE_MAX, &a->outlier_rate) ||
-		    !a->outlier_rate) {
-			ks_usage("--outlier-rate: '%s' is not 1 to %d", arg,
-				 KSTATS_OUTLIER_RATE_MAX);
-			return EINVAL;
-		}
-		break;
+		return parse_positive("--outlier-rate", arg, KSTATS_OUTLIER_RATE_MAX,
+				      &a->outlier_rate);
 	case 'f':
 		if (ks_format_parse(arg, &a->run.format)) {
 			ks_usage("--format: '%s' is not hist, percentiles, cdf, raw, "
