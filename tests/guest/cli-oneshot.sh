@@ -4,6 +4,12 @@
 # ktarget_empty() before the write returns, so every count here is exact.
 target=/sys/kernel/debug/kstats_target/ctl
 listed() { "$K" list | grep -q "^$1 "; }
+# A trace's metrics are listed from their creation, a moment before its
+# probe is attached; a trace reports its probe floor once attached.
+attached() {
+	"$K" -j show "$1" 2>/dev/null | "$py" -c \
+		'import json, sys; sys.exit(json.load(sys.stdin)["metrics"][0]["trace"]["floor_ns"] == 0)'
+}
 # json_sum FILE NAME: the count of NAME summed over every JSON document in FILE.
 json_sum() {
 	"$py" - "$1" "$2" <<'PY'
@@ -30,7 +36,7 @@ oneshot_sigint() {
 	"$K" trace ktarget_empty --name cli.once --duration 3600 -j >"$tmp/once.json" \
 		2>"$tmp/once.err" &
 	pid=$!
-	wait_for listed cli.once || { kill -INT "$pid"; return 1; }
+	wait_for attached cli.once || { kill -INT "$pid"; return 1; }
 	echo "empty 1000" >"$target" && kill -INT "$pid" && wait "$pid" || return 1
 	out=$(json_sum "$tmp/once.json" cli.once) || return 1
 	echo "# one-shot, Ctrl-C: $out (documents, count)"
@@ -58,7 +64,7 @@ oneshot_intervals() {
 	local pid out
 	"$K" trace ktarget_empty --name cli.iv --interval 0.3 -j >"$tmp/iv.json" 2>/dev/null &
 	pid=$!
-	wait_for listed cli.iv || { kill -INT "$pid"; return 1; }
+	wait_for attached cli.iv || { kill -INT "$pid"; return 1; }
 	echo "empty 300" >"$target" &&
 		wait_for sh -c "[ \$(grep -c '\"interval\"' $tmp/iv.json) -ge 2 ]" &&
 		echo "empty 200" >"$target" && kill -INT "$pid" && wait "$pid" || return 1
