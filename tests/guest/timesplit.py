@@ -18,15 +18,20 @@ written to the target's ctl, then the four metrics read with show -j:
   - the same with the writer pinned to the last CPU beside a SCHED_FIFO task
     pinned there that spins 2 ms and sleeps 2 ms: RUNQ > 0 (it was
     preempted), BLOCKED exactly 0 (a busy loop never sleeps);
-  - 0.5 s of busy calls by one writer: the sum of ONCPU against the change of
-    the writer's own sum_exec_runtime (/proc/PID/schedstat, field 1), read
-    while the writer is blocked (so the kernel's figure is exact), within
-    2 %: the writer also runs outside the calls (the write itself), so
-    ONCPU <= schedstat and the difference is that overhead (0.4 to 0.6 %
-    measured for 1 s runs);
+  - 0.5 s of busy calls by one writer pinned beside the same hog: the sum
+    of ONCPU against the change of the writer's own sum_exec_runtime
+    (/proc/PID/schedstat, field 1), and the sum of RUNQ against the change
+    of its run_delay (field 2), read while the writer is blocked (so the
+    kernel's figures are settled). The writer also runs and waits outside
+    the calls (its wakeup, the write itself, the way back to block), so
+    ONCPU <= sum_exec_runtime within 2 % (0.4 to 0.6 % measured for 1 s
+    runs), and RUNQ <= run_delay, short of it by at most what a few of
+    those waits take beside the hog: 20 ms, plus 2 % (the emulated CPU's
+    stalls stretch the hog's 2 ms);
   - sections (a kprobe pair, with kretprobe's run) that migrate half way:
-    every section in all three parts, and the parts sum to the wall time. Kernels without CONFIG_SCHED_INFO (the debug
-    kernel) have no schedstat: said, and skipped.
+    every section in all three parts, and the parts sum to the wall time.
+Kernels without CONFIG_SCHED_INFO (the debug kernel) have no schedstat:
+said, and skipped.
 """
 import json
 import os
@@ -83,8 +88,22 @@ def traced(func, name, workload, pin=None, how=None):
 
 
 def schedstat(pid):
+    """sum_exec_runtime and run_delay of PID, ns."""
     with open("/proc/%d/schedstat" % pid) as f:
-        return int(f.read().split()[0])
+        return [int(x) for x in f.read().split()[:2]]
+
+
+def start_hog(cpu):
+    """A SCHED_FIFO task on CPU that spins 2 ms and sleeps 2 ms, running."""
+    hog = subprocess.Popen(["chrt", "-f", "50", "taskset", "-c", cpu, "python3", "-c",
+                            "import sys, time\n"
+                            "print('spinning', flush=True)\n"
+                            "while True:\n"
+                            "    t = time.monotonic()\n"
+                            "    while time.monotonic() - t < 0.002: pass\n"
+                            "    time.sleep(0.002)\n"], stdout=subprocess.PIPE, text=True)
+    hog.stdout.readline()  # it runs: the calls will meet it
+    return hog
 
 
 def blocked_in_pipe(pid):
@@ -118,9 +137,12 @@ def oncpu_vs_schedstat():
         os.unlink(fifo)
     os.mkfifo(fifo)
     kstatsctl("trace", "ktarget_busy", "--name", name, "--split", "--mechanism", MECH)
+    cpu = str(os.cpu_count() - 1)
+    hog = start_hog(cpu)
     try:
         # The writer waits on the FIFO before and after its one write.
-        writer = subprocess.Popen(["sh", "-c", "read a < %s; echo busy 5000 100 > %s; "
+        writer = subprocess.Popen(["taskset", "-c", cpu, "sh", "-c",
+                                   "read a < %s; echo busy 5000 100 > %s; "
                                    "read b < %s" % (fifo, CTL, fifo)])
         ok = wait_blocked(writer.pid)
         before = schedstat(writer.pid)
@@ -137,14 +159,20 @@ def oncpu_vs_schedstat():
         with open(fifo, "w") as f:
             f.write("done\n")
         writer.wait()
-        oncpu = show(name)["ONCPU-" + name][1]
+        got = show(name)
     finally:
+        hog.kill()
+        hog.wait()
         kstatsctl("untrace", name)
         os.unlink(fifo)
-    exec_ns = after - before
+    oncpu, runq = got["ONCPU-" + name][1], got["RUNQ-" + name][1]
+    exec_ns, delay_ns = after[0] - before[0], after[1] - before[1]
     tap(ok and 0.98 * exec_ns <= oncpu <= exec_ns * 1.001,
-        "ONCPU sum %.0f ns vs the writer's schedstat %d ns (within 2 %%, not above)"
-        % (oncpu, exec_ns))
+        "ONCPU sum %.0f ns vs the writer's schedstat sum_exec_runtime %d ns "
+        "(within 2 %%, not above)" % (oncpu, exec_ns))
+    tap(ok and delay_ns - 20e6 - 0.02 * delay_ns <= runq <= delay_ns * 1.001 and runq > 0,
+        "RUNQ sum %.0f ns vs the writer's schedstat run_delay %d ns (not above; "
+        "short by at most 20 ms + 2 %%)" % (runq, delay_ns))
 
 
 def main():
@@ -162,15 +190,8 @@ def main():
         % (100 * parts["ONCPU"][1] / max(wall[1], 1)))
 
     cpu = str(os.cpu_count() - 1)
-    hog = subprocess.Popen(["chrt", "-f", "50", "taskset", "-c", cpu, "python3", "-c",
-                            "import sys, time\n"
-                            "print('spinning', flush=True)\n"
-                            "while True:\n"
-                            "    t = time.monotonic()\n"
-                            "    while time.monotonic() - t < 0.002: pass\n"
-                            "    time.sleep(0.002)\n"], stdout=subprocess.PIPE, text=True)
+    hog = start_hog(cpu)
     try:
-        hog.stdout.readline()  # it runs: the calls will meet it
         wall, parts = traced("ktarget_busy", "t.split.hog", "busy 1000 200", pin=cpu)
     finally:
         hog.kill()

@@ -5,8 +5,10 @@
 # and with handlers that only read the clock at entry and exit (clock=1),
 # bpftrace (kprobe + kretprobe + hist) and libbpf-tools'
 # funclatency, hot (back to back) and cold (256 KiB written between calls),
-# all in this one boot; and kstats recording 1 call in 8 (--sample 8)
-# against every call. Overhead = ns per call traced - ns per call untraced;
+# all in this one boot; and kstats recording 1 call in 8 (--sample 8),
+# keeping outliers over a threshold no call reaches (--outliers 1s) and
+# splitting each call's time (--split) against every call plain; and what
+# --split adds to a context switch outside traced calls. Overhead = ns per call traced - ns per call untraced;
 # each figure is the fastest of 11 rounds, the floor the median of 11 attaches.
 # Usage: tests/guest/trace-bench.sh BUILD_DIR
 set -euo pipefail
@@ -42,9 +44,23 @@ ns() {	# ns PS [+]: picoseconds as nanoseconds, signed with "+" if asked
 
 mechs=(kretprobe)
 "$K" info | grep -q fprobe && mechs=(fprobe kretprobe)
+split=0
+"$K" info | grep -q '^features .* split' && split=1
+# A context switch, with and without --split's scheduler probes (a split
+# trace on a function nobody calls: every switch pays only the check).
+PP_ROUND=2000
+measure_switch() {	# measure_switch LABEL: ps per context switch, into PP_<label>
+	keep_min "PP_$1" "$(($(per_call pingpong $PP_ROUND) / 2))"
+}
 declare -A FLOORS HITS MISSES FLOOR
 for ((r = 0; r < ROUNDS; r++)); do
 	measure base
+	if ((split)); then
+		measure_switch base
+		"$K" trace ktarget_sleep --name bench.sw --split >/dev/null
+		measure_switch split
+		"$K" untrace bench.sw
+	fi
 	for m in "${mechs[@]}"; do
 		"$K" trace ktarget_empty --name "bench.$m" --mechanism "$m" >/dev/null
 		measure "$m"
@@ -56,6 +72,15 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" trace ktarget_empty --name "bench.s8.$m" --mechanism "$m" --sample 8 >/dev/null
 		measure "s8_$m"
 		"$K" untrace "bench.s8.$m"
+		# Outliers kept over a threshold no call reaches: the check alone.
+		"$K" trace ktarget_empty --name "bench.o.$m" --mechanism "$m" --outliers 1s >/dev/null
+		measure "outl_$m"
+		"$K" untrace "bench.o.$m"
+		if ((split)); then
+			"$K" trace ktarget_empty --name "bench.sp.$m" --mechanism "$m" --split >/dev/null
+			measure "split_$m"
+			"$K" untrace "bench.sp.$m"
+		fi
 		FLOORS[$m]+="$floor "
 		HITS[$m]=$((${HITS[$m]:-0} + hits)) MISSES[$m]=$((${MISSES[$m]:-0} + misses))
 		# The same mechanism with empty handlers: what the kernel alone costs.
@@ -152,6 +177,21 @@ for m in "${mechs[@]}"; do
 	h=HOT_$m s=HOT_s8_$m
 	ratio "kstats $m, 1 in 8 / every call (hot)" "${!s} - $HOT_base" "${!h} - $HOT_base" -
 done
+# Emulated: TCG runs each instruction ~10-30x slower than a CPU does, so
+# these differences are upper bounds of what hardware pays (target there:
+# the outlier check at most +5 ns per call).
+for m in "${mechs[@]}"; do
+	h=HOT_$m o=HOT_outl_$m c=COLD_$m oc=COLD_outl_$m
+	echo "kstats $m --outliers (no call over the threshold): $(ns $((${!o} - ${!h})) +) ns" \
+		"per call hot, $(ns $((${!oc} - ${!c})) +) cold, over the same trace without"
+	if ((split)); then
+		p=HOT_split_$m pc=COLD_split_$m
+		echo "kstats $m --split: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
+			"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
+	fi
+done
+((split)) && echo "--split, per context switch outside traced calls (the scheduler" \
+	"probes' check): $(ns $((PP_split - PP_base)) +) ns over $(ns $PP_base) ns"
 for p in "${peers[@]}"; do
 	ph=HOT_$p
 	target=-

@@ -22,6 +22,9 @@
  *				after its inner call, N times; "durations" then
  *				reads how long each call took inside, in ns
  *   interval US N		ktarget_empty() N times, US apart, on CPU 0
+ *   pingpong N			N round trips with a kthread on the writer's CPU,
+ *				by completions: 2N context switches, no traced
+ *				call; "elapsed" reads the ns
  *   section US N		on every CPU: ktarget_sec_start(), US of work
  *				around a move to the next CPU, ktarget_sec_end()
  *   kmalloc_prepare		a kthread that will kmalloc/kfree: "pid" reads it
@@ -356,6 +359,60 @@ static int run_empty(unsigned int n, bool cold)
 	return 0;
 }
 
+static struct completion pp_ping, pp_pong;
+
+static int pp_thread(void *data)
+{
+	unsigned int i, n = (uintptr_t)data;
+
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&pp_ping);
+		complete(&pp_pong);
+	}
+	/* Stay until stopped: the writer reaps it before it returns. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ);
+	return 0;
+}
+
+/* What a context switch costs, with and without --split's probes. */
+static int run_pingpong(unsigned int n)
+{
+	struct task_struct *t;
+	cpumask_var_t old;
+	unsigned int i;
+	int cpu, err = 0;
+	u64 t0;
+
+	if (!alloc_cpumask_var(&old, GFP_KERNEL))
+		return -ENOMEM;
+	cpumask_copy(old, current->cpus_ptr);
+	cpu = raw_smp_processor_id();
+	set_cpus_allowed_ptr(current, cpumask_of(cpu));
+	init_completion(&pp_ping);
+	init_completion(&pp_pong);
+	t = kthread_create(pp_thread, (void *)(uintptr_t)n, "ktarget_pong");
+	if (IS_ERR(t)) {
+		err = PTR_ERR(t);
+		goto out;
+	}
+	kthread_bind(t, cpu);
+	get_task_struct(t);
+	wake_up_process(t);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		complete(&pp_ping);
+		wait_for_completion(&pp_pong);
+	}
+	elapsed = ktime_get_ns() - t0;
+	kthread_stop(t);
+	put_task_struct(t);
+out:
+	set_cpus_allowed_ptr(current, old);
+	free_cpumask_var(old);
+	return err;
+}
+
 static int ctl_cmd(char *buf)
 {
 	unsigned int a = 0, b = 0, c = 0;
@@ -378,6 +435,8 @@ static int ctl_cmd(char *buf)
 		return run_empty(a, !strcmp(cmd, "empty_cold"));
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
+	if (!strcmp(cmd, "pingpong") && n == 2 && a)
+		return run_pingpong(a);
 	if (!strcmp(cmd, "busy") && n == 3) {
 		for (calls = 0; calls < b; calls++)
 			ktarget_busy(a);
