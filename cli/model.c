@@ -196,10 +196,12 @@ void ks_set_keep(struct ks_set *set, const struct ks_names *pats)
 	size_t i, n = 0;
 
 	for (i = 0; i < set->nr; i++) {
-		if (!pats->nr || ks_names_fnmatch(pats, set->m[i].name))
+		if (!pats->nr || ks_names_fnmatch(pats, set->m[i].name)) {
 			set->m[n++] = set->m[i];
-		else
+		} else {
+			ks_outl_free(set->m[i].outl_entries);
 			ks_metric_free(&set->m[i]);
+		}
 	}
 	set->nr = n;
 }
@@ -210,6 +212,7 @@ void ks_metric_cpus(const struct ks_metric *m, const uint8_t *mask, struct ks_me
 	uint32_t r, n = 0, ns = 0;
 
 	*out = *m;
+	out->outl_entries = NULL;	/* its set's */
 	out->cpus = xcalloc(m->nr_cpus ? m->nr_cpus : 1, sizeof(*out->cpus));
 	out->slots = xcalloc(m->nr_slots ? m->nr_slots : 1, sizeof(*out->slots));
 	for (r = 0; r < m->nr_cpus; s += m->cpus[r].nr_slots, r++) {
@@ -229,8 +232,10 @@ void ks_set_free(struct ks_set *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr; i++)
+	for (i = 0; i < s->nr; i++) {
+		ks_outl_free(s->m[i].outl_entries);	/* the set's; copies borrow it */
 		ks_metric_free(&s->m[i]);
+	}
 	free(s->m);
 	s->m = NULL;
 	s->nr = 0;
@@ -417,6 +422,7 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 static void metric_copy(struct ks_metric *dst, const struct ks_metric *src)
 {
 	*dst = *src;
+	dst->outl_entries = NULL;	/* its set's */
 	dst->cpus = xcalloc(src->nr_cpus, sizeof(*dst->cpus));
 	dst->slots = xcalloc(src->nr_slots, sizeof(*dst->slots));
 	memcpy(dst->cpus, src->cpus, (size_t)src->nr_cpus * sizeof(*dst->cpus));
@@ -482,6 +488,7 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 		goto reset;
 	}
 	*out = *cur;
+	out->outl_entries = NULL;	/* its set's */
 	out->cpus = xcalloc(cur->nr_cpus, sizeof(*out->cpus));
 	out->slots = xcalloc(cur->nr_slots, sizeof(*out->slots));
 	out->nr_slots = 0;

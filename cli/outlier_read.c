@@ -2,7 +2,9 @@
 /*
  * A trace's outliers (KSTATS_IOC_OUTLIERS) for every command that shows a
  * trace: reading them all, their counters alone, and the line under a
- * trace in 'show' ("12 outliers over p99.9 = 1.3 ms, 3 lost; ...").
+ * trace in 'show' ("12 outliers over p99.9 = 1.3 ms, 3 lost; ..."); the
+ * entries symbolized, as 'outliers' prints them and a snapshot file keeps
+ * them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +39,94 @@ int ks_outliers_read(int fd, const char *name, struct kstats_outliers *o,
 		cap = o->nr_entries + 16;
 		*e = xrealloc(*e, cap, sizeof(**e));
 	}
+}
+
+static const char *noaddr_reason =
+	"stacks withheld: addresses need CAP_PERFMON or CAP_SYS_ADMIN";
+static const char *hidden_reason =
+	"/proc/kallsyms shows no addresses to this user (kptr_restrict): raw addresses";
+/* A file leaves the machine: raw addresses would give its KASLR offset away. */
+static const char *hidden_file_reason =
+	"stacks withheld: /proc/kallsyms showed the writer no addresses "
+	"(kptr_restrict), and a snapshot file keeps no raw addresses";
+
+uint32_t ks_outl_text(struct ks_outl *ol, const char *s, size_t len)
+{
+	size_t at = ol->text_len;
+
+	if (ol->text_len + len + 1 > ol->text_cap) {
+		ol->text_cap = (ol->text_len + len + 1) * 2;
+		ol->text = xrealloc(ol->text, ol->text_cap, 1);
+	}
+	memcpy(ol->text + at, s, len);
+	ol->text[at + len] = '\0';
+	ol->text_len += len + 1;
+	return (uint32_t)at;
+}
+
+void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
+			 const struct kstats_outlier *e, uint32_t nr,
+			 struct ks_ksyms *k, bool file)
+{
+	char sym[600];
+	uint32_t i, f;
+
+	memset(ol, 0, sizeof(*ol));
+	ol->o = *o;
+	ol->o.entries = 0;
+	ol->o.nr_entries = nr;
+	ol->withheld = o->out_flags & KSTATS_OUTLIERS_NOADDR;
+	if (ol->withheld)
+		snprintf(ol->note, sizeof(ol->note), "%s", noaddr_reason);
+	if (nr && !ol->withheld && !k->loaded)
+		ks_ksyms_load(k);
+	if (nr && !ol->withheld && k->hidden) {
+		ol->withheld = file;
+		snprintf(ol->note, sizeof(ol->note), "%s",
+			 file ? hidden_file_reason : hidden_reason);
+	}
+	ol->e = xcalloc(nr ? nr : 1, sizeof(*ol->e));
+	ol->nr = nr;
+	for (i = 0; i < nr; i++) {
+		struct ks_outl_entry *x = &ol->e[i];
+
+		x->seq = e[i].seq;
+		x->time_ns = e[i].time_ns;
+		/* CLOCK_REALTIME by the instant the ioctl read both clocks. */
+		x->realtime_ns = (int64_t)o->realtime_ns - (int64_t)(o->time_ns - e[i].time_ns);
+		x->duration_ns = e[i].duration_ns;
+		x->pid = e[i].pid;
+		x->tgid = e[i].tgid;
+		x->cpu_start = e[i].cpu_start;
+		x->cpu_end = e[i].cpu_end;
+		x->flags = e[i].flags;
+		x->nr_frames = e[i].nr_frames < KSTATS_OUTLIER_FRAMES ?
+			       e[i].nr_frames : KSTATS_OUTLIER_FRAMES;
+		snprintf(x->comm, sizeof(x->comm), "%.15s", (const char *)e[i].comm);
+		if (ol->withheld || (e[i].flags & KSTATS_OUTLIER_NOADDR))
+			continue;
+		for (f = 0; f < x->nr_frames; f++) {
+			const char *s = ks_ksym_name(sym, sizeof(sym), k, e[i].frames[f]);
+
+			if (!s && file)
+				s = "[unknown]";
+			else if (!s)
+				snprintf(sym, sizeof(sym), "0x%llx",
+					 (unsigned long long)e[i].frames[f]);
+			s = s ? s : sym;
+			x->stack[f] = ks_outl_text(ol, s, strlen(s));
+		}
+		x->nr_stack = x->nr_frames;
+	}
+}
+
+void ks_outl_free(struct ks_outl *ol)
+{
+	if (!ol)
+		return;
+	free(ol->e);
+	free(ol->text);
+	free(ol);
 }
 
 /* A trace's outlier counters into @m, if it keeps outliers (else none). */

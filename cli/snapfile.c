@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Snapshot files (kstatsctl snapshot -o FILE; read by show -i, diff).
+ * Snapshot files (kstatsctl snapshot -o FILE; read by show -i, diff,
+ * outliers -i). A record's outlier entries are snapfile_outl.c's.
  *
  * A file is self-describing: a header, then one record per metric. Every
  * integer is in the byte order of the machine that wrote it, which the
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 3; kstatsctl writes 3 and reads 1, 2 and 3):
+ * Header (format version 4; kstatsctl writes 4 and reads 1 to 4):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 3
+ *    10  u16    format version: 4
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -32,10 +33,12 @@
  *
  * Format version 1 is the same but for bytes 40..47, a u64 0: no
  * checksum, no file length. Version 2 is 3 without the records' outlier
- * block (their header is 208 bytes).
+ * block (their header is 208 bytes). Version 3 is 4 without outlier
+ * entries: its outlier block's flags have bit 0 alone, and bytes 248..255
+ * are 0.
  *
- * Metric record (H, its header's length: 256 in version 3, 208 before):
- *     0  u32    record length: H + 16 * nr_cpus + 24 * nr_slots
+ * Metric record (H, its header's length: 256 from version 3, 208 before):
+ *     0  u32    record length: H + 16 * nr_cpus + 24 * nr_slots + E
  *     4  u32    frac_bits (0..5)
  *     8  u32    kind (KSTATS_KIND_*), 12: flags (KSTATS_METRIC_*)
  *    16  u32    nr_cpus, 20: nr_slots
@@ -47,21 +50,26 @@
  *               with zeros
  *   144  u8[64] owner (a module's or a process's name: any bytes but NUL),
  *               likewise
- *   208  (version 3) outliers (trace --outliers), as the module counted them:
- *               u32 flags (bit 0: the trace keeps outliers; else every field
- *               here is 0), 212: u32 threshold quantile in millionths (0: a
- *               fixed threshold), 216: u64 captured, 224: overwritten,
+ *   208  (version 3 on) outliers (trace --outliers), as the module counted
+ *               them: u32 flags (bit 0: the trace keeps outliers, else every
+ *               field here is 0; bit 1: its entries follow the slots; bit 2:
+ *               their stacks are withheld, the entries' note says why),
+ *               212: u32 threshold quantile in millionths (0: a fixed
+ *               threshold), 216: u64 captured, 224: overwritten,
  *               232: rate-limited, 240: threshold in ns (0: none yet),
- *               248: u64 0
+ *               248: u32 the ring's capacity (1..65536), 252: u32 E, the
+ *               entries' length (a multiple of 8, at least 8); both 0
+ *               without bit 1
  *     H  nr_cpus  x { u32 cpu, u32 nr_slots, u64 count }   ascending cpu;
  *               count is the sum of the CPU's slot counts modulo 2^64
  *        nr_slots x { u32 cpu, u32 slot, u64 count, u64 part_sum }
  *               in cpu then slot order: exactly KSTATS_IOC_SNAPSHOT's
  *               layout; part sums as kstats_hist.h defines them.
+ *        E bytes: the outlier entries (bit 1; layout in snapfile_outl.c).
  *
  * The reader first tells a file cut short (the length in the header, or
  * in version 1 the header's and records' lengths, go past its end) and,
- * in version 2, a damaged one (the checksum); then it checks every
+ * from version 2, a damaged one (the checksum); then it checks every
  * length, offset, count and ordering against the file's size before it
  * allocates or reads anything, and rejects what does not add up, with a
  * message; it never trusts a count for an allocation.
@@ -73,16 +81,16 @@
 #include <sys/stat.h>
 
 #include "kstatsctl.h"
+#include "snapfile.h"
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	3	/* written; 1 and 2 are read too */
+#define SNAP_VERSION	4	/* written; 1 to 3 are read too */
 #define SNAP_HDR_LEN	48
 #define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
 #define SNAP_MIN_STRINGS 6
 #define SNAP_REC_LEN	208	/* a record's header, versions 1 and 2 */
-#define SNAP_REC_LEN3	256	/* version 3: with the outlier block */
-#define SNAP_OUTL_AT	208
+#define SNAP_REC_LEN3	256	/* version 3 on: with the outlier block */
 #define SNAP_CPU_LEN	16
 #define SNAP_SLOT_LEN	24
 #define SNAP_MAX_FILE	(1ull << 30)
@@ -100,13 +108,6 @@
 
 /* ---- reading ---- */
 
-struct rd {
-	const uint8_t *p;
-	size_t len;
-	bool swap;
-	unsigned int version;
-};
-
 /* Says what is wrong with the file and what to do; returns -1. */
 static int bad(struct ks_snap_why *why, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -121,43 +122,7 @@ static int bad(struct ks_snap_why *why, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
-static uint16_t rd16(const struct rd *r, size_t off)
-{
-	uint16_t v;
-
-	memcpy(&v, r->p + off, sizeof(v));
-	return r->swap ? __builtin_bswap16(v) : v;
-}
-
-static uint32_t rd32(const struct rd *r, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, r->p + off, sizeof(v));
-	return r->swap ? __builtin_bswap32(v) : v;
-}
-
-static uint64_t rd64(const struct rd *r, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, r->p + off, sizeof(v));
-	return r->swap ? __builtin_bswap64(v) : v;
-}
-
-static bool all_zero(const uint8_t *p, size_t len)
-{
-	while (len--)
-		if (*p++)
-			return false;
-	return true;
-}
-
-/*
- * A NUL-terminated, zero-padded field of @len bytes; @name: a metric's
- * name, 1 or more of [A-Za-z0-9_.:-]; else (an owner) any bytes.
- */
-static bool field_ok(const uint8_t *p, size_t len, bool name)
+bool ks_snap_field_ok(const uint8_t *p, size_t len, bool name)
 {
 	size_t n = strnlen((const char *)p, len), i;
 
@@ -190,7 +155,7 @@ static int check_start(struct rd *r, struct ks_snap_why *why)
 	if (r->version < 1 || r->version > SNAP_VERSION)
 		return bad(why, r->version > SNAP_VERSION ? HINT_NEWER : HINT_FORMAT,
 			   "unsupported format version %u (this kstatsctl reads 1 "
-			   "to 3)", r->version);
+			   "to 4)", r->version);
 	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15])
 		return bad(why, HINT_FORMAT, "unsupported integer sizes");
 	return 0;
@@ -337,12 +302,20 @@ static int parse_header(const struct rd *r, struct ks_set *set, size_t *hdr_len,
 	return 0;
 }
 
-/* Version 3's outlier block of the record at @off (its size is checked). */
+/*
+ * The outlier block of the record at @off (its size is checked), version
+ * 3 on; in 4, the ring's capacity and the length of the entries after the
+ * slots into *@capacity and *@elen (else 0).
+ */
 static int parse_outliers(const struct rd *r, size_t off, struct ks_metric *m,
+			  uint32_t *flags, uint32_t *capacity, uint32_t *elen,
 			  const char **why)
 {
+	const uint32_t known = r->version >= 4 ? SNAP_OUTL_KEEPS | SNAP_OUTL_ENTRIES |
+			       SNAP_OUTL_WITHHELD : SNAP_OUTL_KEEPS;
 	struct kstats_outliers *o = &m->outl;
-	uint32_t flags = rd32(r, off + SNAP_OUTL_AT);
+	uint32_t f = rd32(r, off + SNAP_OUTL_AT);
+	bool entries = f & SNAP_OUTL_ENTRIES;
 
 	memset(o, 0, sizeof(*o));
 	o->threshold_ppm = rd32(r, off + SNAP_OUTL_AT + 4);
@@ -350,13 +323,23 @@ static int parse_outliers(const struct rd *r, size_t off, struct ks_metric *m,
 	o->overwritten = rd64(r, off + SNAP_OUTL_AT + 16);
 	o->ratelimited = rd64(r, off + SNAP_OUTL_AT + 24);
 	o->threshold_ns = rd64(r, off + SNAP_OUTL_AT + 32);
-	m->has_outliers = flags & 1;
-	if ((flags & ~1u) || rd64(r, off + SNAP_OUTL_AT + 40) ||
-	    o->threshold_ppm >= 1000000 || (!m->has_outliers &&
+	*capacity = rd32(r, off + SNAP_OUTL_AT + 40);
+	*elen = rd32(r, off + SNAP_OUTL_AT + 44);
+	*flags = f;
+	m->has_outliers = f & SNAP_OUTL_KEEPS;
+	if ((f & ~known) || o->threshold_ppm >= 1000000 || (!m->has_outliers &&
 	    !all_zero(r->p + off + SNAP_OUTL_AT, SNAP_REC_LEN3 - SNAP_OUTL_AT))) {
 		*why = "bad outlier block";
 		return -1;
 	}
+	/* Entries come with the counters; the withheld stacks, with entries. */
+	if ((entries && !m->has_outliers) || ((f & SNAP_OUTL_WITHHELD) && !entries) ||
+	    (!entries && (*capacity || *elen)) || (entries && (!*capacity ||
+	    *capacity > KSTATS_OUTLIER_RING_MAX || *elen < 8 || *elen % 8))) {
+		*why = "bad outlier block (its entries' ring or length)";
+		return -1;
+	}
+	o->capacity = *capacity;
 	return 0;
 }
 
@@ -364,8 +347,8 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 			size_t *rec_len, const char **why)
 {
 	size_t hdr = r->version >= 3 ? SNAP_REC_LEN3 : SNAP_REC_LEN, so;
+	uint32_t i, c, nslots, oflags = 0, capacity = 0, elen = 0;
 	uint64_t len, want, sum;
-	uint32_t i, c, nslots;
 
 	if (r->len - off < hdr) {
 		*why = "a metric record runs past the end of the file";
@@ -377,8 +360,10 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	m->flags = rd32(r, off + 12);
 	m->nr_cpus = rd32(r, off + 16);
 	m->nr_slots = rd32(r, off + 20);
+	if (r->version >= 3 && parse_outliers(r, off, m, &oflags, &capacity, &elen, why))
+		return -1;
 	want = hdr + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
-	       (uint64_t)m->nr_slots * SNAP_SLOT_LEN;
+	       (uint64_t)m->nr_slots * SNAP_SLOT_LEN + elen;
 	if (len != want || len > r->len - off) {
 		*why = "bad metric record length";
 		return -1;
@@ -395,15 +380,13 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	m->owner_uid = rd32(r, off + 64);
 	m->generation = rd32(r, off + 68);
 	m->owner_pid = (int64_t)rd64(r, off + 72);
-	if (!field_ok(r->p + off + 80, KSTATS_NAME_LEN, true) ||
-	    !field_ok(r->p + off + 144, KSTATS_NAME_LEN, false)) {
+	if (!ks_snap_field_ok(r->p + off + 80, KSTATS_NAME_LEN, true) ||
+	    !ks_snap_field_ok(r->p + off + 144, KSTATS_NAME_LEN, false)) {
 		*why = "bad metric name or owner";
 		return -1;
 	}
 	memcpy(m->name, r->p + off + 80, KSTATS_NAME_LEN);
 	memcpy(m->owner, r->p + off + 144, KSTATS_NAME_LEN);
-	if (r->version >= 3 && parse_outliers(r, off, m, why))
-		return -1;
 
 	/* Sizes are now known to fit in the file: allocating is safe. */
 	m->cpus = xcalloc(m->nr_cpus, sizeof(*m->cpus));
@@ -451,6 +434,9 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 			return -1;
 		}
 	}
+	if (elen && ks_snap_outl_parse(r, so + (size_t)m->nr_slots * SNAP_SLOT_LEN, elen,
+				       oflags, capacity, m, why))
+		return -1;
 	*rec_len = (size_t)len;
 	return 0;
 }
@@ -548,48 +534,6 @@ int ks_snapfile_read(const char *path, struct ks_set *set)
 
 /* ---- writing ---- */
 
-struct wr {
-	uint8_t *p;
-	size_t len, cap;
-	bool swap;
-};
-
-static void put(struct wr *w, const void *src, size_t n)
-{
-	if (w->len + n > w->cap) {
-		w->cap = (w->len + n) * 2;
-		w->p = xrealloc(w->p, w->cap, 1);
-	}
-	memcpy(w->p + w->len, src, n);
-	w->len += n;
-}
-
-static void put16(struct wr *w, uint16_t v)
-{
-	v = w->swap ? __builtin_bswap16(v) : v;
-	put(w, &v, sizeof(v));
-}
-
-static void put32(struct wr *w, uint32_t v)
-{
-	v = w->swap ? __builtin_bswap32(v) : v;
-	put(w, &v, sizeof(v));
-}
-
-static void put64(struct wr *w, uint64_t v)
-{
-	v = w->swap ? __builtin_bswap64(v) : v;
-	put(w, &v, sizeof(v));
-}
-
-static void pad_to(struct wr *w, size_t align)
-{
-	static const uint8_t zero[8];
-
-	if (w->len % align)
-		put(w, zero, align - w->len % align);
-}
-
 /* Writes @v at @off, in the file's byte order. */
 static void set32(struct wr *w, size_t off, uint32_t v)
 {
@@ -613,7 +557,7 @@ void ks_snapfile_seal(void *buf, size_t len)
 	set32(&w, SNAP_CRC_AT, checksum(w.p, len));
 }
 
-static void put_field(struct wr *w, const char *s, size_t len)
+void ks_snap_put_field(struct wr *w, const char *s, size_t len)
 {
 	uint8_t buf[KSTATS_NAME_LEN] = { 0 };
 
@@ -656,9 +600,14 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	set32(&w, hdr_len_at, (uint32_t)w.len);
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
+		const struct ks_outl *ol = m->outl_entries;
+		size_t elen = ks_snap_outl_len(m);
+		uint32_t oflags = m->has_outliers ? SNAP_OUTL_KEEPS : 0;
 
+		if (elen)
+			oflags |= SNAP_OUTL_ENTRIES | (ol->withheld ? SNAP_OUTL_WITHHELD : 0);
 		put32(&w, (uint32_t)(SNAP_REC_LEN3 + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
-				     (uint64_t)m->nr_slots * SNAP_SLOT_LEN));
+				     (uint64_t)m->nr_slots * SNAP_SLOT_LEN + elen));
 		put32(&w, m->frac_bits);
 		put32(&w, m->kind);
 		put32(&w, m->flags);
@@ -672,15 +621,16 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put32(&w, m->owner_uid);
 		put32(&w, (uint32_t)m->generation);
 		put64(&w, (uint64_t)m->owner_pid);
-		put_field(&w, m->name, KSTATS_NAME_LEN);
-		put_field(&w, m->owner, KSTATS_NAME_LEN);
-		put32(&w, m->has_outliers ? 1 : 0);
+		ks_snap_put_field(&w, m->name, KSTATS_NAME_LEN);
+		ks_snap_put_field(&w, m->owner, KSTATS_NAME_LEN);
+		put32(&w, oflags);
 		put32(&w, m->has_outliers ? m->outl.threshold_ppm : 0);
 		put64(&w, m->has_outliers ? m->outl.captured : 0);
 		put64(&w, m->has_outliers ? m->outl.overwritten : 0);
 		put64(&w, m->has_outliers ? m->outl.ratelimited : 0);
 		put64(&w, m->has_outliers ? m->outl.threshold_ns : 0);
-		put64(&w, 0);
+		put32(&w, elen ? ol->o.capacity : 0);
+		put32(&w, (uint32_t)elen);
 		for (c = 0; c < m->nr_cpus; c++) {
 			put32(&w, m->cpus[c].cpu);
 			put32(&w, m->cpus[c].nr_slots);
@@ -692,6 +642,8 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 			put64(&w, m->slots[s].count);
 			put64(&w, m->slots[s].part_sum);
 		}
+		if (elen)
+			ks_snap_outl_write(&w, m);
 	}
 	if (w.len >= SNAP_MAX_FILE) {	/* no reader would take it */
 		errno = EFBIG;

@@ -3,7 +3,8 @@
  * kstatsctl snapshot NAME... | --all  -o FILE
  *
  * Saves metrics, as they are now, to a snapshot file (format: snapfile.c
- * and kstatsctl(8)) that show -i and diff read on any machine.
+ * and kstatsctl(8)) that show -i and diff read on any machine; with a
+ * trace's outliers, symbolized here (outliers -i prints them).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,10 +50,33 @@ static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/*
+ * The outliers of @m, a trace that keeps them, with the counters of the
+ * same read: symbolized now, where /proc/kallsyms can name the frames.
+ * A trace gone since is saved without them (its counters are).
+ */
+static void take_outliers(int fd, struct ks_metric *m, struct ks_ksyms *k)
+{
+	struct kstats_outlier *e = NULL;
+	struct kstats_outliers o;
+	int err = ks_outliers_read(fd, m->name, &o, &e);
+
+	if (err) {
+		ks_warn("%s: its outliers could not be read (%s): the file keeps their "
+			"counters only", m->name, strerror(err));
+		return;
+	}
+	m->outl = o;
+	m->outl.entries = 0;	/* e's address, freed below */
+	m->outl_entries = xcalloc(1, sizeof(*m->outl_entries));
+	ks_outl_from_module(m->outl_entries, &o, e, o.nr_entries, k, true);
+	free(e);
+}
+
 const struct argp snapshot_argp = {
 	snapshot_options, snapshot_parse, "NAME... -o FILE\n--all -o FILE",
 	"Saves metrics to a self-describing snapshot file, readable on any machine "
-	"by 'show -i FILE' and 'diff'.",
+	"by 'show -i FILE' and 'diff'; a trace's outliers too ('outliers -i FILE').",
 	children, NULL, NULL
 };
 
@@ -61,6 +85,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct snapshot_args a = { 0 };
 	struct kstats_metric_info *li = NULL;
 	struct ks_set set = { 0 };
+	struct ks_ksyms k = { 0 };
 	uint32_t nr = 0, i;
 	int rc, done, fd = -1;
 	FILE *f = NULL;
@@ -102,6 +127,8 @@ int cmd_snapshot(int argc, char **argv)
 			continue;
 		if (rc)
 			goto out;
+		if (set.m[set.nr].has_outliers)
+			take_outliers(fd, &set.m[set.nr], &k);
 		set.nr++;
 	}
 	f = strcmp(a.output, "-") ? fopen(a.output, "wbe") : stdout;
@@ -134,6 +161,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	ks_set_free(&set);
+	ks_ksyms_free(&k);
 	free(li);
 	free(a.names.v);
 	return rc;

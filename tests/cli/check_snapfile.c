@@ -8,8 +8,9 @@
  *                               of its 8 bits, and all 8): the reader
  *                               refuses the file, or what show prints of
  *                               it (hist and raw per CPU, JSON per CPU
- *                               with every slot and the source) is what
- *                               it prints of FILE. Prints how many of
+ *                               with every slot and the source) and
+ *                               outliers of its traces (table, JSON) is
+ *                               what it prints of FILE. Prints how many of
  *                               each; fails on any other output
  *   check_snapfile cuts FILE    FILE cut at every length from 0 to its
  *                               size - 1: refused, as truncated (empty at 0)
@@ -43,6 +44,8 @@ static char *output(const struct ks_set *set, size_t *len)
 	for (i = 0; i < set->nr; i++) {
 		fmt_hist(f, &set->m[i], &sh);
 		fmt_raw(f, &set->m[i]);
+		if (set->m[i].outl_entries)
+			fmt_outliers_table(f, set->m[i].name, set->m[i].outl_entries);
 	}
 	sh.all_slots = true;
 	j = json_new(f, false);
@@ -52,6 +55,16 @@ static char *output(const struct ks_set *set, size_t *len)
 	json_arr(j);
 	for (i = 0; i < set->nr; i++)
 		fmt_json_metric(j, &set->m[i], &sh);
+	json_arr_end(j);
+	json_key(j, "outliers");
+	json_arr(j);
+	for (i = 0; i < set->nr; i++) {
+		if (!set->m[i].outl_entries)
+			continue;
+		json_obj(j);
+		fmt_outliers_json(j, set->m[i].name, set->m[i].outl_entries);
+		json_obj_end(j);
+	}
 	json_arr_end(j);
 	json_obj_end(j);
 	json_end(j);

@@ -2,8 +2,9 @@
 /*
  * libFuzzer target: the snapshot file reader, then every formatter on what
  * it accepted and on its difference with itself (an empty interval, never
- * a reset) and every plot (SVG), then a write and re-read of it (which must succeed and give the
- * same bytes). A malformed file must give an error, never a crash, an
+ * a reset), 'outliers' (table, JSON) on its traces' outlier entries and
+ * every plot (SVG), then a write and re-read of it (which must succeed and
+ * give the same bytes). A malformed file must give an error, never a crash, an
  * out-of-bounds access or undefined behaviour (ASan, UBSan).
  *
  * Each input is read twice: as it is, which reaches the checks of a whole
@@ -120,9 +121,19 @@ static void show_all(FILE *sink, const struct ks_set *set)
 		json_arr(j);
 		for (i = 0; i < set->nr; i++)
 			fmt_json_metric(j, &set->m[i], &sh);
+		for (i = 0; i < set->nr; i++) {
+			if (!set->m[i].outl_entries)
+				continue;
+			json_obj(j);
+			fmt_outliers_json(j, set->m[i].name, set->m[i].outl_entries);
+			json_obj_end(j);
+		}
 		json_arr_end(j);
 		json_end(j);
 	}
+	for (i = 0; i < set->nr; i++)
+		if (set->m[i].outl_entries)
+			fmt_outliers_table(sink, set->m[i].name, set->m[i].outl_entries);
 }
 
 static void one(const uint8_t *data, size_t size)

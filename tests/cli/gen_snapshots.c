@@ -25,7 +25,8 @@
  *                          split.truth.json (of A): counts and part sums
  *                          split across CPUs, as migrations leave them;
  *                          and the few-samples, HdrHistogram and plot
- *                          tests' inputs (gen_views.c)
+ *                          tests' inputs (gen_views.c), the outlier
+ *                          entries' (gen_outliers.c)
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
@@ -593,7 +594,7 @@ static int split(const char *dir)
 	return rc;
 }
 
-static int write_bytes(const char *dir, const char *file, const void *buf, size_t len)
+int write_bytes(const char *dir, const char *file, const void *buf, size_t len)
 {
 	char path[4096];
 	FILE *f;
@@ -711,7 +712,7 @@ int main(int argc, char **argv)
 	if (argc == 2)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
 		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]) |
-		       plots(argv[1]) | heatmap_log(argv[1]);
+		       plots(argv[1]) | heatmap_log(argv[1]) | outliers(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

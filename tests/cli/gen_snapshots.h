@@ -47,6 +47,8 @@ uint64_t latency(double base, double spread);
 void source(struct ks_source *src);
 /* Writes @set to DIR/FILE, big-endian with @big; 1 on error. */
 int write_set(const char *dir, const char *file, struct ks_set *set, bool big);
+/* @len bytes of @buf as DIR/FILE; 1 on error. */
+int write_bytes(const char *dir, const char *file, const void *buf, size_t len);
 /* @a (metrics @m0) and @b (@m1), taken 10 s later, of one host and boot. */
 int write_pair(const char *dir, const char *a, const char *b,
 	       struct ks_metric *m0, struct ks_metric *m1, size_t nr);
@@ -56,5 +58,7 @@ int few(const char *dir);
 int hdr(const char *dir);
 int plots(const char *dir);
 int heatmap_log(const char *dir);
+/* gen_outliers.c: outlier entries (format 4), and damaged ones. */
+int outliers(const char *dir);
 
 #endif

@@ -5,8 +5,13 @@
 # comparing ('make -C cli golden-update').
 #   1. the committed snapshot files are what the generator writes (but
 #      basic-v1.ksnap and basic-be-v1.ksnap: format version 1, written by
-#      kstatsctl 0.1.0, and basic-v2.ksnap: version 2, by kstatsctl before
-#      outliers, kept as they are); each holds its CRC-32C
+#      kstatsctl 0.1.0, basic-v2.ksnap: version 2, by kstatsctl before
+#      outliers, and basic-v3.ksnap, later-v3.ksnap: version 3, before
+#      outlier entries, kept as they are); each holds its CRC-32C
+#  1b. outlier entries (format 4): outliers -i, table and JSON, is what the
+#      file holds (read by validate.py from its layout); big-endian the same;
+#      a version-3 file reads as before (counters, no entries); outlier
+#      entries that do not add up are refused, with a message (golden)
 #   2. golden outputs: every formatter and option, errors and usage errors;
 #      each run has $TIMEOUT seconds (default 20): a hang is a failure
 #   3. the big-endian file gives the same output as the little-endian one,
@@ -69,7 +74,11 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	big.truth.json full.ksnap full.truth.json interval-a.ksnap interval-b.ksnap \
 	other-host.ksnap hostile.ksnap cut.ksnap damaged.ksnap split-a.ksnap split-b.ksnap \
 	split.truth.json few-a.ksnap few-b.ksnap few.samples.json hdr.ksnap \
-	plot-modes.ksnap plot-cdf-a.ksnap plot-cdf-b.ksnap plot-modes.hlog; do
+	plot-modes.ksnap plot-cdf-a.ksnap plot-cdf-b.ksnap plot-modes.hlog \
+	outliers.ksnap outliers-be.ksnap bad-outl-ring.ksnap bad-outl-entry-len.ksnap \
+	bad-outl-frames.ksnap bad-outl-frame-len.ksnap bad-outl-order.ksnap \
+	bad-outl-comm.ksnap bad-outl-withheld.ksnap bad-outl-block-len.ksnap \
+	bad-outl-note.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -111,23 +120,25 @@ if ((update)); then
 fi
 v2=()
 for f in basic basic-be later big full interval-a interval-b other-host hostile split-a split-b \
-	few-a few-b; do
+	few-a few-b outliers outliers-be; do
 	v2+=("data/$f.ksnap")
 done
-check "version-3 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
-check "the version-2 file holds its length and CRC-32C" "$py" validate.py crc data/basic-v2.ksnap
+check "version-4 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
+check "the version-2 and 3 files hold their length and CRC-32C" "$py" validate.py crc \
+	data/basic-v2.ksnap data/basic-v3.ksnap data/later-v3.ksnap
 check "CRC-32C: the check value; 8 bytes a step is a bit at a time's CRC" \
 	"$cli/build/check_snapfile" crc
 
 # 3. byte order, and format version 1
 for f in hist percentiles cdf raw json csv prometheus; do
 	"$bin" show -i data/basic.ksnap -f "$f" >"$tmp/le.$f" 2>&1
-	for v in be v1 be-v1 v2; do
+	for v in be v1 be-v1 v2 v3; do
 		"$bin" show -i "data/basic-$v.ksnap" -f "$f" >"$tmp/$v.$f" 2>&1
 		case $v in
 		be) what="big-endian file" ;;
 		v1) what="version-1 file" ;;
 		v2) what="version-2 file" ;;
+		v3) what="version-3 file" ;;
 		be-v1) what="big-endian version-1 file" ;;
 		esac
 		if [[ $f == json ]]; then
@@ -137,6 +148,51 @@ for f in hist percentiles cdf raw json csv prometheus; do
 		fi
 	done
 done
+
+# 1b. outlier entries (format 4)
+outl_file() {	# each trace's outliers -i -j: what validate.py reads in the file
+	local n
+	for n in outl.kept outl.noaddr outl.hidden outl.empty outl.hostile; do
+		"$bin" -j outliers -i data/outliers.ksnap "$n" >"$tmp/o.json" &&
+			"$py" validate.py outliers data/outliers.ksnap "$n" "$tmp/o.json" ||
+			{ echo "$n"; return 1; }
+	done
+}
+check "outliers -i -j: every trace's entries as the file's bytes hold them" outl_file
+outl_be() {	# a big-endian file prints the same, table and JSON (its one trace)
+	local j
+	for j in "" -j; do
+		"$bin" $j outliers -i data/outliers-be.ksnap >"$tmp/obe" &&
+			"$bin" $j outliers -i data/outliers.ksnap outl.kept >"$tmp/ole" &&
+			cmp "$tmp/obe" "$tmp/ole" || return 1
+	done
+}
+check "outliers -i of a big-endian file: the same table and JSON" outl_be
+outl_v3() {	# show of later-v3's trace: as of later.ksnap, counters and all
+	local f
+	for f in hist json raw; do
+		"$bin" show -i data/later-v3.ksnap -f "$f" >"$tmp/v3" &&
+			"$bin" show -i data/later.ksnap -f "$f" >"$tmp/v4" || return 1
+		if [[ $f == json ]]; then
+			"$py" validate.py same "$tmp/v3" "$tmp/v4" || return 1
+		else
+			cmp "$tmp/v3" "$tmp/v4" || return 1
+		fi
+		[[ $f != hist ]] || grep -q '^12 outliers over p99.9 = 41us, 3 lost' "$tmp/v3" ||
+			{ echo "no outlier line in show -i later-v3.ksnap"; return 1; }
+	done
+}
+check "a version-3 file reads as before: outlier counters, the same output as version 4" outl_v3
+for f in outliers outliers-be later-v3; do
+	check "every truncation of $f.ksnap says so (in-process)" \
+		"$cli/build/check_snapfile" cuts "data/$f.ksnap"
+done
+what="every change of one byte of outliers.ksnap: refused, or shown as before"
+if out=$("$cli/build/check_snapfile" flips data/outliers.ksnap 2>&1); then
+	ok "$what (${out#*: })"
+else
+	not_ok "$what" "$out"
+fi
 
 # 4. JSON schema: every JSON golden output, and the error documents
 jsons=()
@@ -377,9 +433,9 @@ check "a damaged file says so" sh -c \
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x04\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v3"
+{ head -c 10 data/basic.ksnap; printf '\x05\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v5"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v3 2>&1 | grep -q 'unsupported format version 4'"
+	"\"$bin\" show -i $tmp/v5 2>&1 | grep -q 'unsupported format version 5'"
 check "an empty file is an error" malformed /dev/null
 
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js

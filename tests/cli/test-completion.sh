@@ -70,6 +70,8 @@ expect "kstatsctl --units=us sh" "show"
 expect "kstatsctl show -i snap.ksnap " "from.file"
 expect "kstatsctl show --input=snap.ksnap f" "from.file"
 expect "kstatsctl export --input snap.ksnap " "from.file"
+expect "kstatsctl outliers -i snap.ksnap " "from.file"
+expect "kstatsctl outliers --in" "--input"
 expect "kstatsctl diff snap.ksnap --metric " "from.file"
 # diff: NAMEs and -m from A (the first operand), files only before A
 expect "kstatsctl diff snap.ksnap nofile.ksnap -m f" "from.file"

@@ -30,8 +30,12 @@
                                          (read here from its bytes) are those
                                          of the show document JSON, with one
                                          U+FFFD for each byte not UTF-8
-  validate.py crc KSNAP...               each version-2/3 file's header holds its
-                                         length and CRC-32C (computed here)
+  validate.py crc KSNAP...               each version-2 to 4 file's header holds
+                                         its length and CRC-32C (computed here)
+  validate.py outliers KSNAP NAME JSON   the outlier entries of trace NAME in
+                                         KSNAP (format 4, read here from its
+                                         bytes as kstatsctl(8) describes them)
+                                         are those of outliers -i -j's JSON
   validate.py percpu JSON                show --per-cpu -j: each CPU's slot
                                          means inside their slots, its mean
                                          between its min and max slots
@@ -441,11 +445,69 @@ def check_crc(files):
         d, e, version, _, _ = snapfile(f)
         crc, length = struct.unpack_from(e + "II", d, 40)
         want = crc32c(d[:40] + bytes(4) + d[44:])
-        if version not in (2, 3) or length != len(d) or crc != want:
+        if version not in (2, 3, 4) or length != len(d) or crc != want:
             print(f"{f}: version {version}, length {length} of {len(d)}, "
                   f"CRC-32C {crc:#010x}, computed {want:#010x}")
             ok = False
     return ok
+
+
+def file_outliers(path, name):
+    """Trace NAME's outliers in a format-4 file, as a dict in the JSON
+    document's terms, read from the layout kstatsctl(8) gives."""
+    d, e, version, _, _ = snapfile(path)
+    u = lambda f, o: struct.unpack_from(e + f, d, o)[0]
+    assert version == 4, version
+    off = u("I", 16)
+    for _ in range(u("I", 20)):
+        if d[off + 80:off + 144].split(b"\0")[0].decode() == name:
+            break
+        off += u("I", off)
+    else:
+        raise KeyError(name)
+    flags, ppm = u("I", off + 208), u("I", off + 212)
+    captured, overwritten, ratelimited, thr = struct.unpack_from(e + "4Q", d, off + 216)
+    capacity, elen = u("I", off + 248), u("I", off + 252)
+    assert flags & 3 == 3, flags
+    b = off + 256 + 16 * u("I", off + 16) + 24 * u("I", off + 20)
+    assert u("I", off) == b + elen - off
+    nr, note = u("I", b), u("H", b + 4)
+    doc = {"name": name, "threshold_ns": thr, "captured": captured,
+           "overwritten": overwritten, "ratelimited": ratelimited,
+           "capacity": capacity, "addresses": not flags & 4, "outliers": []}
+    if ppm:
+        doc["threshold_percentile"] = ppm / 1e4
+    if note:
+        doc["note"] = d[b + 8:b + 8 + note].decode("utf-8", "replace")
+    at = b + 8 + (note + 7) // 8 * 8
+    for _ in range(nr):
+        n, fl, seq, mono, real, dur, pid, tgid, c0, c1 = \
+            struct.unpack_from(e + "IIQQqQiiII", d, at)
+        comm = d[at + 56:at + 72].split(b"\0")[0].decode("utf-8", "replace")
+        nr_frames, nr_stack = struct.unpack_from(e + "II", d, at + 72)
+        stack, f = [], at + 80
+        for _ in range(nr_stack):
+            k = u("H", f)
+            stack.append(d[f + 2:f + 2 + k].decode("utf-8", "replace"))
+            f += 2 + k
+        assert (f - at + 7) // 8 * 8 == n, (f - at, n)
+        doc["outliers"].append({
+            "seq": seq, "time_ns": mono, "realtime_ns": real, "duration_ns": dur,
+            "pid": pid, "tgid": tgid, "comm": comm, "cpu_start": c0, "cpu_end": c1,
+            "truncated": bool(fl & 1), "task": not fl & 4, "nr_frames": nr_frames,
+            "stack": stack})
+        at += n
+    assert at == b + elen, (at, b + elen)
+    return doc
+
+
+def check_outliers(ksnap, name, json_path):
+    want = file_outliers(ksnap, name)
+    got = documents(json_path)[0]
+    del got["schema"], got["command"]
+    if want != got:
+        print(f"the file says {want}\noutliers -i -j says {got}")
+    return want == got
 
 
 def check_percpu(json_path):
@@ -579,6 +641,8 @@ def main(argv):
         return check_width(argv[2], argv[3])
     if cmd == "crc" and len(argv) >= 3:
         return check_crc(argv[2:])
+    if cmd == "outliers" and len(argv) == 5:
+        return check_outliers(argv[2], argv[3], argv[4])
     print(__doc__)
     return False
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Outliers end to end (trace --outliers, kstatsctl outliers, show's line),
+# Outliers end to end (trace --outliers, kstatsctl outliers, show's line,
+# a snapshot file's outliers read back by outliers -i),
 # run inside the VM as root from the repository root, with kstats not
 # loaded. kstats_target makes calls of known durations from a task we
 # know: every count here is exact. Prints TAP; exits non-zero on a failure.
@@ -59,6 +60,10 @@ exact_ten() {
 		grep -Eq "^$name: ([0-9]+) outliers over 2ms kept of \\1 \\(ring of 256\\); 0 overwritten, 0 rate-limited\$" \
 			"$tmp/o.txt" && grep -Eq '^    [a-z_]+\+0x[0-9a-f]+ \[kstats_target\]$' "$tmp/o.txt" ||
 			return 1
+		# For snapshot_same: the trace saved now (no call since the read above).
+		"$K" snapshot "$name" -o "$tmp/o.ksnap" >"$tmp/snap.out" 2>&1
+		echo $? >"$tmp/snap.rc"
+		cp "$tmp/o.json" "$tmp/live.json"
 	fi
 	"$K" untrace "$name" || return 1
 	grep -Eqx "[0-9]+ outliers over 2ms, 0 lost; kstatsctl outliers $name" "$tmp/show.txt" ||
@@ -80,6 +85,36 @@ if [x["seq"] for x in o] != list(range(1, n + 1)) or d["threshold_ns"] != 200000
     print([x["seq"] for x in o], d["threshold_ns"]); sys.exit(1)
 print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]), "| stalls:", stalls)
 '
+}
+
+# The kretprobe case's outliers, saved by 'snapshot -o' and read back by
+# 'outliers -i -j': the same as the live 'outliers -j' printed (counters,
+# times, durations, pid, comm, CPUs, symbolized frames; an address live
+# prints raw is "[unknown]" in a file). Each read maps the end times to
+# wall time by its own two clock reads, so realtime_ns may differ by the
+# time between those: up to 20 ms is allowed (a host stall), the rest exact.
+snapshot_same() {
+	[[ -e $tmp/snap.rc ]] || { echo "no snapshot: the kretprobe case stopped before it"; return 1; }
+	[[ $(cat "$tmp/snap.rc") == 0 ]] || { echo "snapshot -o failed:"; cat "$tmp/snap.out"; return 1; }
+	"$K" outliers -i "$tmp/o.ksnap" -j >"$tmp/of.json" || return 1
+	"$py" - "$tmp/live.json" "$tmp/of.json" <<'PY'
+import json, re, sys
+live, f = (json.load(open(p)) for p in sys.argv[1:])
+le, fe = live.pop("outliers"), f.pop("outliers")
+bad, apart = [], 0
+if live != f:
+    bad.append(("header", live, f))
+if len(le) != len(fe) or not le:
+    bad.append(("entries", len(le), len(fe)))
+for a, b in zip(le, fe):
+    apart = max(apart, abs(a.pop("realtime_ns") - b.pop("realtime_ns")))
+    a["stack"] = ["[unknown]" if re.fullmatch("0x[0-9a-f]+", x) else x for x in a["stack"]]
+    if a != b:
+        bad.append((a, b))
+if bad or apart > 20000000:
+    print("wall times apart by up to", apart, "ns;", bad[:2])
+    sys.exit(1)
+PY
 }
 
 # A 64-entry ring, 1000 outliers: the 64 newest kept, 936 said lost.
@@ -180,6 +215,7 @@ mechs=(kretprobe)
 for mech in "${mechs[@]}"; do
 	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target" exact_ten "$mech"
 done
+ok "kretprobe's 10: snapshot -o, then outliers -i -j: the same outliers as the live outliers -j" snapshot_same
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
 ok "--outliers p99.9: the module's threshold in show's p99.9 slot within 2 s; then 5 calls of 2 ms kept" live_p999
 ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end" section_cpus
