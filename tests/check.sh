@@ -4,7 +4,7 @@
 #   2. kernel style: checkpatch and kernel-doc on the module and its headers
 #   3. kstatsctl on the host: golden outputs, JSON schema, Prometheus, fuzzing
 #   4. packages: .debs (lintian-clean) and RPMs built, DKMS from a clone, the
-#      .debs installed, DKMS builds for each stock kernel, the 6.1 VM runs
+#      .debs installed, DKMS builds for 6.1 and 6.12-rt, the 6.1 VM runs
 #      with the packaged module and CLI, upgrade N -> N+1, purge leaves nothing
 #   5. VM lanes in QEMU: Debian's 6.1, 6.12, 6.12 PREEMPT_RT, 7.3 (trixie-backports,
 #      modules built in a Debian 13 root), 7.3 PREEMPT_RT (ABI and tracing suites only)

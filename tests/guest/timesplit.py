@@ -18,16 +18,18 @@ written to the target's ctl, then the four metrics read with show -j:
   - the same with the writer pinned to the last CPU beside a SCHED_FIFO task
     pinned there that spins 2 ms and sleeps 2 ms: RUNQ > 0 (it was
     preempted), BLOCKED exactly 0 (a busy loop never sleeps);
-  - 0.5 s of busy calls by one writer pinned beside the same hog: the sum
-    of ONCPU against the change of the writer's own sum_exec_runtime
-    (/proc/PID/schedstat, field 1), and the sum of RUNQ against the change
-    of its run_delay (field 2), read while the writer is blocked (so the
-    kernel's figures are settled). The writer also runs and waits outside
-    the calls (its wakeup, the write itself, the way back to block), so
-    ONCPU <= sum_exec_runtime within 2 % (0.4 to 0.6 % measured for 1 s
-    runs), and RUNQ <= run_delay, short of it by at most what a few of
-    those waits take beside the hog: 20 ms, plus 2 % (the emulated CPU's
-    stalls stretch the hog's 2 ms);
+  - 1 s of busy calls by one writer: the sum of ONCPU against the change
+    of the writer's own sum_exec_runtime (/proc/PID/schedstat, field 1),
+    read while the writer is blocked (so the kernel's figure is settled),
+    within 2 %: the writer also runs outside the calls (the write itself),
+    so ONCPU <= schedstat and the difference is that overhead (0.4 to 0.6 %
+    measured for 1 s runs; beside a hog the switches' own time adds 1.5 to
+    2.5 %, so this one runs alone);
+  - the same pinned beside the hog: the sum of RUNQ against the change of
+    the writer's run_delay (field 2). The writer also waits outside the
+    calls (its wakeup, the way back to block), so RUNQ <= run_delay, short
+    of it by at most what a few of those waits take beside the hog: 20 ms,
+    plus 2 % (the emulated CPU's stalls stretch the hog's 2 ms);
   - sections (a kprobe pair, with kretprobe's run) that migrate half way:
     every section in all three parts, and the parts sum to the wall time.
 Kernels without CONFIG_SCHED_INFO (the debug kernel) have no schedstat:
@@ -126,24 +128,28 @@ def wait_blocked(pid):
     return False
 
 
-def oncpu_vs_schedstat():
+def vs_schedstat(hogged):
     if not os.path.exists("/proc/self/schedstat"):
         print("ok - # SKIP ONCPU vs schedstat: no /proc/PID/schedstat "
               "(CONFIG_SCHED_INFO off) [%s]" % MECH)
         return
-    name = "t.split.exec"
+    name = "t.split.exec" + (".hog" if hogged else "")
+    # 1 s of calls against sum_exec_runtime: the writer's own few ms
+    # outside them (a shell's wakeup, write and open under emulation) stay
+    # near 0.5 % of it, well inside the 2 %.
+    us = 5000 if hogged else 10000
     fifo = "/tmp/timesplit.fifo"
     if os.path.exists(fifo):
         os.unlink(fifo)
     os.mkfifo(fifo)
     kstatsctl("trace", "ktarget_busy", "--name", name, "--split", "--mechanism", MECH)
     cpu = str(os.cpu_count() - 1)
-    hog = start_hog(cpu)
+    hog = start_hog(cpu) if hogged else None
     try:
         # The writer waits on the FIFO before and after its one write.
         writer = subprocess.Popen(["taskset", "-c", cpu, "sh", "-c",
-                                   "read a < %s; echo busy 5000 100 > %s; "
-                                   "read b < %s" % (fifo, CTL, fifo)])
+                                   "read a < %s; echo busy %d 100 > %s; "
+                                   "read b < %s" % (fifo, us, CTL, fifo)])
         ok = wait_blocked(writer.pid)
         before = schedstat(writer.pid)
         with open(fifo, "w") as f:
@@ -161,15 +167,18 @@ def oncpu_vs_schedstat():
         writer.wait()
         got = show(name)
     finally:
-        hog.kill()
-        hog.wait()
+        if hog:
+            hog.kill()
+            hog.wait()
         kstatsctl("untrace", name)
         os.unlink(fifo)
     oncpu, runq = got["ONCPU-" + name][1], got["RUNQ-" + name][1]
     exec_ns, delay_ns = after[0] - before[0], after[1] - before[1]
-    tap(ok and 0.98 * exec_ns <= oncpu <= exec_ns * 1.001,
-        "ONCPU sum %.0f ns vs the writer's schedstat sum_exec_runtime %d ns "
-        "(within 2 %%, not above)" % (oncpu, exec_ns))
+    if not hogged:
+        tap(ok and 0.98 * exec_ns <= oncpu <= exec_ns * 1.001,
+            "ONCPU sum %.0f ns vs the writer's schedstat sum_exec_runtime %d ns "
+            "(within 2 %%, not above)" % (oncpu, exec_ns))
+        return
     tap(ok and delay_ns - 20e6 - 0.02 * delay_ns <= runq <= delay_ns * 1.001 and runq > 0,
         "RUNQ sum %.0f ns vs the writer's schedstat run_delay %d ns (not above; "
         "short by at most 20 ms + 2 %%)" % (runq, delay_ns))
@@ -208,7 +217,8 @@ def main():
         traced("section", "t.split.sec", "section 1000 20",
                how=("--start", "ktarget_sec_start", "--end", "ktarget_sec_end"))
 
-    oncpu_vs_schedstat()
+    vs_schedstat(False)
+    vs_schedstat(True)
     return 1 if failed else 0
 
 
