@@ -272,10 +272,15 @@ static void kstats_gov_work(struct work_struct *work)
 
 static DECLARE_DELAYED_WORK(kstats_gov_dwork, kstats_gov_work);
 
-/* A trace has a budget: look in a period, unless a look is already due. */
+/*
+ * A trace has a budget: look in a period, unless a look is already due.
+ * Unbound: the look must not wait for the very CPU the trace keeps busy
+ * (an idle CPU's timers expire on a busy one, and a per-CPU worker there
+ * waits for the busy code to reach a scheduling point).
+ */
 void kstats_gov_kick(void)
 {
-	queue_delayed_work(system_wq, &kstats_gov_dwork, KSTATS_GOV_PERIOD);
+	queue_delayed_work(system_unbound_wq, &kstats_gov_dwork, KSTATS_GOV_PERIOD);
 }
 
 void kstats_gov_stop(void)

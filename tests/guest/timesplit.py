@@ -11,7 +11,8 @@ written to the target's ctl, then the four metrics read with show -j:
     (their sums; each sum is exact to 2^-12 of a slot's width, see
     kstats_hist.h, so to 0.1 %);
   - sleep 2000 us x 100 (ktarget_sleep: two hrtimer sleeps): BLOCKED holds at
-    least 1.9 ms of each call's mean, on-CPU at most 10 % of it;
+    least 1.9 ms of each call's mean, on-CPU at most 10 % of it (25 % under
+    KASAN and lockdep, where the code around the sleeps is slower);
   - busy 1000 us x 200 (ktarget_busy, a busy loop that offers the CPU with
     cond_resched(), in the writer's own task) with the other CPUs idle: on a
     CPU for >= 95 % of the wall time;
@@ -189,9 +190,13 @@ def main():
     tap(parts["BLOCKED"][1] >= 0.95 * 2000e3 * wall[0],
         "sleeping calls: BLOCKED %.0f ns per call, >= 95 %% of the 2 ms slept"
         % (parts["BLOCKED"][1] / max(wall[0], 1)))
-    tap(parts["ONCPU"][1] <= 0.10 * wall[1],
-        "sleeping calls: on a CPU %.1f %% of the wall time, <= 10 %%"
-        % (100 * parts["ONCPU"][1] / max(wall[1], 1)))
+    # The code around the sleeps (timers, wakeup, the probes) runs on a
+    # CPU: under KASAN and lockdep it costs several times more (11 to 16 %
+    # measured); a blocked time taken for on-CPU time would be ~100 %.
+    oncpu_max = 0.25 if os.environ.get("KSTATS_LANE") == "debug" else 0.10
+    tap(parts["ONCPU"][1] <= oncpu_max * wall[1],
+        "sleeping calls: on a CPU %.1f %% of the wall time, <= %d %%"
+        % (100 * parts["ONCPU"][1] / max(wall[1], 1), 100 * oncpu_max))
 
     wall, parts = traced("ktarget_busy", "t.split.busy", "busy 1000 200")
     tap(parts["ONCPU"][1] >= 0.95 * wall[1],
