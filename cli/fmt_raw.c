@@ -121,10 +121,15 @@ static void line(struct outbuf *ob, uint32_t slot, bool all, uint32_t cpu,
 	}
 	buf = p = ob->buf + ob->len;
 
-	/* "slot %-3u %s%3u %*scount %8llu avg %8llu p %llu.%06u\n" */
+	/*
+	 * "slot %-3u %s%3u %*scount %8llu avg %8llu p %llu.%06u\n", and a space
+	 * before a CPU number of 100 or more, as the debugfs view has it.
+	 */
 	p = put_str(p, "slot ");
 	p = put_left(p, slot, 3);
 	p = put_str(p, all ? " CPUS" : " CPU");
+	if (cpu >= 100)
+		*p++ = ' ';
 	p = put_u64(p, cpu, 3);
 	p = put_str(p, all ? "   count " : "    count ");
 	p = put_u128(p, count, 8);

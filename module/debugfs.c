@@ -34,11 +34,15 @@ static void kstats_seq_fraction(struct seq_file *sf, u64 num, u64 den)
 	seq_printf(sf, " p %llu.%06u\n", whole, frac);
 }
 
+/*
+ * A CPU number of 100 or more gets a space of its own: "CPUS240" would
+ * shift every column after it (the original recipes split on whitespace).
+ */
 static void kstats_seq_slot_line(struct seq_file *sf, u32 slot, const char *who,
 				 u32 cpu, u32 frac_bits, u64 count, u64 part_sum)
 {
-	seq_printf(sf, "slot %-3u %s%3u %*scount %8llu avg %8llu", slot, who, cpu,
-		   who[3] ? 2 : 3, "", count,
+	seq_printf(sf, "slot %-3u %s%s%3u %*scount %8llu avg %8llu", slot, who,
+		   cpu >= 100 ? " " : "", cpu, who[3] ? 2 : 3, "", count,
 		   kstats_slot_mean(slot, frac_bits, count, part_sum));
 }
 

@@ -24,7 +24,7 @@ pass() { echo "ok - $*"; }
 
 snap=${1:-}
 if [[ -z $snap ]]; then
-	for lane in 6.12 6.1 7.3 6.12-rt; do
+	for lane in 7.3 6.12 6.1 6.12-rt; do
 		f=build/$lane/vm-out/export-$lane.ksnap
 		[[ -f $f ]] && { snap=$f; break; }
 	done

@@ -7,7 +7,8 @@
 # funclatency, hot (back to back) and cold (256 KiB written between calls),
 # all in this one boot; and kstats recording 1 call in 8 (--sample 8),
 # keeping outliers over a threshold no call reaches (--outliers 1s) and
-# splitting each call's time (--split) against every call plain; and what
+# splitting each call's time (--split) against every call plain, and the
+# plain trace attached a second time as the control; and what
 # --split adds to a context switch outside traced calls. Overhead = ns per call traced - ns per call untraced;
 # each figure is the fastest of 11 rounds, the floor the median of 11 attaches.
 # Usage: tests/guest/trace-bench.sh BUILD_DIR
@@ -81,6 +82,12 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 			measure "split_$m"
 			"$K" untrace "bench.sp.$m"
 		fi
+		# The plain trace attached again: what a difference between two
+		# attaches of the same trace is worth (the rows above compare
+		# attaches too).
+		"$K" trace ktarget_empty --name "bench.a.$m" --mechanism "$m" >/dev/null
+		measure "again_$m"
+		"$K" untrace "bench.a.$m"
 		FLOORS[$m]+="$floor "
 		HITS[$m]=$((${HITS[$m]:-0} + hits)) MISSES[$m]=$((${MISSES[$m]:-0} + misses))
 		# The same mechanism with empty handlers: what the kernel alone costs.
@@ -181,7 +188,9 @@ done
 # these differences are upper bounds of what hardware pays (target there:
 # the outlier check at most +5 ns per call).
 for m in "${mechs[@]}"; do
-	h=HOT_$m o=HOT_outl_$m c=COLD_$m oc=COLD_outl_$m
+	h=HOT_$m o=HOT_outl_$m c=COLD_$m oc=COLD_outl_$m a=HOT_again_$m ac=COLD_again_$m
+	echo "kstats $m attached again (the same trace; what a difference below is worth):" \
+		"$(ns $((${!a} - ${!h})) +) ns per call hot, $(ns $((${!ac} - ${!c})) +) cold"
 	echo "kstats $m --outliers (no call over the threshold): $(ns $((${!o} - ${!h})) +) ns" \
 		"per call hot, $(ns $((${!oc} - ${!c})) +) cold, over the same trace without"
 	if ((split)); then

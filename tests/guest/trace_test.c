@@ -5,7 +5,7 @@
  * how tests/kmod/kstats_target.c called it. Prints TAP.
  *
  *   trace_test		all tests but churn
- *   trace_test churn MECH	trace/untrace x100 while every CPU calls the target
+ *   trace_test churn MECH [N]	trace/untrace xN (100) while every CPU calls the target
  *   trace_test leave NAME [MECH]	attach a persistent trace NAME and exit (rmmod tests)
  *   trace_test detached NAME N [call]	NAME's module left: it is detached, keeps
  *				its N samples (and records none of [call]'s)
@@ -399,17 +399,17 @@ static void test_refusals(int have_fprobe)
 	ok(trace(fd, &r) == ESRCH, "a pid filter for no such process: ESRCH");
 }
 
-static void test_churn(uint32_t mech)
+static void test_churn(uint32_t mech, int rounds)
 {
 	struct req r = { .name = "t.churn", .func = "ktarget_empty", .mech = mech };
 	int i, bad = 0;
 
 	target("spin");
-	for (i = 0; i < 100; i++)
+	for (i = 0; i < rounds; i++)
 		bad += trace(fd, &r) != 0 || untrace("t.churn") != 0;
 	target("stop");
-	ok(!bad, "%s: trace/untrace x100 while every CPU calls the function (%d failed)",
-	   mech_name(mech), bad);
+	ok(!bad && rounds > 0, "%s: trace/untrace x%d while every CPU calls the function (%d failed)",
+	   mech_name(mech), rounds, bad);
 }
 
 static void test_autoremove(void)
@@ -454,7 +454,7 @@ int main(int argc, char **argv)
 			test_bpftrace(KSTATS_MECH_KRETPROBE, "kretprobe");
 		}
 	} else if (argc > 2 && !strcmp(argv[1], "churn")) {
-		test_churn(strtoul(argv[2], NULL, 0));
+		test_churn(strtoul(argv[2], NULL, 0), argc > 3 ? atoi(argv[3]) : 100);
 
 	} else if (argc > 2 && !strcmp(argv[1], "leave")) {
 		struct req r = { .name = argv[2], .func = "ktarget_empty" };
