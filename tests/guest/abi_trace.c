@@ -149,7 +149,7 @@ const struct tcase trace_cases[] = {
 	{ "CPUS, cpus_len 0", C_TRACE, .set = { CPUS(PTR_CPUS_ALL) }, .expect = EINVAL },
 	{ "CPUS, every possible CPU", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, VAL_CPUS_LEN) }, .expect = OK },
 	{ "CPUS, the first CPU", C_TRACE, .set = { CPUS(PTR_CPUS_ONE), TSET(cpus_len, VAL_CPUS_LEN) }, .expect = OK },
-	/* Past CPU 32 and 64 in a guest with many possible CPUs (the 6.1 lane, tests/lane.sh). */
+	/* Past CPU 32 and 64 in a guest with many possible CPUs (bigcpu-tests.sh). */
 	{ "CPUS, the last CPU", C_TRACE, .set = { CPUS(PTR_CPUS_LAST), TSET(cpus_len, VAL_CPUS_LEN) }, .expect = OK },
 	{ "CPUS, cpus_len 8", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, 8) }, .expect = OK },
 	{ "CPUS, cpus_len 4096, zeros past the CPUs", C_TRACE, .set = { CPUS(PTR_CPUS_ALL), TSET(cpus_len, 4096) }, .expect = OK },
