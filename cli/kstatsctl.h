@@ -821,15 +821,18 @@ struct ks_trace_run {
 	long count;		/* with interval: at most this many; 0: no limit */
 	enum ks_format format;
 };
-/* A trace's metrics one-shot prints: NAME, and with --split its three parts. */
-#define KS_TRACE_METRICS	4
+/*
+ * A trace's metrics one-shot prints: NAME, with --self SELF-NAME, with
+ * --split its three parts.
+ */
+#define KS_TRACE_METRICS	5
 /*
  * Waits as @r says, or until SIGINT/SIGTERM/SIGHUP, printing the trace's
  * metrics @names[0..n) (each interval's share, or all of it at the end).
  * 0 or an exit code.
  */
 int ks_trace_run(int fd, const char *const *names, size_t n, const struct ks_trace_run *r);
-/* Whether @kind is one of a trace's metrics (execution time, gap, split). */
+/* Whether @kind is one of a trace's metrics (execution time, gap, self, split). */
 bool ks_kind_is_trace(uint32_t kind);
 
 

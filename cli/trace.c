@@ -2,7 +2,7 @@
 /*
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
- *                      [--autoremove] [--budget PCT|off | --sample N]
+ *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
@@ -35,7 +35,7 @@ struct trace_args {
 	const char *outliers;		/* as given */
 	uint64_t outlier_ns;
 	uint32_t outlier_ppm, outlier_ring, outlier_rate;
-	bool split;
+	bool split, self;
 	struct ks_trace_run run;
 };
 
@@ -43,12 +43,13 @@ enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
-	OPT_SPLIT,
+	OPT_SPLIT, OPT_SELF,
 };
 
 /* --split's metrics: PREFIX-NAME; NAME must leave room for the longest. */
 static const char *const split_prefixes[] = { "ONCPU", "RUNQ", "BLOCKED" };
 #define SPLIT_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("BLOCKED-"))
+#define SELF_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("SELF-"))
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -69,6 +70,9 @@ static const struct argp_option trace_options[] = {
 	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's (or section's) time "
 	  "went: on a CPU (ONCPU-FUNC), runnable but waiting for one (RUNQ-FUNC), "
 	  "asleep (BLOCKED-FUNC); they add up to FUNC", 0 },
+	{ "self", OPT_SELF, NULL, 0, "Also each call's self time (SELF-FUNC): its "
+	  "duration less its task's calls, meanwhile, to functions traced with "
+	  "--self (untraced callees stay in it)", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
@@ -193,6 +197,9 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SPLIT:
 		a->split = true;
+		break;
+	case OPT_SELF:
+		a->self = true;
 		break;
 	case OPT_BUDGET:
 		if (a->sample_every > 1) {
@@ -323,6 +330,10 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 				       "lists 'split' where it works", "tracing %s --split: "
 				       "this kernel does not say whether a task that leaves "
 				       "its CPU blocks or stays runnable", func);
+		if (a->self && !(info.features & KSTATS_FEAT_SELF))
+			return ks_fail(EXIT_RUNTIME, "it needs Linux 5.18 or later and a "
+				       "kstats module that lists 'self' in 'kstatsctl info'",
+				       "tracing %s --self: not supported here", func);
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists the mechanisms "
 			       "this kernel has; --mechanism auto picks the best",
 			       "tracing %s: the %s mechanism is not available on this "
@@ -434,6 +445,17 @@ int cmd_trace(int argc, char **argv)
 			 KSTATS_NAME_LEN - 1);
 		goto out;
 	}
+	if (a.self && a.end) {
+		ks_usage("--self times functions: a section's callees are not "
+			 "its own (trace the functions in it with --self)");
+		goto out;
+	}
+	if (a.self && strlen(a.name ? a.name : func) > SELF_NAME_MAX) {
+		ks_usage("--self: the name must be at most %d bytes (SELF-NAME "
+			 "must fit in %d); --name a shorter one", SELF_NAME_MAX,
+			 KSTATS_NAME_LEN - 1);
+		goto out;
+	}
 	memset(&t, 0, sizeof(t));
 	snprintf((char *)t.name, sizeof(t.name), "%s", a.name ? a.name : func);
 	if (a.end) {
@@ -471,6 +493,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (a.split)
 		t.flags |= KSTATS_TRACE_SPLIT;
+	if (a.self)
+		t.flags |= KSTATS_TRACE_SELF;
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
@@ -504,9 +528,14 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (one_shot) {
 		char split_names[ARRAY_SIZE(split_prefixes)][KSTATS_NAME_LEN + 8];
+		char self_name[KSTATS_NAME_LEN + 8];
 		const char *names[KS_TRACE_METRICS] = { (const char *)t.name };
 		size_t n = 1, i;
 
+		if (a.self) {
+			snprintf(self_name, sizeof(self_name), "SELF-%s", (const char *)t.name);
+			names[n++] = self_name;
+		}
 		for (i = 0; a.split && i < ARRAY_SIZE(split_prefixes); i++) {
 			snprintf(split_names[i], sizeof(split_names[i]), "%s-%s",
 				 split_prefixes[i], (const char *)t.name);

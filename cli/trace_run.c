@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl trace FUNC --duration S | --interval S [--count N] [-f FORMAT]
- *				[--split]
+ *				[--split] [--self]
  *
  * One-shot tracing, the way funclatency and `perf ftrace latency` work: the
  * trace is made with KSTATS_TRACE_AUTOREMOVE on this command's descriptor,

@@ -245,6 +245,8 @@ const char *ks_kind_name(uint32_t kind)
 		return "runq";
 	case KSTATS_KIND_BLOCKED:
 		return "blocked";
+	case KSTATS_KIND_SELF:
+		return "self";
 	default:
 		return "unknown";
 	}
@@ -254,7 +256,7 @@ bool ks_kind_is_trace(uint32_t kind)
 {
 	return kind == KSTATS_KIND_TRACE || kind == KSTATS_KIND_GAP ||
 	       kind == KSTATS_KIND_ONCPU || kind == KSTATS_KIND_RUNQ ||
-	       kind == KSTATS_KIND_BLOCKED;
+	       kind == KSTATS_KIND_BLOCKED || kind == KSTATS_KIND_SELF;
 }
 
 /*

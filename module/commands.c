@@ -34,7 +34,7 @@ int kstats_cmd_info(struct file *file, void *arg)
 	info->max_frac_bits = KSTATS_FRAC_BITS_MAX;
 	info->features = KSTATS_FEATURES;
 #ifdef KSTATS_HAVE_SPLIT
-	info->features |= KSTATS_FEAT_SPLIT;
+	info->features |= KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF;
 #endif
 	info->mechanisms = BIT_ULL(KSTATS_MECH_KRETPROBE) | BIT_ULL(KSTATS_MECH_KPROBE);
 	if (kstats_have_fprobe)
@@ -271,7 +271,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->nr_cpus = c->nr_rows;
 	sn->nr_slots = c->nr_slots;
 	sn->kind = m->kind;
-	if (m->kind == KSTATS_KIND_TRACE || m->kind == KSTATS_KIND_GAP)
+	if (m->kind >= KSTATS_KIND_TRACE)	/* every kind a trace makes */
 		err = kstats_trace_stats(m, sn);
 	sn->metric_flags = kstats_metric_flags(m);
 out:
@@ -372,7 +372,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	struct kstats_trace *t = arg;
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
-			  KSTATS_TRACE_OUTLIERS;
+			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF;
 	char *func, *start, *end;
 	unsigned long *cpus;
 	int err = 0;
@@ -387,6 +387,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    (!(t->flags & KSTATS_TRACE_PID) && t->pid) ||
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
+	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t))
 		return -EINVAL;
 	if (!kstats_file_privileged(file))

@@ -227,7 +227,8 @@ static int kstats_u64_cmp(const void *a, const void *b)
 
 /*
  * One probe per mode and mechanism on the empty functions, attached at the
- * first trace that needs it and kept until kstats unloads: it costs nothing
+ * first trace that needs it and kept until kstats unloads (fprobe's until
+ * the last fprobe trace goes: kstats_floor_fprobe_put()): it costs nothing
  * while they are not called, and measuring the floor then patches no code.
  * Under kstats_trace_lock.
  */
@@ -276,6 +277,33 @@ static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
 	}
 	*slot = p;
 	return p;
+}
+
+/*
+ * The fprobe floor probe goes with the last attached fprobe trace. From
+ * 6.14 fprobe runs on the function graph, and there any fprobe with an exit
+ * handler can make the function_graph tracer on other functions warn
+ * (fprobe_return finds no data for their frames: Debian's 7.3.4, with the
+ * kernel's own fprobe events too), so kstats holds none it does not use.
+ * Refused (no memory), it stays until the next chance, or kstats unloads.
+ */
+static void kstats_floor_fprobe_put(void)
+{
+	struct kstats_probe **slot = &kstats_floor_probes[KSTATS_MODE_FUNC][KSTATS_MECH_FPROBE];
+	struct kstats_probe *p;
+
+	lockdep_assert_held(&kstats_trace_lock);
+	if (!*slot)
+		return;
+	list_for_each_entry(p, &kstats_probes, node)
+		if (p->mech == KSTATS_MECH_FPROBE && !p->detached)
+			return;
+	if (kstats_func_detach(*slot))
+		return;
+	synchronize_rcu();
+	kstats_free_bare((*slot)->time);
+	kstats_probe_free(*slot);
+	*slot = NULL;
 }
 
 /* One call of the empty function (or section) the floor probe of @mode, @mech is on. */
@@ -457,13 +485,13 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		goto free;
 	p->floor_ns = kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target,
-				   req->flags & KSTATS_TRACE_SPLIT);
+				   req->flags);
 	if (err)
 		goto unlock;
 	/* The scheduler's probes before the first call that needs them. */
-	err = kstats_outlier_setup(p, req) ?: p->split[0] ? kstats_split_get() : 0;
+	err = kstats_outlier_setup(p, req) ?: p->task_ctx ? kstats_split_get() : 0;
 	if (!err) {
-		p->split_armed = p->split[0];
+		p->split_armed = p->task_ctx;
 		err = kstats_attach(p, func, start, end, req->maxactive);
 	}
 	if (err) {
@@ -506,6 +534,8 @@ static int kstats_probe_remove(struct kstats_probe *p)
 	list_del(&p->node);
 	kstats_split_disarm(p);
 	kstats_trace_metrics_delete(p);
+	if (p->mech == KSTATS_MECH_FPROBE)
+		kstats_floor_fprobe_put();
 	kstats_probe_free(p);
 	return 0;
 }
@@ -572,7 +602,7 @@ void kstats_trace_file_closed(struct file *file)
 int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 {
 	struct kstats_probe *p;
-	u64 split_misses = 0;
+	u64 split_misses = 0, self_misses = 0;
 	int cpu, err;
 
 	/* SNAPSHOT needs no privilege: it must not wait unkillably on TRACE. */
@@ -586,17 +616,20 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 			sn->misses += per_cpu_ptr(p->pcpu, cpu)->misses;
 			sn->skipped += per_cpu_ptr(p->pcpu, cpu)->skipped;
 			split_misses += per_cpu_ptr(p->pcpu, cpu)->split_misses;
+			self_misses += per_cpu_ptr(p->pcpu, cpu)->self_misses;
 		}
 		sn->misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
 							  kstats_pair_missed(p);
 		sn->floor_ns = p->floor_ns;
 		kstats_gov_snapshot(p, sn);
-		/* A split part misses also the calls recorded without a split. */
-		if (m->kind == KSTATS_KIND_ONCPU || m->kind == KSTATS_KIND_RUNQ ||
-		    m->kind == KSTATS_KIND_BLOCKED) {
-			sn->misses += split_misses;
-			sn->hits -= min(sn->hits, split_misses);
-		}
+		/* A split part or self time misses also the calls recorded without. */
+		if (m->kind == KSTATS_KIND_SELF)
+			split_misses = self_misses;
+		else if (m->kind != KSTATS_KIND_ONCPU && m->kind != KSTATS_KIND_RUNQ &&
+			 m->kind != KSTATS_KIND_BLOCKED)
+			split_misses = 0;
+		sn->misses += split_misses;
+		sn->hits -= min(sn->hits, split_misses);
 	}
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
@@ -624,6 +657,8 @@ void kstats_gov_run(void)
 		kstats_split_disarm(p);
 		kstats_probe_mark_detached(p);
 		kstats_gov_detached(p, ktime_get_ns());
+		if (p->mech == KSTATS_MECH_FPROBE)
+			kstats_floor_fprobe_put();
 	}
 	mutex_unlock(&kstats_trace_lock);
 	if (again)
@@ -684,6 +719,8 @@ void kstats_trace_module_text_gone(struct module *mod, bool init_only)
 		p->detached = true;
 		kstats_split_disarm(p);
 		kstats_probe_mark_detached(p);
+		if (p->mech == KSTATS_MECH_FPROBE)
+			kstats_floor_fprobe_put();
 		pr_info("kstats: trace %s detached: module %s %s\n",
 			p->time_metric->name, mod->name,
 			init_only ? "freed its init code" : "unloaded");

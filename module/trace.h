@@ -28,6 +28,7 @@ struct kstats_probe_pcpu {
 	u64 skipped;			/* calls declined by sampling */
 	u64 last_exit;			/* GAP: end of the last call on this CPU */
 	u64 split_misses;		/* recorded calls with no split */
+	u64 self_misses;		/* recorded calls with no self time */
 	u32 countdown;			/* sampling: calls to decline before a record */
 	u64 gov_recorded, gov_skipped;	/* governor: counts at its last look */
 	/* Outliers (trace_outlier.c): this CPU's rate limit. */
@@ -46,10 +47,14 @@ enum kstats_split_part {
 
 struct kstats_task_ctx;
 
-/* Where the calling task's off-CPU clocks stood when a split call began. */
+/*
+ * Where the calling task's off-CPU clocks, and the time of its --self
+ * calls, stood when a split or self call began.
+ */
 struct kstats_split_mark {
 	struct kstats_task_ctx *ctx;	/* NULL: not a task's call */
 	u64 runq_ns, blocked_ns;
+	u64 callee_ns;			/* --self */
 	bool missed;			/* no context free for the task */
 };
 
@@ -58,7 +63,7 @@ struct kstats_call {
 	u64 t0;
 	u64 instance;			/* fprobe: the trace that saw the entry */
 	u32 cpu;			/* at entry, for outliers */
-	struct kstats_split_mark mark;	/* with --split */
+	struct kstats_split_mark mark;	/* with --split or --self */
 };
 
 struct kstats_task_slot;
@@ -84,6 +89,9 @@ struct kstats_probe {
 	struct kstats_metric *time_metric, *gap_metric;
 	struct kstats *split[KSTATS_SPLIT_NR];	/* --split, or NULLs */
 	struct kstats_metric *split_metric[KSTATS_SPLIT_NR];
+	struct kstats *self;		/* --self, or NULL */
+	struct kstats_metric *self_metric;
+	bool task_ctx;			/* --split or --self: a task context per call */
 	bool split_armed;		/* holds the scheduler's probes */
 	struct file *creator;
 	bool autoremove;
@@ -213,7 +221,7 @@ static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0,
 	return now - t0;
 }
 
-/* trace_split.c: --split (needs sched_switch's prev_state, 5.18+) */
+/* trace_split.c: --split and --self (need sched_switch's prev_state, 5.18+) */
 void kstats_split_begin(struct kstats_probe *p, struct kstats_split_mark *m);
 void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m, u64 wall);
 int kstats_split_get(void);
@@ -255,11 +263,11 @@ void kstats_outlier_started(struct kstats_probe *p);
 void kstats_outlier_exit(void);
 
 /* trace_metrics.c: a trace's metrics, as one set */
-/* Every metric of @p into @ms: NAME, then GAP-NAME and the split ones. */
-#define KSTATS_PROBE_METRICS	(2 + KSTATS_SPLIT_NR)
+/* Every metric of @p into @ms: NAME, then GAP-NAME, SELF-NAME and the split ones. */
+#define KSTATS_PROBE_METRICS	(3 + KSTATS_SPLIT_NR)
 unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms);
 int kstats_trace_metrics(struct kstats_probe *p, const char *name,
-			 u32 frac_bits, const char *target, bool split);
+			 u32 frac_bits, const char *target, u32 flags);
 void kstats_trace_metrics_delete(struct kstats_probe *p);
 void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe);
 void kstats_probe_mark_detached(struct kstats_probe *p);

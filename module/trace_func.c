@@ -19,7 +19,7 @@ static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstat
 {
 	u64 wall = kstats_probe_end(p, call->t0, call->cpu, ret);
 
-	if (unlikely(p->split[0]))
+	if (unlikely(p->task_ctx))
 		kstats_split_end(p, &call->mark, wall);
 }
 
@@ -44,14 +44,15 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 
 	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		return 1;	/* no exit handler for this call */
+	/* Before the clock: claiming the task's context is not the call's time. */
+	if (unlikely(p->task_ctx))
+		kstats_split_begin(p, &call->mark);
 	now = kstats_probe_now();
 	if (n <= 1)
 		kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->instance = p->instance;
 	call->cpu = smp_processor_id();
-	if (unlikely(p->split[0]))
-		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
@@ -81,7 +82,7 @@ static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 	WRITE_ONCE(p->instance, atomic64_inc_return(&kstats_instances));
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
-	p->fp.entry_data_size = p->split[0] ? sizeof(struct kstats_call) :
+	p->fp.entry_data_size = p->task_ctx ? sizeof(struct kstats_call) :
 					      offsetof(struct kstats_call, mark);
 	kstats_fprobe_set_maxactive(&p->fp, maxactive);
 	return register_fprobe_ips(&p->fp, &addr, 1);
@@ -99,13 +100,13 @@ static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs 
 
 	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		return 1;	/* no return probe for this call */
+	if (unlikely(p->task_ctx))
+		kstats_split_begin(p, &call->mark);
 	now = kstats_probe_now();
 	if (n <= 1)
 		kstats_probe_begin_gap(p, now);
 	call->t0 = now;
 	call->cpu = smp_processor_id();
-	if (unlikely(p->split[0]))
-		kstats_split_begin(p, &call->mark);
 	return 0;
 }
 
@@ -142,7 +143,7 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 #endif
 	p->rp.entry_handler = kstats_kretprobe_entry;
 	p->rp.handler = kstats_kretprobe_exit;
-	p->rp.data_size = p->split[0] ? sizeof(struct kstats_call) :
+	p->rp.data_size = p->task_ctx ? sizeof(struct kstats_call) :
 					offsetof(struct kstats_call, mark);
 	p->rp.maxactive = maxactive;
 	p->rp.kp.addr = (kprobe_opcode_t *)addr;

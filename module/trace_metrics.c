@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A trace's metrics, as one set: NAME; for a function GAP-NAME; with
- * --split ONCPU-, RUNQ- and BLOCKED-NAME. Created together or not at all,
+ * --self SELF-NAME; with --split ONCPU-, RUNQ- and BLOCKED-NAME. Created together or not at all,
  * and pointed at their trace, marked and unlinked together.
  */
 #include "trace.h"
@@ -15,6 +15,8 @@ unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric *
 		ms[n++] = p->time_metric;
 	if (p->gap_metric)
 		ms[n++] = p->gap_metric;
+	if (p->self_metric)
+		ms[n++] = p->self_metric;
 	for (i = 0; i < KSTATS_SPLIT_NR; i++)
 		if (p->split_metric[i])
 			ms[n++] = p->split_metric[i];
@@ -82,11 +84,12 @@ void kstats_probe_mark_detached(struct kstats_probe *p)
 
 /*
  * All metrics of a trace, or none (-EEXIST if a name is taken, -EINVAL if
- * one would be too long): NAME; for a function GAP-NAME; with @split the
- * three parts of each call's time.
+ * one would be too long): NAME; for a function GAP-NAME; with
+ * KSTATS_TRACE_SELF in @flags SELF-NAME; with KSTATS_TRACE_SPLIT the three
+ * parts of each call's time.
  */
 int kstats_trace_metrics(struct kstats_probe *p, const char *name,
-			 u32 frac_bits, const char *target, bool split)
+			 u32 frac_bits, const char *target, u32 flags)
 {
 	struct kstats_origin origin = {
 		.creator = p->creator,
@@ -108,7 +111,14 @@ int kstats_trace_metrics(struct kstats_probe *p, const char *name,
 		p->gap_metric = m;
 		p->gap = &m->ks;
 	}
-	for (i = 0; split && i < KSTATS_SPLIT_NR; i++) {
+	if (flags & KSTATS_TRACE_SELF) {
+		m = kstats_trace_metric("SELF", name, frac_bits, KSTATS_KIND_SELF, &origin);
+		if (IS_ERR(m))
+			goto fail;
+		p->self_metric = m;
+		p->self = &m->ks;
+	}
+	for (i = 0; (flags & KSTATS_TRACE_SPLIT) && i < KSTATS_SPLIT_NR; i++) {
 		m = kstats_trace_metric(kstats_split_metrics[i].prefix, name, frac_bits,
 					kstats_split_metrics[i].kind, &origin);
 		if (IS_ERR(m))
@@ -116,6 +126,7 @@ int kstats_trace_metrics(struct kstats_probe *p, const char *name,
 		p->split_metric[i] = m;
 		p->split[i] = &m->ks;
 	}
+	p->task_ctx = p->self || p->split[0];
 	return 0;
 fail:
 	kstats_trace_metrics_delete(p);

@@ -20,6 +20,12 @@
  * one table for all split traces, claimed and given back by their own task
  * only (first entry, last exit, or its death), so nested and recursive
  * calls, and calls of several traces, share one.
+ *
+ * Self time (TRACE with KSTATS_TRACE_SELF) keeps one more clock there: the
+ * time in --self calls that ended while the task's current one runs. A
+ * call keeps it at entry; at exit the difference is its callees' time, and
+ * the clock is set back to the entry's value plus this call's duration, so
+ * its caller sees this call's whole time once and none of its callees'.
  */
 #include <linux/hash.h>
 #include <linux/mm.h>
@@ -49,6 +55,7 @@ struct kstats_task_ctx {
 	u64 t_out;			/* when it left its CPU */
 	u64 t_wake;			/* when woken, if blocked; or 0 */
 	u64 runq_ns, blocked_ns;	/* only ever grow */
+	u64 callee_ns;			/* --self: see above */
 };
 
 static struct kstats_task_ctx *kstats_ctxs;
@@ -113,6 +120,7 @@ static struct kstats_task_ctx *kstats_ctx_get(void)
 		c->t_wake = 0;
 		c->runq_ns = 0;
 		c->blocked_ns = 0;
+		c->callee_ns = 0;
 		/* The fields before the tid: whoever sees it owned sees them. */
 		smp_store_release(&c->owner, (u64)(upper_32_bits(seen) + 1) << 32 | current->pid);
 		atomic_inc(&kstats_ctxs_owned);
@@ -210,6 +218,7 @@ void kstats_split_begin(struct kstats_probe *p, struct kstats_split_mark *m)
 	m->ctx = c;
 	m->runq_ns = c->runq_ns;
 	m->blocked_ns = c->blocked_ns;
+	m->callee_ns = c->callee_ns;
 }
 
 /*
@@ -219,7 +228,7 @@ void kstats_split_begin(struct kstats_probe *p, struct kstats_split_mark *m)
 void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m, u64 wall)
 {
 	struct kstats_task_ctx *c = m->ctx;
-	u64 runq = 0, blocked = 0;
+	u64 runq = 0, blocked = 0, callees = 0;
 	bool missed = m->missed;
 
 	if (c && !kstats_ctx_owned_by(c, current)) {
@@ -227,10 +236,25 @@ void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m,
 	} else if (c) {
 		runq = c->runq_ns - m->runq_ns;
 		blocked = c->blocked_ns - m->blocked_ns;
+		callees = c->callee_ns - m->callee_ns;
+		if (p->self && wall != KSTATS_NOT_RECORDED)
+			c->callee_ns = m->callee_ns + wall;
 		if (!--c->depth)
 			kstats_ctx_put(c);
 	}
 	if (wall == KSTATS_NOT_RECORDED)
+		return;
+	/*
+	 * Callees ran between this call's two clock reads, on its task; a call
+	 * outside task context (no context) has no callees known.
+	 */
+	if (p->self) {
+		if (missed || !c || callees > wall)
+			this_cpu_inc(p->pcpu->self_misses);
+		else
+			kstats_record(p->self, wall - callees);
+	}
+	if (!p->split[0])
 		return;
 	/* Off-CPU time lies between the call's own two clock reads. */
 	if (missed || runq + blocked > wall) {

@@ -513,10 +513,13 @@ void test_info(void)
 
 	if ((i->features & need) != need)
 		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS", (unsigned long long)i->features);
-	/* SPLIT: kernels with sched_switch's prev_state (5.18+). */
-	if (i->features & ~(need | KSTATS_FEAT_SPLIT))
-		tap_fail("unknown feature bits 0x%llx",
-			 (unsigned long long)(i->features & ~(need | KSTATS_FEAT_SPLIT)));
+	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
+	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
+		tap_fail("unknown feature bits 0x%llx", (unsigned long long)(i->features &
+			 ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF)));
+	if (!(i->features & KSTATS_FEAT_SPLIT) != !(i->features & KSTATS_FEAT_SELF))
+		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
+			 (unsigned long long)i->features);
 	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS (0x%llx)", (unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));

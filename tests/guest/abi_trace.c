@@ -25,6 +25,7 @@ _Static_assert(sizeof(NAME_59) == TRACE_NAME_MAX + 1 && sizeof(NAME_63) == 64, "
 const struct tcase trace_cases[] = {
 	/* Fields that must be 0, and the numbers' ranges. */
 	{ "flags bit 4 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 4) }, .expect = EINVAL },
+	{ "flags bit 7 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 7) }, .expect = EINVAL },
 	{ "flags bit 31", C_TRACE, .set = { TSET(flags, 1u << 31) }, .expect = EINVAL },
 	{ "every known flag, no pid, tgid or cpus", C_TRACE, .set = { TSET(flags, 0xf) }, .expect = EINVAL },
 	{ "every known flag: own pid and tgid, every CPU", C_TRACE,

@@ -7,7 +7,8 @@
 # funclatency, hot (back to back) and cold (256 KiB written between calls),
 # all in this one boot; and kstats recording 1 call in 8 (--sample 8),
 # keeping outliers over a threshold no call reaches (--outliers 1s) and
-# splitting each call's time (--split) against every call plain, and the
+# splitting each call's time (--split) or taking its callees off (--self)
+# against every call plain, and the
 # plain trace attached a second time as the control; and what
 # --split adds to a context switch outside traced calls. Overhead = ns per call traced - ns per call untraced;
 # each figure is the fastest of 11 rounds, the floor the median of 11 attaches.
@@ -47,6 +48,8 @@ mechs=(kretprobe)
 "$K" info | grep -q fprobe && mechs=(fprobe kretprobe)
 split=0
 "$K" info | grep -q '^features .* split' && split=1
+self=0
+"$K" info | grep -q '^features .* self' && self=1
 # A context switch, with and without --split's scheduler probes (a split
 # trace on a function nobody calls: every switch pays only the check).
 PP_ROUND=2000
@@ -81,6 +84,11 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 			"$K" trace ktarget_empty --name "bench.sp.$m" --mechanism "$m" --split >/dev/null
 			measure "split_$m"
 			"$K" untrace "bench.sp.$m"
+		fi
+		if ((self)); then
+			"$K" trace ktarget_empty --name "bench.self.$m" --mechanism "$m" --self >/dev/null
+			measure "self_$m"
+			"$K" untrace "bench.self.$m"
 		fi
 		# The plain trace attached again: what a difference between two
 		# attaches of the same trace is worth (the rows above compare
@@ -193,6 +201,11 @@ for m in "${mechs[@]}"; do
 		"$(ns $((${!a} - ${!h})) +) ns per call hot, $(ns $((${!ac} - ${!c})) +) cold"
 	echo "kstats $m --outliers (no call over the threshold): $(ns $((${!o} - ${!h})) +) ns" \
 		"per call hot, $(ns $((${!oc} - ${!c})) +) cold, over the same trace without"
+	if ((self)); then
+		p=HOT_self_$m pc=COLD_self_$m
+		echo "kstats $m --self: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
+			"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
+	fi
 	if ((split)); then
 		p=HOT_split_$m pc=COLD_split_$m
 		echo "kstats $m --split: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \

@@ -223,38 +223,59 @@ static uint64_t floor_of(uint32_t mech)
 	return h.sn.floor_ns;
 }
 
-/*
- * The probe floor of a mechanism is the same whatever was traced before:
- * no floor probe may sit on another's empty function, or a floor measured
- * later would include the other probe's whole cost. Traced with kretprobe,
- * then fprobe, then kretprobe again; the floor probes stay attached, so
- * ftrace's enabled_functions must list each kstats_floor_* function with
- * exactly one user, and one per mechanism.
- */
-static void test_floor(void)
+/* The kstats_floor_* functions ftrace probes: how many, shared, fprobe's. */
+static unsigned int floor_funcs(unsigned int *shared, unsigned int *fprobe)
 {
-	uint64_t kr1 = floor_of(KSTATS_MECH_KRETPROBE), fp = floor_of(KSTATS_MECH_FPROBE);
-	uint64_t kr2 = floor_of(KSTATS_MECH_KRETPROBE);
 	FILE *f = tracefs_ready() ? fopen(TRACEFS "enabled_functions", "r") : NULL;
-	unsigned int funcs = 0, shared = 0, users;
+	unsigned int funcs = 0;
 	char line[256];
 
+	*shared = *fprobe = 0;
 	while (f && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "kstats_floor_", 13) || !strchr(line, '('))
 			continue;
 		funcs++;
-		users = strtoul(strchr(line, '(') + 1, NULL, 10);
-		if (users != 1) {
+		*fprobe += !strncmp(line, "kstats_floor_fprobe", 19);
+		if (strtoul(strchr(line, '(') + 1, NULL, 10) != 1) {
 			diag("%s", line);
-			shared++;
+			(*shared)++;
 		}
 	}
 	if (f)
 		fclose(f);
-	ok(kr1 && fp && kr2 && funcs == 2 && !shared,
+	return funcs;
+}
+
+/*
+ * The probe floor of a mechanism is the same whatever was traced before:
+ * no floor probe may sit on another's empty function, or a floor measured
+ * later would include the other probe's whole cost. Traced with kretprobe,
+ * then fprobe (kept), then kretprobe again: ftrace's enabled_functions
+ * must list a kstats_floor_* function per mechanism, each with exactly one
+ * user. The fprobe one goes with the last fprobe trace (a kept fprobe
+ * makes the function_graph tracer warn on 6.14+); the kretprobe one stays.
+ */
+static void test_floor(void)
+{
+	struct req r = { .name = "t.fpkeep", .func = "ktarget_empty",
+			 .mech = KSTATS_MECH_FPROBE };
+	uint64_t kr1 = floor_of(KSTATS_MECH_KRETPROBE), fp = 0, kr2;
+	unsigned int funcs, shared, fprobe, after, shared2, fprobe2;
+	struct hist h = { 0 };
+
+	if (!trace(fd, &r) && !snap("t.fpkeep", &h))
+		fp = h.sn.floor_ns;
+	kr2 = floor_of(KSTATS_MECH_KRETPROBE);
+	funcs = floor_funcs(&shared, &fprobe);
+	ok(kr1 && fp && kr2 && funcs == 2 && !shared && fprobe == 1,
 	   "floor: kretprobe %llu ns, then fprobe %llu ns, then kretprobe %llu ns again, "
 	   "on %u empty functions, %u shared", (unsigned long long)kr1,
 	   (unsigned long long)fp, (unsigned long long)kr2, funcs, shared);
+	untrace("t.fpkeep");
+	after = floor_funcs(&shared2, &fprobe2);
+	ok(after == 1 && !fprobe2 && !shared2,
+	   "floor: fprobe's floor probe gone with the last fprobe trace, kretprobe's kept "
+	   "(%u probed)", after);
 }
 
 static void test_sections(int ncpus)
@@ -483,6 +504,7 @@ int main(int argc, char **argv)
 		   argc > 4 ? ", none from the module loaded again" : "", strerror(err));
 	} else {
 		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));
+		int have_self = !!(info.features & KSTATS_FEAT_SELF);
 
 		hz = read_u64(TARGET "hz");
 		diag("mechanisms 0x%llx, HZ %llu", (unsigned long long)info.mechanisms,
@@ -491,9 +513,11 @@ int main(int argc, char **argv)
 			test_floor();
 			test_function(KSTATS_MECH_FPROBE, ncpus);
 			test_oracles(KSTATS_MECH_FPROBE, "fprobe");
+			test_self(KSTATS_MECH_FPROBE, "fprobe", have_self);
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
+		test_self(KSTATS_MECH_KRETPROBE, "kretprobe", have_self);
 		test_sections(ncpus);
 		test_tcp();
 		test_refusals(have_fprobe);

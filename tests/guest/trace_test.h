@@ -50,6 +50,9 @@ void test_oracles(uint32_t mech, const char *m);
 void test_bpftrace(uint32_t mech, const char *m);	/* trace_bpftrace.c */
 int tracefs_ready(void);	/* mounts it if need be */
 
+/* trace_self.c: self time; @supported: INFO lists KSTATS_FEAT_SELF. */
+void test_self(uint32_t mech, const char *m, int supported);
+
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
 int faults_main(int argc, char **argv, int have_fprobe);
 

@@ -53,6 +53,7 @@
 #define KSTATS_KIND_ONCPU	5	/* TRACE --split: time on a CPU */
 #define KSTATS_KIND_RUNQ	6	/* TRACE --split: runnable, waiting */
 #define KSTATS_KIND_BLOCKED	7	/* TRACE --split: asleep */
+#define KSTATS_KIND_SELF	8	/* TRACE --self: less traced callees */
 
 /* Metric state flags, in LIST and SNAPSHOT. */
 #define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
@@ -77,6 +78,7 @@
 #define KSTATS_FEAT_TRACE	(1ULL << 6)
 #define KSTATS_FEAT_OUTLIERS	(1ULL << 7)	/* TRACE's outlier fields, OUTLIERS */
 #define KSTATS_FEAT_SPLIT	(1ULL << 8)	/* TRACE's KSTATS_TRACE_SPLIT */
+#define KSTATS_FEAT_SELF	(1ULL << 9)	/* TRACE's KSTATS_TRACE_SELF */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -275,7 +277,8 @@ struct kstats_record {
  * above KSTATS_MAXACTIVE_MAX(possible CPUs) (kretprobe's instance pool
  * costs CPUs x maxactive; fprobe from 6.14 ignores maxactive), a symbol on
  * the kprobe blacklist, a function trace NAME over 59 bytes (GAP-NAME must fit),
- * KSTATS_TRACE_SPLIT with a NAME over 55 bytes.
+ * KSTATS_TRACE_SPLIT with a NAME over 55 bytes, KSTATS_TRACE_SELF on a
+ * section or with a NAME over 58 bytes.
  * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
  * core or of a loaded module (held while traced).
  * -ENOENT: no such symbol, tracepoint, or event in that system
@@ -284,7 +287,8 @@ struct kstats_record {
  * -ESRCH: no such pid, or no thread group with that tgid (a thread that is
  * not its group's leader). -EOPNOTSUPP: the mechanism is not available on
  * this kernel; tracepoint pairs on a CFI kernel; an event without a
- * tracepoint; KSTATS_TRACE_SPLIT before Linux 5.18 (INFO: KSTATS_FEAT_SPLIT).
+ * tracepoint; KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF before Linux 5.18
+ * (INFO: KSTATS_FEAT_SPLIT, KSTATS_FEAT_SELF).
  * -EPERM: also when the kernel is locked down against kprobes.
  *
  * Cost: every call kstats records costs a calibrated call_cost_ps, every
@@ -309,6 +313,14 @@ struct kstats_record {
  * outlier_ppm 1000000 or more, outlier_ring above 65536, outlier_rate
  * above 1000000, any outlier field without the flag. -ERANGE: outlier_ns
  * below the probe floor (SNAPSHOT's floor_ns).
+ *
+ * Self time (KSTATS_TRACE_SELF, functions only): SELF-NAME gets, for each
+ * call, its duration less the durations of the calls it made, on the same
+ * task, to functions traced with KSTATS_TRACE_SELF (this one included, so
+ * recursion too); time in untraced callees stays in self time. A call
+ * outside task context (an interrupt), or whose task finds no free context
+ * (4096 tasks at once), has no self time: a miss of SELF-NAME. Under
+ * sampling, a declined callee's time stays in its caller's self time.
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
@@ -316,6 +328,7 @@ struct kstats_record {
 #define KSTATS_TRACE_CPUS	(1U << 3)	/* only the CPUs in the cpus bitmap */
 #define KSTATS_TRACE_OUTLIERS	(1U << 4)	/* capture outliers (below) */
 #define KSTATS_TRACE_SPLIT	(1U << 5)	/* + ONCPU-, RUNQ-, BLOCKED-NAME */
+#define KSTATS_TRACE_SELF	(1U << 6)	/* + SELF-NAME: less traced callees */
 #define KSTATS_OUTLIER_RING_DEFAULT	256
 #define KSTATS_OUTLIER_RING_MAX		65536
 #define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
