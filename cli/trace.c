@@ -439,21 +439,18 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (ks_name_valid(a.name ? a.name : func))
 		goto out;
-	if (a.split && strlen(a.name ? a.name : func) > SPLIT_NAME_MAX) {
-		ks_usage("--split: the name must be at most %d bytes (BLOCKED-NAME "
-			 "must fit in %d); --name a shorter one", SPLIT_NAME_MAX,
-			 KSTATS_NAME_LEN - 1);
-		goto out;
-	}
 	if (a.self && a.end) {
 		ks_usage("--self times functions: a section's callees are not "
 			 "its own (trace the functions in it with --self)");
 		goto out;
 	}
-	if (a.self && strlen(a.name ? a.name : func) > SELF_NAME_MAX) {
-		ks_usage("--self: the name must be at most %d bytes (SELF-NAME "
-			 "must fit in %d); --name a shorter one", SELF_NAME_MAX,
-			 KSTATS_NAME_LEN - 1);
+	/* The longest prefix asked for: BLOCKED- (--split), else SELF-. */
+	if ((a.split || a.self) &&
+	    strlen(a.name ? a.name : func) > (a.split ? SPLIT_NAME_MAX : SELF_NAME_MAX)) {
+		ks_usage("--%s: the name must be at most %d bytes (%s-NAME must fit in "
+			 "%d); --name a shorter one", a.split ? "split" : "self",
+			 a.split ? SPLIT_NAME_MAX : SELF_NAME_MAX,
+			 a.split ? "BLOCKED" : "SELF", KSTATS_NAME_LEN - 1);
 		goto out;
 	}
 	memset(&t, 0, sizeof(t));

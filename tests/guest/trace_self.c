@@ -18,20 +18,6 @@
 #define WORK_NS	(100 * NS_PER_US)
 #define RECURSE	"recurse 4 100 20"	/* DEPTH US N */
 
-/* The target's durations in the order its calls ended: innermost first. */
-static uint64_t durations_in_order(uint64_t *v, uint64_t max)
-{
-	FILE *f = fopen(TARGET "durations", "r");
-	unsigned long long x;
-	uint64_t n = 0;
-
-	while (f && n < max && fscanf(f, "%llu", &x) == 1)
-		v[n++] = x;
-	if (f)
-		fclose(f);
-	return n;
-}
-
 /*
  * Ranks of @h whose slot lies wholly more than @slack away from the sorted
  * truth @t: the probes' own time around an inner call (its entry before
@@ -157,7 +143,7 @@ void test_self(uint32_t mech, const char *m, int supported)
 	floor = h.sn.floor_ns;
 
 	/* Level k's own time: its duration less level k-1's (0: innermost). */
-	n = durations_in_order(d, MAX_CALLS);
+	n = read_durations_in_order(d, MAX_CALLS);	/* innermost first */
 	for (i = 0; i < n; i++) {
 		truth[i] = i % LEVELS ? d[i] - d[i - 1] : d[i];
 		if (i % LEVELS == LEVELS - 1)

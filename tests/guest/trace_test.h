@@ -40,6 +40,7 @@ int snap(const char *name, struct hist *h);
 int within(const struct hist *h, uint64_t lo, uint64_t hi, unsigned int pct);
 int cmp_u64(const void *a, const void *b);
 uint64_t read_durations(uint64_t *v, uint64_t max);
+uint64_t read_durations_in_order(uint64_t *v, uint64_t max);
 uint64_t against_truth(const struct hist *h, const uint64_t *t, uint64_t n,
 		       uint64_t slack, uint64_t *over);
 int accounted(const char *what, const struct hist *h, uint64_t calls);

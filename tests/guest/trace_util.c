@@ -156,8 +156,8 @@ int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* What the target's last recursion took, call by call, ascending. */
-uint64_t read_durations(uint64_t *v, uint64_t max)
+/* What the target's last recursion took, call by call, as the calls ended. */
+uint64_t read_durations_in_order(uint64_t *v, uint64_t max)
 {
 	FILE *f = fopen(TARGET "durations", "r");
 	unsigned long long x;
@@ -167,6 +167,14 @@ uint64_t read_durations(uint64_t *v, uint64_t max)
 		v[n++] = x;
 	if (f)
 		fclose(f);
+	return n;
+}
+
+/* The same, ascending. */
+uint64_t read_durations(uint64_t *v, uint64_t max)
+{
+	uint64_t n = read_durations_in_order(v, max);
+
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return n;
 }
