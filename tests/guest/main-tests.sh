@@ -17,9 +17,9 @@ failed=()
 # - the ioctl fuzzer, load-trace-unload cycles and mixed stress where the
 #   sanitizers watch (debug: 40,000 calls, 3 cycles, 15 s; a cycle takes
 #   ~9 s under KASAN); 'make fuzz' runs it long on any lane;
-# - the ABI suite's second pass (all of it again while kstats_selftest
-#   records on every CPU) where lockdep and the sanitizers watch, and on
-#   PREEMPT_RT: debug and 6.12-rt; the stock lanes run the first;
+# - the ABI suite once: under the sanitizers and on PREEMPT_RT (debug,
+#   6.12-rt) its second pass, the whole suite while kstats_selftest
+#   records on every CPU; on the stock lanes its first, alone;
 # - the PREEMPT_RT lanes: 6.12-rt the ABI, tracing, churn and split
 #   recording suites, 7.3-rt tracing;
 # - churn is 40 trace/untrace rounds while every CPU calls the function
@@ -37,7 +37,10 @@ debug) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-
 *) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
 	quantile-tests split-tests cli-tests) ;;
 esac
-[[ ${KSTATS_LANE:-} =~ ^(6.1|6.12|7.3)$ ]] && export KSTATS_ABI_PASSES=1
+case ${KSTATS_LANE:-} in
+6.1 | 6.12 | 7.3) export KSTATS_ABI_PASSES=1 ;;
+debug | 6.12-rt) export KSTATS_ABI_PASSES=2 ;;
+esac
 for entry in "${suites[@]}"; do
 	read -r suite args <<<"$entry"
 	echo "# ==== $suite"
