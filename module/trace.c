@@ -280,20 +280,21 @@ static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
 }
 
 /*
- * The fprobe floor probe goes with the last attached fprobe trace. From
+ * The fprobe floor probe goes with the last attached fprobe trace (@gone,
+ * just removed or detached, may be it). From
  * 6.14 fprobe runs on the function graph, and there any fprobe with an exit
  * handler can make the function_graph tracer on other functions warn
  * (fprobe_return finds no data for their frames: Debian's 7.3.4, with the
  * kernel's own fprobe events too), so kstats holds none it does not use.
  * Refused (no memory), it stays until the next chance, or kstats unloads.
  */
-static void kstats_floor_fprobe_put(void)
+static void kstats_floor_fprobe_put(struct kstats_probe *gone)
 {
 	struct kstats_probe **slot = &kstats_floor_probes[KSTATS_MODE_FUNC][KSTATS_MECH_FPROBE];
 	struct kstats_probe *p;
 
 	lockdep_assert_held(&kstats_trace_lock);
-	if (!*slot)
+	if (gone->mech != KSTATS_MECH_FPROBE || !*slot)
 		return;
 	list_for_each_entry(p, &kstats_probes, node)
 		if (p->mech == KSTATS_MECH_FPROBE && !p->detached)
@@ -534,8 +535,7 @@ static int kstats_probe_remove(struct kstats_probe *p)
 	list_del(&p->node);
 	kstats_split_disarm(p);
 	kstats_trace_metrics_delete(p);
-	if (p->mech == KSTATS_MECH_FPROBE)
-		kstats_floor_fprobe_put();
+	kstats_floor_fprobe_put(p);
 	kstats_probe_free(p);
 	return 0;
 }
@@ -602,7 +602,7 @@ void kstats_trace_file_closed(struct file *file)
 int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 {
 	struct kstats_probe *p;
-	u64 split_misses = 0, self_misses = 0;
+	u64 split_misses = 0, self_misses = 0, part_misses;
 	int cpu, err;
 
 	/* SNAPSHOT needs no privilege: it must not wait unkillably on TRACE. */
@@ -622,14 +622,12 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 							  kstats_pair_missed(p);
 		sn->floor_ns = p->floor_ns;
 		kstats_gov_snapshot(p, sn);
-		/* A split part or self time misses also the calls recorded without. */
-		if (m->kind == KSTATS_KIND_SELF)
-			split_misses = self_misses;
-		else if (m->kind != KSTATS_KIND_ONCPU && m->kind != KSTATS_KIND_RUNQ &&
-			 m->kind != KSTATS_KIND_BLOCKED)
-			split_misses = 0;
-		sn->misses += split_misses;
-		sn->hits -= min(sn->hits, split_misses);
+		/* A split part or self time misses also the calls recorded without one. */
+		part_misses = m->kind == KSTATS_KIND_SELF ? self_misses :
+			      m->kind == KSTATS_KIND_ONCPU || m->kind == KSTATS_KIND_RUNQ ||
+			      m->kind == KSTATS_KIND_BLOCKED ? split_misses : 0;
+		sn->misses += part_misses;
+		sn->hits -= min(sn->hits, part_misses);
 	}
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
@@ -657,8 +655,7 @@ void kstats_gov_run(void)
 		kstats_split_disarm(p);
 		kstats_probe_mark_detached(p);
 		kstats_gov_detached(p, ktime_get_ns());
-		if (p->mech == KSTATS_MECH_FPROBE)
-			kstats_floor_fprobe_put();
+		kstats_floor_fprobe_put(p);
 	}
 	mutex_unlock(&kstats_trace_lock);
 	if (again)
@@ -719,8 +716,7 @@ void kstats_trace_module_text_gone(struct module *mod, bool init_only)
 		p->detached = true;
 		kstats_split_disarm(p);
 		kstats_probe_mark_detached(p);
-		if (p->mech == KSTATS_MECH_FPROBE)
-			kstats_floor_fprobe_put();
+		kstats_floor_fprobe_put(p);
 		pr_info("kstats: trace %s detached: module %s %s\n",
 			p->time_metric->name, mod->name,
 			init_only ? "freed its init code" : "unloaded");
