@@ -19,11 +19,13 @@
 # Two chains, one per core, balanced to end together (under 40 minutes from
 # scratch on 2 cores; measured times in README.md, "Tests"):
 #   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12, 7.3
-#           (the first 7.x lane makes the Debian 13 root once, 1-2.5 min);
-#   core 2: the debug kernel's build (when not cached, ~13 min), the debug
-#           lane once the host steps are done (they build kstatsctl), then
-#           the 6.12-rt and 7.3-rt lanes (late_lanes below; 7.3-rt waits for
-#           the Debian 13 root under its lock when the 7.3 lane is making it);
+#           and 7.3-rt;
+#   core 2: the debug kernel's build (when not cached, ~17 min; it starts
+#           before the other dependencies are installed), the debug lane
+#           once the host steps are done (they build kstatsctl), then the
+#           6.12-rt lane (late_lanes below);
+#   beside them, network-bound: every lane's kernel fetched and unpacked
+#           (the Debian 13 root made), done before the packages step;
 #   then Prometheus, on the snapshot a lane left.
 # Each step's output goes to build/check/ and is printed at the end.
 set -uo pipefail
@@ -31,7 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 all_lanes="6.1 6.12 6.12-rt 7.3 7.3-rt debug"
 # The stock lanes that run after the debug lane, on the second core.
-late_lanes="6.12-rt 7.3-rt"
+late_lanes="6.12-rt"
 lanes=${KSTATS_LANES:-$all_lanes}
 logs=$top/build/check
 steps=()
@@ -55,19 +57,30 @@ report() {
 	done
 }
 
-tests/deps.sh || { echo "error: could not install the dependencies" >&2; exit 1; }
 rm -rf "$logs"
 mkdir -p "$logs"
+# The debug kernel's build installs its own few packages (debug-build.sh,
+# under the apt lock deps.sh takes too): it starts before the rest of them.
+if [[ " $lanes " == *" debug "* ]]; then
+	step 5 "debug kernel (KASAN, UBSAN, lockdep, kmemleak): build or reuse the cache" \
+		tests/vm/kernel.sh debug &
+	debug_build=$!
+fi
+if ! tests/deps.sh; then
+	echo "error: could not install the dependencies" >&2
+	[[ -n ${debug_build:-} ]] && { echo "waiting for the debug kernel's build to end" >&2; wait; }
+	exit 1
+fi
 echo "=== running; each step's output is in $logs and shown when its phase ends"
 
 # Two chains, one per core, so that no core idles while the other works:
-# - the host steps (niced), then the stock lanes one by one, which start
-#   while the debug kernel may still be building;
+# - the host steps (niced), then the packages step once every kernel is
+#   fetched, then the stock lanes one by one;
 # - the debug kernel (built once, then cached), then the debug lane once
 #   the host steps are done (they build kstatsctl; lanes only reuse it),
 #   then the late stock lanes.
 # Every step's output is printed, in order, once both chains are done.
-ids=(1 2 3 4) stock=() late=() id=5
+ids=(0 1 2 3 4) stock=() late=() id=5
 if [[ " $lanes " == *" debug "* ]]; then
 	ids+=(5 6)
 	id=7
@@ -85,6 +98,24 @@ done
 prom=$id
 ids+=("$prom")
 
+# Every lane's kernel (image, headers; the Debian 13 root), fetched while the
+# cores build and test: a lane then only boots. Locked until done, so that
+# the packages step's picture of the file system comes after every install.
+# The packages step's two first.
+fetch_kernels() {
+	local lane rc=0
+	for lane in 6.1 6.12-rt 6.12 7.3 7.3-rt; do
+		[[ $lane == 6.1 || $lane == 6.12-rt || " $lanes " == *" $lane "* ]] || continue
+		echo "== $lane"
+		tests/vm/kernel.sh "$lane" >/dev/null || rc=1
+	done
+	return $rc
+}
+exec 7>"$logs/kernels.lock"
+flock 7
+step 0 "kernels: every lane's image and headers, fetched in the background" fetch_kernels &
+exec 7>&-
+
 # Held by the host chain until its steps are done: the debug lane waits on it.
 exec 8>"$logs/host.lock"
 flock 8
@@ -99,6 +130,7 @@ flock 8
 	make -s -C cli >/dev/null 2>&1	# once, so that no two lanes build it at once
 	flock -u 8
 	renice -n 0 -p $BASHPID >/dev/null
+	flock "$logs/kernels.lock" true
 	step 4 "packages: .deb + lintian, RPM, DKMS, install, 6.1 VM, upgrade, purge" tests/packages.sh
 	for s in "${stock[@]}"; do
 		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
@@ -107,8 +139,7 @@ flock 8
 chain=$!
 exec 8>&-
 if [[ " $lanes " == *" debug "* ]]; then
-	step 5 "debug kernel (KASAN, UBSAN, lockdep, kmemleak): build or reuse the cache" \
-		tests/vm/kernel.sh debug
+	wait "$debug_build"
 	flock "$logs/host.lock" true
 	if [[ $(cut -d' ' -f1 "$logs/5.rc") == 0 ]]; then
 		step 6 "VM lane debug" tests/lane.sh debug
@@ -125,6 +156,7 @@ if ((${#late[@]})); then
 	done
 fi
 wait $chain
+wait
 # Last, once every lane has left its snapshot (13 s).
 step "$prom" "Prometheus: export via node_exporter and prometheus (a lane's snapshot)" \
 	tests/prometheus.sh
@@ -152,7 +184,7 @@ for id in "${steps[@]}"; do
 	read -r rc secs <"$logs/$id.rc" 2>/dev/null || rc=255
 	[ "$rc" -eq 0 ] && continue
 	echo "=== FAIL $(cat "$logs/$id.name"): the end of its output ($logs/$id.log)"
-	tail -n 30 "$logs/$id.log"
+	tail -n 60 "$logs/$id.log"
 done
 echo "total: $SECONDS s"
 echo "$passed passed, $failed failed"

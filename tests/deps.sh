@@ -48,7 +48,14 @@ if [ ! -e $policy ]; then
 	own_policy=1
 	trap 'rm -f $policy' EXIT
 fi
+# One apt-get at a time with the scripts' own installs (lib.sh's
+# need_pkgs): make check builds the debug kernel meanwhile.
+. "$(dirname "$0")/vm/lib.sh"
+mkdir -p "$CACHE"
+exec 9>"$CACHE/apt.lock"
+flock 9
 apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
 $cmd >/dev/null
+exec 9>&-
 ((own_policy)) && rm -f $policy
 true

@@ -109,7 +109,7 @@ void test_self(uint32_t mech, const char *m, int supported)
 {
 	struct req r = { .name = "t.self", .func = "ktarget_recurse", .mech = mech,
 			 .flags = KSTATS_TRACE_SELF, .bits = 2 };
-	uint64_t d[MAX_CALLS], truth[MAX_CALLS], n, i, calls, off, floor;
+	uint64_t d[MAX_CALLS], truth[MAX_CALLS], n, i, calls, off, floor, below2;
 	uint32_t work = kstats_hist_slot(WORK_NS, 2);
 	double sum, err, top, roots = 0;
 	struct hist h, s;
@@ -164,13 +164,20 @@ void test_self(uint32_t mech, const char *m, int supported)
 		(unsigned long long)n))
 		dump(&s);
 	/*
-	 * None below the slot (a level's own work is at least 100 us); a tick
-	 * or an emulation stall inside a level's spin puts a few above it.
+	 * None below the slot holding 100 us (each level spins 100 us of its
+	 * own, by the probes' clock, inside its window and outside its
+	 * callee's), and three in four below 200 us' slot: self times that
+	 * kept their callee's time would be 200 us or more at three levels in
+	 * four. How far above 100 us is not kstats' to say: under the
+	 * sanitizers the target's bookkeeping and the probes around each inner
+	 * call add 15-30 us, and emulation stalls of milliseconds hit a few
+	 * calls (the previous check holds each to the target's own clock).
 	 */
-	if (!ok(within(&s, kstats_slot_low(work, 2), kstats_slot_last(work, 2), 85),
-		"%s: self times in the slot holding 100 us, [%llu, %llu] ns", m,
-		(unsigned long long)kstats_slot_low(work, 2),
-		(unsigned long long)kstats_slot_last(work, 2)))
+	below2 = kstats_slot_low(kstats_hist_slot(2 * WORK_NS, 2), 2) - 1;
+	if (!ok(within(&s, kstats_slot_low(work, 2), below2, 75),
+		"%s: self times at least 100 us' slot [%llu, ...], 3 in 4 below 200 us' "
+		"slot (<= %llu ns)", m, (unsigned long long)kstats_slot_low(work, 2),
+		(unsigned long long)below2))
 		dump(&s);
 	/*
 	 * A call's self times add up to its root's duration as kstats timed

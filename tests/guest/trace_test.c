@@ -474,6 +474,16 @@ int main(int argc, char **argv)
 				test_bpftrace(KSTATS_MECH_FPROBE, "fprobe");
 			test_bpftrace(KSTATS_MECH_KRETPROBE, "kretprobe");
 		}
+	} else if (argc > 2 && !strcmp(argv[1], "self")) {
+		/* The self-time checks N times each mechanism (by hand). */
+		int i, n = atoi(argv[2]);
+
+		hz = read_u64(TARGET "hz");
+		for (i = 0; i < n; i++) {
+			if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
+				test_self(KSTATS_MECH_FPROBE, "fprobe", 1);
+			test_self(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
+		}
 	} else if (argc > 2 && !strcmp(argv[1], "churn")) {
 		test_churn(strtoul(argv[2], NULL, 0), argc > 3 ? atoi(argv[3]) : 100);
 

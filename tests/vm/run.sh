@@ -138,7 +138,8 @@ elapsed=$((SECONDS - start))
 # Verdict. Kernel reports are matched only on printk lines ("[ seconds.micro]"), so words in the
 # job's own output cannot fail a lane; the init's own complaints start with "kstats-vm: FAIL".
 console=$(tr -d '\r' <"$log")
-awk '/^kstats-vm: BEGIN job/ { on = 1; next } /^kstats-vm: END job/ { on = 0 } on' <<<"$console"
+job_out=$(awk '/^kstats-vm: BEGIN job/ { on = 1; next } /^kstats-vm: END job/ { on = 0 } on' <<<"$console")
+printf '%s\n' "$job_out"
 kernel_re='\[ *[0-9]+\.[0-9]+\].*(BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic'
 kernel_re+='|KASAN|UBSAN|circular locking|unreferenced object|suspected memory leak'
 kernel_re+='|sleeping function called from invalid context|detected stalls|blocked for more than)'
@@ -151,9 +152,12 @@ if ((passed)) && [[ -z $bad ]]; then
 fi
 # The reason goes last: CI shows the end of the output.
 {
-	[[ -n $bad ]] && { echo "==== offending lines:"; head -n 60 <<<"$bad"; }
 	echo "==== last console lines:"
-	tail -n 25 <<<"$console"
+	tail -n 10 <<<"$console"
+	[[ -n $bad ]] && { echo "==== offending lines:"; head -n 20 <<<"$bad"; }
+	# The failed checks with their diagnostics, last but for the verdict.
+	failed_checks=$(grep -A3 '^not ok' <<<"$job_out" | head -n 20 || true)
+	[[ -n $failed_checks ]] && { echo "==== failed checks:"; echo "$failed_checks"; }
 	echo "==== lane $lane FAILED after ${elapsed} s; console log: $log"
 	((qrc == 124)) && echo "==== timed out after $timeout s (KSTATS_VM_TIMEOUT)"
 	((passed)) || echo "==== no PASS token from the guest's init"
