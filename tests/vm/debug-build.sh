@@ -35,8 +35,10 @@ check_config() {
 
 build() {
 	[[ -e $top/.done ]] && return 0
+	# All it needs: make check starts it before the rest of the dependencies
+	# are installed (openssl: the module signing key).
 	need_pkgs "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION" gcc make libc6-dev flex bison bc perl \
-		libelf-dev libssl-dev xz-utils
+		libelf-dev libssl-dev openssl xz-utils
 	# No stamp: whatever is there is a partial build from an interrupted run. Start over.
 	rm -rf "$top"
 	mkdir -p "$top"
