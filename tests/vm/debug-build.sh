@@ -2,6 +2,7 @@
 # Build (once) the kstats debug kernel: Debian's linux-source pinned in kernels.conf, tinyconfig +
 # debug.config (KASAN, UBSAN, lockdep, kmemleak...). Prints the finished tree on stdout; that tree is
 # both the kernel (arch/x86/boot/bzImage) and the KDIR for external modules (Module.symvers).
+# --deps: only install what the build needs, when it is not cached.
 # The result is cached under a key that changes with the fragment, the source version and this
 # script, so editing any of them triggers a rebuild and nothing else does.
 set -euo pipefail
@@ -33,12 +34,17 @@ check_config() {
 	fi
 }
 
-build() {
+# All the build needs: make check installs them (--deps) and starts the
+# build before the rest of its dependencies (openssl: the module signing key).
+build_deps() {
 	[[ -e $top/.done ]] && return 0
-	# All it needs: make check starts it before the rest of the dependencies
-	# are installed (openssl: the module signing key).
 	need_pkgs "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION" gcc make libc6-dev flex bison bc perl \
 		libelf-dev libssl-dev openssl xz-utils
+}
+
+build() {
+	[[ -e $top/.done ]] && return 0
+	build_deps
 	# No stamp: whatever is there is a partial build from an interrupted run. Start over.
 	rm -rf "$top"
 	mkdir -p "$top"
@@ -63,5 +69,9 @@ build() {
 	touch "$top/.done"
 }
 
+if [[ ${1:-} == --deps ]]; then
+	build_deps
+	exit
+fi
 with_lock "$CACHE/debug/$key.lock" build
 echo "$tree"
