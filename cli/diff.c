@@ -71,7 +71,8 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'm':
-		ks_names_add(&a->pats, arg);
+		if (ks_names_add(&a->pats, arg))
+			return EINVAL;
 		break;
 	case OPT_CUMULATIVE:
 		a->cumulative = true;
@@ -246,7 +247,7 @@ static void verdict_text(const struct verdict *v)
 		       plural(v->not_compared, "metric", "metrics"));
 	printf(" (exit status %d)\n", v->status);
 	for (i = 0; i < v->nr; i++) {
-		ks_text(t, sizeof(t), v->p[i].a->name);
+		ks_metric_label(t, sizeof(t), v->p[i].a->name);
 		if (v->p[i].cmp == CMP_NONE) {
 			printf("%s: not compared: %s\n", t,
 			       ks_text(note, sizeof(note), v->p[i].note));
@@ -452,7 +453,7 @@ static void only_in(const struct diff_args *a, const struct ks_set *x,
 		if (j)
 			json_str(j, x->m[i].name);
 		else
-			printf("\nonly in %s: %s\n", tag, ks_text(t, sizeof(t), x->m[i].name));
+			printf("\nonly in %s: %s\n", tag, ks_metric_label(t, sizeof(t), x->m[i].name));
 	}
 	if (j)
 		json_arr_end(j);
@@ -537,7 +538,10 @@ int cmd_diff(int argc, char **argv)
 	if (a.nr_ops > 1 && is_file(a.ops[1]))
 		fb = a.ops[names_from++];
 	for (i = names_from; i < a.nr_ops; i++)
-		ks_names_add(&a.pats, a.ops[i]);
+		if (ks_names_add(&a.pats, a.ops[i])) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	rc = ks_snapfile_read(a.ops[0], &sa);
 	if (rc)
 		goto out;

@@ -169,7 +169,7 @@ void diff_text(const struct pair *p)
 	int r, k;
 
 	printf("%s%s%s: frac_bits %u", ks_color(opts.color_out, C_BOLD),
-	       ks_text(t, sizeof(t), p->a->name), ks_color(opts.color_out, C_RESET),
+	       ks_metric_label(t, sizeof(t), p->a->name), ks_color(opts.color_out, C_RESET),
 	       p->a->frac_bits);
 	if (p->a->frac_bits != p->b->frac_bits)
 		printf(" in A, %u in B: no per-slot comparison", p->b->frac_bits);

@@ -115,7 +115,8 @@ static error_t export_parse(int key, char *arg, struct argp_state *state)
 		a->hdr = !strcmp(arg, "hdr");
 		break;
 	case ARGP_KEY_ARG:
-		ks_names_add(&a->pats, arg);
+		if (ks_names_add(&a->pats, arg))
+			return EINVAL;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

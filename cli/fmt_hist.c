@@ -58,7 +58,7 @@ void fmt_title_prefixed(FILE *out, const struct ks_metric *m, const char *what,
 	snprintf(cont, sizeof(cont), "%s  ", prefix);
 	fputs(prefix, out);
 	snprintf(item, sizeof(item), "%s%s%s:", ks_color(opts.color_out, C_BOLD),
-		 ks_text(t, sizeof(t), m->name), ks_color(opts.color_out, C_RESET));
+		 ks_metric_label(t, sizeof(t), m->name), ks_color(opts.color_out, C_RESET));
 	ks_wrap_item(&w, "", item);
 	snprintf(item, sizeof(item), "%s%s%s", ks_kind_name(m->kind),
 		 m->owner[0] ? " " : "", ks_text(t, sizeof(t), m->owner));

@@ -127,15 +127,26 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 		   const struct ks_show *sh, enum ks_unit u, char (*cache)[32])
 {
 	double scale = ks_unit_scale(u);
-	char label[32] = "", le[48], n[48];
+	char label[96] = "", le[48], n[48], val[40];
 	uint32_t from, to, s;
 	struct ks_hist h;
 	struct ks_stats st;
+	struct ks_key k;
 	ks_u128 cum = 0;
+	size_t o = 0, i;
 
 	ks_hist_build(&h, m, row);
+	if (ks_key_parse(m->name, &k)) {
+		/* The key's value as a label: of [A-Za-z0-9_-] (keys.c), kept so. */
+		snprintf(val, sizeof(val), "%s", ks_key_value_text(&k, n, sizeof(n)));
+		for (i = 0; val[i]; i++)
+			if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_-", val[i]))
+				val[i] = '_';
+		o = (size_t)snprintf(label, sizeof(label), "%s=\"%s\",", k.key, val);
+	}
 	if (row >= 0)
-		snprintf(label, sizeof(label), "cpu=\"%u\",", m->cpus[row].cpu);
+		snprintf(label + o, sizeof(label) - o, "cpu=\"%u\",", m->cpus[row].cpu);
 	from = sh->all_slots ? 0 : h.first;
 	to = sh->all_slots ? h.nslots - 1 : h.last;
 	for (s = from; s <= to && s < h.nslots; s++) {
@@ -149,38 +160,46 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 	fprintf(out, "%s_bucket{%sle=\"+Inf\"} %s\n", fam, label,
 		ks_fmt_u128(n, sizeof(n), h.total));
 	ks_hist_stats(&h, &st);
-	if (row >= 0)
+	if (label[0])
 		label[strlen(label) - 1] = '\0';
-	fprintf(out, "%s_sum%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
-		row >= 0 ? "}" : "", ks_prom_float(le, sizeof(le), st.sum / scale));
-	fprintf(out, "%s_count%s%s%s %s\n", fam, row >= 0 ? "{" : "", label,
-		row >= 0 ? "}" : "", ks_fmt_u128(n, sizeof(n), h.total));
+	fprintf(out, "%s_sum%s%s%s %s\n", fam, label[0] ? "{" : "", label,
+		label[0] ? "}" : "", ks_prom_float(le, sizeof(le), st.sum / scale));
+	fprintf(out, "%s_count%s%s%s %s\n", fam, label[0] ? "{" : "", label,
+		label[0] ? "}" : "", ks_fmt_u128(n, sizeof(n), h.total));
 	ks_hist_free(&h);
 }
 
-void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
+/*
+ * @m's family: "kstats_" and its name, a key's metric's by its trace's name
+ * and key ("kstats_NAME_by_errno"), made [A-Za-z0-9_], then "_seconds" for
+ * nanoseconds. Returns whether @m is a key's metric.
+ */
+static bool family(char *fam, size_t len, const struct ks_metric *m, enum ks_unit u)
 {
-	enum ks_unit u = ks_metric_unit(m, UNIT_S);
-	char fam[KSTATS_NAME_LEN + 32], (*cache)[32];
-	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)];
+	struct ks_key k;
+	bool keyed = ks_key_parse(m->name, &k);
 	size_t i, n;
-	uint32_t r;
 
-	n = (size_t)snprintf(fam, sizeof(fam), "kstats_%s", m->name);
-	for (i = strlen("kstats_"); i < n; i++)
+	if (keyed)
+		n = (size_t)snprintf(fam, len, "kstats_%.*s_by_%s", (int)k.base_len, m->name,
+				     k.key);
+	else
+		n = (size_t)snprintf(fam, len, "kstats_%s", m->name);
+	for (i = strlen("kstats_"); i < n && i < len; i++)
 		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			    "0123456789_", fam[i]))
 			fam[i] = '_';
-	if (u != UNIT_NONE)
-		snprintf(fam + n, sizeof(fam) - n, "_seconds");
-	fprintf(out, "# HELP %s kstats metric %s (%s%s%s, frac_bits %u)\n", fam,
-		help_text(name, sizeof(name), m->name), ks_kind_name(m->kind),
-		m->owner[0] ? " " : "", help_text(owner, sizeof(owner), m->owner),
-		m->frac_bits);
-	fprintf(out, "# TYPE %s histogram\n", fam);
-	if (u != UNIT_NONE)
-		fprintf(out, "# UNIT %s seconds\n", fam);
-	cache = xcalloc(kstats_hist_nslots(m->frac_bits), sizeof(*cache));
+	if (u != UNIT_NONE && n < len)
+		snprintf(fam + n, len - n, "_seconds");
+	return keyed;
+}
+
+static void metric_series(FILE *out, const char *fam, const struct ks_metric *m,
+			  const struct ks_show *sh, enum ks_unit u)
+{
+	char (*cache)[32] = xcalloc(kstats_hist_nslots(m->frac_bits), sizeof(*cache));
+	uint32_t r;
+
 	if (sh->cpu >= 0) {
 		series(out, fam, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, u, cache);
 	} else if (sh->per_cpu) {
@@ -192,7 +211,44 @@ void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 	free(cache);
 }
 
-void fmt_prom_end(FILE *out)
+/*
+ * Every metric of @m: a family each, but one for the metrics of a trace's
+ * key, with the key as a label (OpenMetrics wants a family's lines
+ * together, under one HELP and TYPE).
+ */
+void fmt_prom(FILE *out, const struct ks_metric *m, size_t nr, const struct ks_show *sh)
 {
+	char fam[KSTATS_NAME_LEN + 48], other[sizeof(fam)];
+	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], owner[sizeof(name)];
+	bool *done = xcalloc(nr ? nr : 1, sizeof(*done));
+	struct ks_key k;
+	enum ks_unit u;
+	size_t i, j;
+	bool keyed;
+
+	for (i = 0; i < nr; i++) {
+		if (done[i])
+			continue;
+		u = ks_metric_unit(&m[i], UNIT_S);
+		keyed = family(fam, sizeof(fam), &m[i], u);
+		help_text(name, sizeof(name), m[i].name);
+		if (keyed && ks_key_parse(m[i].name, &k))	/* "NAME by KEY" */
+			snprintf(strchr(name, '{'), sizeof(name) - k.base_len, " by %s", k.key);
+		fprintf(out, "# HELP %s kstats metric %s (%s%s%s, frac_bits %u)\n", fam,
+			name, ks_kind_name(m[i].kind), m[i].owner[0] ? " " : "",
+			help_text(owner, sizeof(owner), m[i].owner), m[i].frac_bits);
+		fprintf(out, "# TYPE %s histogram\n", fam);
+		if (u != UNIT_NONE)
+			fprintf(out, "# UNIT %s seconds\n", fam);
+		for (j = i; j < nr; j++) {
+			if (done[j] || (j > i && (!keyed ||
+			    !family(other, sizeof(other), &m[j], ks_metric_unit(&m[j], UNIT_S)) ||
+			    strcmp(other, fam))))
+				continue;
+			metric_series(out, fam, &m[j], sh, ks_metric_unit(&m[j], UNIT_S));
+			done[j] = true;
+		}
+	}
+	free(done);
 	fputs("# EOF\n", out);
 }

@@ -275,7 +275,7 @@ static void csv_one(FILE *out, const struct ks_metric *m, int row,
 
 	(void)first;
 	ks_hist_build(&h, m, row);
-	ks_text(name, sizeof(name), m->name);
+	ks_metric_label(name, sizeof(name), m->name);
 	from = sh->all_slots ? 0 : h.first;
 	to = sh->all_slots ? h.nslots - 1 : h.last;
 	if (row >= 0)

@@ -109,13 +109,32 @@ int ks_pattern_valid(const char *pat);	/* the same, for a NAME pattern */
  */
 const char *ks_closest(const char *word, const char *const *cands, size_t nr);
 
+/* ---- a keyed trace's metrics, NAME{KEY=VALUE} (keys.c) ---- */
+
+struct ks_key {
+	size_t base_len;	/* NAME's bytes */
+	char key[16], value[24];
+};
+/* Whether @name is a key's metric's, and then its parts. */
+bool ks_key_parse(const char *name, struct ks_key *k);
+/* The value as people read it: errno=-11 as -EAGAIN; else as it is. */
+const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len);
+/* A metric's name to print in text (ks_text()), with its key's value readable. */
+char *ks_metric_label(char *buf, size_t len, const char *name);
+/* NAME{errno=-EAGAIN} as the module names it (errno=-11); 0 or a usage error. */
+int ks_key_name_canonical(const char *in, char *out, size_t len);
+
 /* ---- NAME... operands (names.c) ---- */
 
 struct ks_names {
 	char **v;
 	size_t nr;
 };
-void ks_names_add(struct ks_names *n, char *arg);
+/*
+ * Adds @arg; a key's metric typed with an error's name as the module names
+ * it. 0 or a usage error, printed.
+ */
+int ks_names_add(struct ks_names *n, char *arg);
 int ks_names_valid(const struct ks_names *n);	/* 0 or EXIT_USAGE (printed) */
 /* Whether @name matches one of the shell-style @pats (none: false). */
 bool ks_names_fnmatch(const struct ks_names *pats, const char *name);
@@ -589,10 +608,10 @@ void fmt_cdf(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
 void fmt_raw(FILE *out, const struct ks_metric *m);
 void fmt_csv_header(FILE *out, const struct ks_show *sh);
 void fmt_csv(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
-void fmt_prom(FILE *out, const struct ks_metric *m, const struct ks_show *sh);
+/* Every metric of @m, and the closing "# EOF". */
+void fmt_prom(FILE *out, const struct ks_metric *m, size_t nr, const struct ks_show *sh);
 /* The shortest decimal that reads back as @d, as Prometheus writes floats. */
 char *ks_prom_float(char *buf, size_t len, double d);
-void fmt_prom_end(FILE *out);
 struct json;
 void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		     const struct ks_show *sh);
@@ -828,10 +847,11 @@ struct ks_trace_run {
 #define KS_TRACE_METRICS	5
 /*
  * Waits as @r says, or until SIGINT/SIGTERM/SIGHUP, printing the trace's
- * metrics @names[0..n) (each interval's share, or all of it at the end).
- * 0 or an exit code.
+ * metrics @names[0..n) and, @keyed, its key's (each interval's share, or
+ * all of it at the end). 0 or an exit code.
  */
-int ks_trace_run(int fd, const char *const *names, size_t n, const struct ks_trace_run *r);
+int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
+		 const struct ks_trace_run *r);
 /* Whether @kind is one of a trace's metrics (execution time, gap, self, split). */
 bool ks_kind_is_trace(uint32_t kind);
 

@@ -36,8 +36,7 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 		return 0;
 	}
 	if (key == ARGP_KEY_ARG) {
-		ks_names_add(&a->pats, arg);
-		return 0;
+		return ks_names_add(&a->pats, arg) ? EINVAL : 0;
 	}
 	return ARGP_ERR_UNKNOWN;
 }
@@ -108,7 +107,7 @@ static void print_rows(struct row *r, size_t nr)
 
 		if (r[i].owner[0])
 			ks_text(owner, sizeof(owner), r[i].owner);
-		ks_table_add(&t, ks_text(name, sizeof(name), r[i].name));
+		ks_table_add(&t, ks_metric_label(name, sizeof(name), r[i].name));
 		ks_table_add(&t, ks_kind_name(r[i].kind));
 		ks_table_add(&t, owner);
 		ks_table_add(&t, ks_state_name(r[i].flags));

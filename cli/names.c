@@ -6,14 +6,23 @@
  * failure.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "kstatsctl.h"
 
-void ks_names_add(struct ks_names *n, char *arg)
+/* A key's metric typed with an error's name is kept as the module names it. */
+int ks_names_add(struct ks_names *n, char *arg)
 {
+	char name[KSTATS_NAME_LEN + 32];
+
+	if (ks_key_name_canonical(arg, name, sizeof(name)))
+		return EXIT_USAGE;
+	if (strcmp(name, arg))
+		arg = xstrdup(name);	/* lives as long as the command */
 	n->v = xrealloc(n->v, n->nr + 1, sizeof(*n->v));
 	n->v[n->nr++] = arg;
+	return 0;
 }
 
 int ks_names_valid(const struct ks_names *n)
@@ -30,8 +39,7 @@ error_t ks_names_parse(int key, char *arg, struct argp_state *state)
 {
 	if (key != ARGP_KEY_ARG)
 		return ARGP_ERR_UNKNOWN;
-	ks_names_add(state->input, arg);
-	return 0;
+	return ks_names_add(state->input, arg) ? EINVAL : 0;
 }
 
 int ks_names_cmd(const struct argp *argp, const char *cmd, int argc, char **argv,

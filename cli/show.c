@@ -115,15 +115,14 @@ int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
 		case FMT_CSV:
 			fmt_csv(out, &m[i], sh);
 			break;
-		case FMT_PROM:
-			fmt_prom(out, &m[i], sh);
+		case FMT_PROM:	/* all at once, after this loop */
 			break;
 		case FMT_JSON:
 			break;
 		}
 	}
 	if (sh->format == FMT_PROM)
-		fmt_prom_end(out);
+		fmt_prom(out, m, nr, sh);
 	return 0;
 }
 

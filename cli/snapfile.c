@@ -8,10 +8,11 @@
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 4; kstatsctl writes 4 and reads 1 to 4):
+ * Header (format version 5; kstatsctl writes 5 when a record is a key's
+ * metric, else 4, and reads 1 to 5):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 4
+ *    10  u16    format version: 5 (4)
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -31,7 +32,9 @@
  *        zeros up to the header length. Any bytes but NUL: printing them
  *        is text.c's business.
  *
- * Format version 1 is the same but for bytes 40..47, a u64 0: no
+ * Version 4 is 5 without keyed names (a record's name is never a key's
+ * metric's, NAME{KEY=VALUE} of [a-z0-9-]). Format version 1 is the same
+ * but for bytes 40..47, a u64 0: no
  * checksum, no file length. Version 2 is 3 without the records' outlier
  * block (their header is 208 bytes). Version 3 is 4 without outlier
  * entries: its outlier block's flags have bit 0 alone, and bytes 248..255
@@ -46,7 +49,8 @@
  *    40  u64    hits, 48: misses, 56: probe floor in ns (traces; else 0)
  *    64  u32    owner uid, 68: u32 generation (its low 32 bits; 0: unknown,
  *               files of kstatsctl 0.1), 72: s64 owner pid (-1: a module)
- *    80  u8[64] name ([A-Za-z0-9_.:-], 1 to 63), NUL-terminated and padded
+ *    80  u8[64] name ([A-Za-z0-9_.:-], 1 to 63; from version 5 also
+ *               NAME{KEY=VALUE}), NUL-terminated and padded
  *               with zeros
  *   144  u8[64] owner (a module's or a process's name: any bytes but NUL),
  *               likewise
@@ -85,7 +89,7 @@
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	4	/* written; 1 to 3 are read too */
+#define SNAP_VERSION	5	/* written when needed, else 4; 1 to 4 are read too */
 #define SNAP_HDR_LEN	48
 #define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
 #define SNAP_MIN_STRINGS 6
@@ -122,12 +126,26 @@ static int bad(struct ks_snap_why *why, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
-bool ks_snap_field_ok(const uint8_t *p, size_t len, bool name)
+/* A key's metric's name, NAME{KEY=VALUE}: NAME's bytes, or 0. */
+static size_t key_name_base(const char *s)
+{
+	struct ks_key k;
+
+	if (!ks_key_parse(s, &k) ||
+	    strspn(k.key, "abcdefghijklmnopqrstuvwxyz") != strlen(k.key) ||
+	    strspn(k.value, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(k.value))
+		return 0;
+	return k.base_len;
+}
+
+bool ks_snap_field_ok(const uint8_t *p, size_t len, int name)
 {
 	size_t n = strnlen((const char *)p, len), i;
 
 	if (n == len || !all_zero(p + n, len - n))
 		return false;
+	if (name < 0 && memchr(p, '{', n))
+		n = key_name_base((const char *)p);
 	for (i = 0; name && i < n; i++)
 		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			    "0123456789_.:-", p[i]))
@@ -155,7 +173,7 @@ static int check_start(struct rd *r, struct ks_snap_why *why)
 	if (r->version < 1 || r->version > SNAP_VERSION)
 		return bad(why, r->version > SNAP_VERSION ? HINT_NEWER : HINT_FORMAT,
 			   "unsupported format version %u (this kstatsctl reads 1 "
-			   "to 4)", r->version);
+			   "to 5)", r->version);
 	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15])
 		return bad(why, HINT_FORMAT, "unsupported integer sizes");
 	return 0;
@@ -380,8 +398,8 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 	m->owner_uid = rd32(r, off + 64);
 	m->generation = rd32(r, off + 68);
 	m->owner_pid = (int64_t)rd64(r, off + 72);
-	if (!ks_snap_field_ok(r->p + off + 80, KSTATS_NAME_LEN, true) ||
-	    !ks_snap_field_ok(r->p + off + 144, KSTATS_NAME_LEN, false)) {
+	if (!ks_snap_field_ok(r->p + off + 80, KSTATS_NAME_LEN, r->version >= 5 ? -1 : 1) ||
+	    !ks_snap_field_ok(r->p + off + 144, KSTATS_NAME_LEN, 0)) {
 		*why = "bad metric name or owner";
 		return -1;
 	}
@@ -541,6 +559,12 @@ static void set32(struct wr *w, size_t off, uint32_t v)
 	memcpy(w->p + off, &v, sizeof(v));
 }
 
+static void set16(struct wr *w, size_t off, uint16_t v)
+{
+	v = w->swap ? __builtin_bswap16(v) : v;
+	memcpy(w->p + off, &v, sizeof(v));
+}
+
 void ks_snapfile_seal(void *buf, size_t len)
 {
 	struct wr w = { buf, len, len, false };
@@ -574,13 +598,15 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	};
 	const uint8_t sizes[4] = { 2, 4, 8, 0 };
 	struct wr w = { .swap = swap };
-	size_t i, hdr_len_at;
+	size_t i, hdr_len_at, ver_at;
 	uint32_t c, s;
 	int ret = 0;
 
 	put(&w, SNAP_MAGIC, 8);
 	put16(&w, SNAP_BOM);
-	put16(&w, SNAP_VERSION);
+	/* 4 unless a key's metric needs 5: older kstatsctl reads the rest. */
+	put16(&w, SNAP_VERSION - 1);
+	ver_at = w.len - 2;
 	put(&w, sizes, 4);
 	hdr_len_at = w.len;
 	put32(&w, 0);
@@ -621,6 +647,8 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put32(&w, m->owner_uid);
 		put32(&w, (uint32_t)m->generation);
 		put64(&w, (uint64_t)m->owner_pid);
+		if (strchr(m->name, '{'))
+			set16(&w, ver_at, SNAP_VERSION);
 		ks_snap_put_field(&w, m->name, KSTATS_NAME_LEN);
 		ks_snap_put_field(&w, m->owner, KSTATS_NAME_LEN);
 		put32(&w, oflags);

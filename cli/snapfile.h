@@ -95,10 +95,11 @@ static inline void pad_to(struct wr *w, size_t align)
 }
 
 /*
- * A NUL-terminated, zero-padded field of @len bytes; @name: a metric's
- * name, 1 or more of [A-Za-z0-9_.:-]; else (an owner, a comm) any bytes.
+ * A NUL-terminated, zero-padded field of @len bytes; @name 1: a metric's
+ * name, 1 or more of [A-Za-z0-9_.:-]; -1: that or a key's metric's,
+ * NAME{KEY=VALUE} of [a-z0-9-]; 0 (an owner, a comm): any bytes.
  */
-bool ks_snap_field_ok(const uint8_t *p, size_t len, bool name);
+bool ks_snap_field_ok(const uint8_t *p, size_t len, int name);
 /* @s into a field of @len bytes (at most 64), as ks_snap_field_ok reads it. */
 void ks_snap_put_field(struct wr *w, const char *s, size_t len);
 

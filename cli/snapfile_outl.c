@@ -81,7 +81,7 @@ static size_t parse_entry(const struct rd *r, size_t off, size_t len,
 		return 0;
 	}
 	if ((e->flags & ~OUTL_FLAGS) || !e->seq ||
-	    !ks_snap_field_ok(r->p + off + 56, sizeof(e->comm), false)) {
+	    !ks_snap_field_ok(r->p + off + 56, sizeof(e->comm), 0)) {
 		*why = "bad outlier entry (flags, seq or comm)";
 		return 0;
 	}

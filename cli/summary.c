@@ -112,7 +112,7 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 
 	ks_hist_build(&h, m, -1);
 	ks_hist_stats(&h, &st);
-	ks_table_add(t, ks_text(v, sizeof(v), m->name));
+	ks_table_add(t, ks_metric_label(v, sizeof(v), m->name));
 	ks_table_add(t, ks_fmt_u128(v, sizeof(v), st.count));
 	if (secs > 0) {
 		snprintf(v, sizeof(v), "%.4g", (double)st.count / secs);

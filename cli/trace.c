@@ -3,6 +3,7 @@
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
  *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
+ *                      [--by errno [--keys N]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
@@ -36,6 +37,7 @@ struct trace_args {
 	uint64_t outlier_ns;
 	uint32_t outlier_ppm, outlier_ring, outlier_rate;
 	bool split, self;
+	uint32_t key, nr_keys;		/* --by, --keys */
 	struct ks_trace_run run;
 };
 
@@ -43,8 +45,11 @@ enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
-	OPT_SPLIT, OPT_SELF,
+	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS,
 };
+
+/* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for it. */
+#define KEY_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("{errno=-4095}"))
 
 /* --split's metrics: PREFIX-NAME; NAME must leave room for the longest. */
 static const char *const split_prefixes[] = { "ONCPU", "RUNQ", "BLOCKED" };
@@ -73,6 +78,10 @@ static const struct argp_option trace_options[] = {
 	{ "self", OPT_SELF, NULL, 0, "Also each call's self time (SELF-FUNC): its "
 	  "duration less its task's calls, meanwhile, to functions traced with "
 	  "--self (untraced callees stay in it)", 0 },
+	{ "by", OPT_BY, "KEY", 0, "Also a histogram per value of KEY: 'errno', the "
+	  "return value (FUNC{errno=0} without error, FUNC{errno=-EAGAIN}...)", 0 },
+	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
+	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
@@ -201,6 +210,19 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SELF:
 		a->self = true;
 		break;
+	case OPT_BY:
+		if (strcmp(arg, "errno")) {
+			ks_usage("--by: '%s' is not a key (there is one: errno)", arg);
+			return EINVAL;
+		}
+		a->key = KSTATS_KEY_ERRNO;
+		break;
+	case OPT_KEYS:
+		if (ks_parse_u32(arg, KSTATS_KEYS_MAX, &a->nr_keys) || !a->nr_keys) {
+			ks_usage("--keys: '%s' is not 1 to %d", arg, KSTATS_KEYS_MAX);
+			return EINVAL;
+		}
+		break;
 	case OPT_BUDGET:
 		if (a->sample_every > 1) {
 			ks_usage("--budget and --sample do not go together");
@@ -320,6 +342,11 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 			       "call ('kstatsctl show NAME' shows a trace's floor): "
 			       "pick a larger threshold", "--outliers %s: below the "
 			       "probe's floor on this machine", a->outliers);
+	if (a->key && err == EINVAL && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_KEYS))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'keys' where a "
+			       "kstats module can; a newer one can", "tracing %s --by: "
+			       "this kstats module has no keys", func);
 	switch (err) {
 	case EOPNOTSUPP:
 		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
@@ -444,6 +471,21 @@ int cmd_trace(int argc, char **argv)
 			 "its own (trace the functions in it with --self)");
 		goto out;
 	}
+	if (a.nr_keys && !a.key) {
+		ks_usage("--keys goes with --by");
+		goto out;
+	}
+	if (a.key && a.end) {
+		ks_usage("--by errno keys a function's return value: a section has "
+			 "none");
+		goto out;
+	}
+	if (a.key && strlen(a.name ? a.name : func) > KEY_NAME_MAX) {
+		ks_usage("--by: the name must be at most %d bytes (NAME{errno=-4095} "
+			 "must fit in %d); --name a shorter one", KEY_NAME_MAX,
+			 KSTATS_NAME_LEN - 1);
+		goto out;
+	}
 	/* The longest prefix asked for: BLOCKED- (--split), else SELF-. */
 	if ((a.split || a.self) &&
 	    strlen(a.name ? a.name : func) > (a.split ? SPLIT_NAME_MAX : SELF_NAME_MAX)) {
@@ -492,6 +534,8 @@ int cmd_trace(int argc, char **argv)
 		t.flags |= KSTATS_TRACE_SPLIT;
 	if (a.self)
 		t.flags |= KSTATS_TRACE_SELF;
+	t.key = a.key;
+	t.nr_keys = a.nr_keys;
 	rc = EXIT_RUNTIME;
 	fd = ks_dev_open();
 	if (fd < 0)
@@ -538,7 +582,7 @@ int cmd_trace(int argc, char **argv)
 				 split_prefixes[i], (const char *)t.name);
 			names[n++] = split_names[i];
 		}
-		rc = ks_trace_run(fd, names, n, &a.run);
+		rc = ks_trace_run(fd, names, n, a.key, &a.run);
 		goto out;
 	}
 	if (opts.json) {

@@ -49,19 +49,34 @@ static bool wait_until(const sigset_t *sigs, const struct timespec *until)
 	}
 }
 
-/* Prints @cur's share since @prev (NULL: all of @cur); 0 or an exit code. */
-static int print_part(const struct ks_metric *prev, const struct ks_metric *cur,
-		      size_t n, struct ks_show *sh)
+/* The metric called @name in @m[0..n), or NULL. */
+static const struct ks_metric *find(const struct ks_metric *m, size_t n, const char *name)
 {
-	struct ks_metric d[KS_TRACE_METRICS];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(m[i].name, name))
+			return &m[i];
+	return NULL;
+}
+
+/*
+ * Prints @cur's share since @prev (none: all of @cur), by name: a key's
+ * metric first seen now has none before.
+ */
+static int print_part(const struct ks_metric *prev, size_t nprev,
+		      const struct ks_metric *cur, size_t n, struct ks_show *sh)
+{
+	struct ks_metric *d = xcalloc(n ? n : 1, sizeof(*d));
 	size_t i;
 	int rc;
 
 	for (i = 0; i < n; i++)
-		ks_metric_since(prev ? &prev[i] : NULL, &cur[i], &d[i]);
+		ks_metric_since(find(prev, nprev, cur[i].name), &cur[i], &d[i]);
 	rc = ks_show_metrics(stdout, d, n, sh);
 	for (i = 0; i < n; i++)
 		ks_metric_free(&d[i]);
+	free(d);
 	if (!rc && fflush(stdout))
 		rc = ks_fail(EXIT_RUNTIME, NULL, "writing the output: %s",
 			     strerror(errno));
@@ -74,21 +89,54 @@ static void free_all(struct ks_metric *m, size_t n)
 
 	for (i = 0; i < n; i++)
 		ks_metric_free(&m[i]);
-	memset(m, 0, n * sizeof(*m));
+	free(m);
+}
+
+/*
+ * Snapshots @names[0..n), then, for a keyed trace, its key's metrics (in
+ * the registry as LIST makes them), into a new array; its length in @nr.
+ */
+static int snap_all(int fd, const char *const *names, size_t n, bool keyed,
+		    struct ks_metric **out, size_t *nr)
+{
+	struct kstats_metric_info *li = NULL;
+	size_t base = strlen(names[0]), k = n, i;
+	struct ks_metric *m;
+	uint32_t nli = 0;
+	int rc = 0;
+
+	if (keyed && ks_dev_list(fd, &li, &nli))
+		return EXIT_RUNTIME;
+	m = xcalloc(n + nli, sizeof(*m));
+	for (i = 0; i < n && !rc; i++)
+		rc = ks_snapshot_live(fd, names[i], &m[i], false);
+	for (i = 0; i < nli && !rc; i++)
+		if (!strncmp((const char *)li[i].name, names[0], base) &&
+		    li[i].name[base] == '{')
+			rc = ks_snapshot_live(fd, (const char *)li[i].name, &m[k++], false);
+	free(li);
+	*out = m;
+	*nr = k;
+	if (rc) {
+		free_all(m, k);
+		*out = NULL;
+	}
+	return rc;
 }
 
 /* @names: the trace's metrics to print, its own first. */
-int ks_trace_run(int fd, const char *const *names, size_t n, const struct ks_trace_run *r)
+int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
+		 const struct ks_trace_run *r)
 {
-	struct ks_metric prev[KS_TRACE_METRICS] = { 0 }, cur[KS_TRACE_METRICS] = { 0 };
+	struct ks_metric *prev = NULL, *cur = NULL;
 	struct ks_source src = { 0 };
 	struct ks_show sh = { 0 };
 	struct timespec start, end, next;
-	bool have_prev = false, stop = false;
+	bool stop = false;
 	const char *name = names[0];
+	size_t nprev = 0, ncur = 0;
 	uint64_t start_ns;
 	sigset_t sigs;
-	size_t k;
 	long i;
 	int rc = 0;
 
@@ -123,24 +171,22 @@ int ks_trace_run(int fd, const char *const *names, size_t n, const struct ks_tra
 		}
 		stop = wait_until(&sigs, &next) || !ts_before(&next, &end) ||
 		       (r->count && i >= r->count);
-		for (k = 0; k < n && !rc; k++)
-			rc = ks_snapshot_live(fd, names[k], &cur[k], false);
+		rc = snap_all(fd, names, n, keyed, &cur, &ncur);
 		if (rc)
 			break;
 		if (r->interval > 0) {
 			sh.interval = (unsigned int)i;
-			sh.interval_s = (double)(cur[0].time_ns - (have_prev ?
+			sh.interval_s = (double)(cur[0].time_ns - (prev ?
 						 prev[0].time_ns : start_ns)) / 1e9;
 		}
-		rc = print_part(have_prev ? prev : NULL, cur, n, &sh);
-		free_all(prev, n);
-		memcpy(prev, cur, n * sizeof(*cur));
-		memset(cur, 0, sizeof(cur));
-		have_prev = true;
+		rc = print_part(prev, nprev, cur, ncur, &sh);
+		free_all(prev, nprev);
+		prev = cur;
+		nprev = ncur;
+		cur = NULL;
 		if (rc)
 			break;
 	}
-	free_all(prev, n);
-	free_all(cur, n);
+	free_all(prev, nprev);
 	return rc;
 }

@@ -148,18 +148,30 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-/* Names as the kernel takes them: 1..63 bytes of [A-Za-z0-9_.:-]. */
+/*
+ * Names as the kernel takes them: 1..63 bytes of [A-Za-z0-9_.:-], and a
+ * keyed trace's, NAME{KEY=VALUE} of [a-z0-9-].
+ */
 int ks_name_valid(const char *name)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(name), base = len;
+	struct ks_key k;
 
 	if (!len || len >= KSTATS_NAME_LEN)
 		return ks_usage("'%s': a metric name is 1 to %d characters", name,
 				KSTATS_NAME_LEN - 1);
-	if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789_.:-") != len)
+	if (ks_key_parse(name, &k)) {
+		base = k.base_len;
+		if (strspn(k.key, "abcdefghijklmnopqrstuvwxyz") != strlen(k.key) ||
+		    strspn(k.value, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+		    strlen(k.value))
+			return ks_usage("'%s': a key's metric is NAME{KEY=VALUE}, of "
+					"lower-case letters, digits and -", name);
+	}
+	if (!base || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_.:-") != base)
 		return ks_usage("'%s': a metric name has only letters, digits "
-				"and _ . : -", name);
+				"and _ . : - (a key's, then {KEY=VALUE})", name);
 	return 0;
 }
 
@@ -172,7 +184,7 @@ int ks_pattern_valid(const char *pat)
 		return ks_usage("'%s': a metric name or pattern is 1 to %d characters",
 				pat, KSTATS_NAME_LEN - 1);
 	if (strspn(pat, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			"0123456789_.:-*?[]!^\\") != len)
+			"0123456789_.:-*?[]!^\\{}=") != len)
 		return ks_usage("'%s': a metric name has only letters, digits and "
 				"_ . : - (a pattern also * ? [ ])", pat);
 	return 0;
@@ -247,6 +259,8 @@ const char *ks_kind_name(uint32_t kind)
 		return "blocked";
 	case KSTATS_KIND_SELF:
 		return "self";
+	case KSTATS_KIND_KEY:
+		return "key";
 	default:
 		return "unknown";
 	}
@@ -256,7 +270,8 @@ bool ks_kind_is_trace(uint32_t kind)
 {
 	return kind == KSTATS_KIND_TRACE || kind == KSTATS_KIND_GAP ||
 	       kind == KSTATS_KIND_ONCPU || kind == KSTATS_KIND_RUNQ ||
-	       kind == KSTATS_KIND_BLOCKED || kind == KSTATS_KIND_SELF;
+	       kind == KSTATS_KIND_BLOCKED || kind == KSTATS_KIND_SELF ||
+	       kind == KSTATS_KIND_KEY;
 }
 
 /*

@@ -17,7 +17,7 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --by --keys --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
 	[untrace]=""
 	[outliers]="--input"
 	[snapshot]="--output --all"
@@ -149,6 +149,8 @@ _kstatsctl()
 	--mechanism)
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint" -- "$cur"))
 		return ;;
+	--by)
+		COMPREPLY=($(compgen -W "errno" -- "$cur")); return ;;
 	-b | --bits | --bucket-bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)

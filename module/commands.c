@@ -20,9 +20,21 @@
 #define KSTATS_FEATURES (KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | \
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
-			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS)
+			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
+
+/* @name's metric: a key's may wait for its first reader (trace_keys.c). */
+static struct kstats_metric *kstats_lookup(const char *name)
+{
+	struct kstats_metric *m = kstats_get_by_name(name);
+	int err;
+
+	if (PTR_ERR(m) != -ENOENT || !strchr(name, '{'))
+		return m;
+	err = kstats_trace_publish_keys();
+	return err ? ERR_PTR(err) : kstats_get_by_name(name);
+}
 
 int kstats_cmd_info(struct file *file, void *arg)
 {
@@ -126,7 +138,7 @@ int kstats_cmd_list(struct file *file, void *arg)
 		return -EINVAL;
 	len = min_t(size_t, l->entry_size, sizeof(*info));
 	/* Only references under the lock: the counts are summed outside it. */
-	err = kstats_registry_lock();
+	err = kstats_trace_publish_keys() ?: kstats_registry_lock();
 	if (err)
 		return err;
 	list_for_each_entry(m, &kstats_metrics, node)
@@ -185,12 +197,13 @@ int kstats_cmd_control(struct file *file, void *arg)
 	    (c->flags & ~KSTATS_CONTROL_ALL) || !reserved_zero(c))
 		return -EINVAL;
 	if (c->flags & KSTATS_CONTROL_ALL ? !kstats_arg_zero(c->name, sizeof(c->name)) :
-	    kstats_arg_name(c->name))
+	    kstats_arg_lookup_name(c->name))
 		return -EINVAL;
 	if (!kstats_file_privileged(file))
 		return -EPERM;
 	if (c->flags & KSTATS_CONTROL_ALL) {
-		err = kstats_registry_lock();
+		/* Every key's metric too, also those no reader has seen yet. */
+		err = kstats_trace_publish_keys() ?: kstats_registry_lock();
 		if (err)
 			return err;
 		list_for_each_entry(m, &kstats_metrics, node)
@@ -198,7 +211,7 @@ int kstats_cmd_control(struct file *file, void *arg)
 		kstats_registry_unlock();
 		return 0;
 	}
-	m = kstats_get_by_name((const char *)c->name);
+	m = kstats_lookup((const char *)c->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	kstats_control_one(m, c->op);
@@ -216,7 +229,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	u32 needed = 0;
 	int err = 0;
 
-	if (sn->flags || !reserved_zero(sn) || kstats_arg_name(sn->name))
+	if (sn->flags || !reserved_zero(sn) || kstats_arg_lookup_name(sn->name))
 		return -EINVAL;
 	/* Output fields are ignored on input: a struct back from -ENOSPC is reused. */
 	sn->frac_bits = 0;
@@ -238,7 +251,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->trace_flags = 0;
 	sn->call_cost_ps = 0;
 	sn->skip_cost_ps = 0;
-	m = kstats_get_by_name((const char *)sn->name);
+	m = kstats_lookup((const char *)sn->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	sn->generation = READ_ONCE(m->generation);
@@ -388,7 +401,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
-	    !kstats_outlier_args_ok(t))
+	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
 	if (!kstats_file_privileged(file))
 		return -EPERM;

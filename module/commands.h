@@ -7,6 +7,7 @@
 
 bool kstats_file_privileged(struct file *file);
 int kstats_arg_name(const __u8 name[KSTATS_NAME_LEN]);
+int kstats_arg_lookup_name(const __u8 name[KSTATS_NAME_LEN]);
 bool kstats_arg_zero(const void *p, size_t len);
 
 int kstats_cmd_info(struct file *file, void *arg);

@@ -51,8 +51,10 @@
 
 #ifdef KSTATS_FPROBE_FTRACE_REGS
 #define kstats_fprobe_regs ftrace_regs
+#define kstats_fprobe_retval(regs)	ftrace_regs_get_return_value(regs)
 #else
 #define kstats_fprobe_regs pt_regs
+#define kstats_fprobe_retval(regs)	regs_return_value(regs)
 #endif
 
 /* The parameters of an fprobe entry or exit handler: fp and data are used. */

@@ -21,7 +21,7 @@ bool kstats_file_privileged(struct file *file)
 }
 
 /* A name field: NUL-terminated, valid, and zero after the NUL. */
-int kstats_arg_name(const __u8 name[KSTATS_NAME_LEN])
+static int kstats_arg_terminated(const __u8 name[KSTATS_NAME_LEN])
 {
 	size_t len = strnlen((const char *)name, KSTATS_NAME_LEN), i;
 
@@ -30,7 +30,18 @@ int kstats_arg_name(const __u8 name[KSTATS_NAME_LEN])
 	for (i = len; i < KSTATS_NAME_LEN; i++)
 		if (name[i])
 			return -EINVAL;
-	return kstats_name_check((const char *)name);
+	return 0;
+}
+
+int kstats_arg_name(const __u8 name[KSTATS_NAME_LEN])
+{
+	return kstats_arg_terminated(name) ?: kstats_name_check((const char *)name);
+}
+
+/* A name to look up: also a key's metric, NAME{KEY=VALUE}. */
+int kstats_arg_lookup_name(const __u8 name[KSTATS_NAME_LEN])
+{
+	return kstats_arg_terminated(name) ?: kstats_lookup_name_check((const char *)name);
 }
 
 bool kstats_arg_zero(const void *p, size_t len)

@@ -158,11 +158,11 @@ void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor)
 /* LIST and SNAPSHOT flag a sampling trace's metrics. */
 void kstats_gov_mark(struct kstats_probe *p)
 {
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
+	struct kstats_metric *m;
+	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		WRITE_ONCE(ms[i]->sampled, p->sample_every > 1);
+	for (i = 0; (m = kstats_probe_metric(p, i)); i++)
+		WRITE_ONCE(m->sampled, p->sample_every > 1);
 }
 
 static void kstats_gov_set(struct kstats_probe *p, u32 mode, u32 n, u64 now)

@@ -58,6 +58,37 @@ int kstats_name_check(const char *name)
 	return 0;
 }
 
+/* [a-z0-9-]: a key's name or value. */
+static size_t kstats_key_span(const char *s)
+{
+	size_t n = 0;
+
+	while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '-')
+		n++;
+	return n;
+}
+
+/* A metric's name, or a key's metric's: NAME{KEY=VALUE} (trace_keys.c). */
+int kstats_lookup_name_check(const char *name)
+{
+	char base[KSTATS_NAME_MAX + 1];
+	const char *brace = strchr(name, '{'), *s;
+	size_t n;
+
+	if (!brace)
+		return kstats_name_check(name);
+	if (brace - name > KSTATS_NAME_MAX)
+		return -EINVAL;
+	strscpy(base, name, brace - name + 1);
+	s = brace + 1;
+	n = kstats_key_span(s);
+	if (kstats_name_check(base) || !n || s[n] != '=')
+		return -EINVAL;
+	s += n + 1;
+	n = kstats_key_span(s);
+	return n && s[n] == '}' && !s[n + 1] ? 0 : -EINVAL;
+}
+
 struct kstats_metric *kstats_find(const char *name)
 {
 	struct kstats_metric *m;
@@ -121,16 +152,15 @@ static void kstats_layout_init(struct kstats *ks, u32 frac_bits)
 	ks->active = 1;
 }
 
-struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
-					const struct kstats_origin *origin)
+/* A metric outside the registry, for kstats_metric_register(). */
+struct kstats_metric *kstats_metric_alloc(u32 frac_bits, const struct kstats_origin *origin)
 {
 	/* Charged to the caller's memory cgroup, unless a module asks. */
 	gfp_t gfp = origin->kind == KSTATS_KIND_MODULE ? GFP_KERNEL : GFP_KERNEL_ACCOUNT;
 	struct kstats_metric *m;
 	size_t size;
-	int err;
 
-	if (!name || kstats_name_check(name) || frac_bits > KSTATS_FRAC_BITS_MAX)
+	if (frac_bits > KSTATS_FRAC_BITS_MAX)
 		return ERR_PTR(-EINVAL);
 	/*
 	 * A creator may RECORD unprivileged; only a /dev/kstats file forgets
@@ -149,30 +179,52 @@ struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 	}
 	kstats_layout_init(&m->ks, frac_bits);
 	m->generation = atomic64_inc_return(&kstats_generations);
-	strscpy(m->name, name, sizeof(m->name));
 	kstats_set_owner(m, origin);
 	kref_init(&m->ref);
+	return m;
+}
 
+/*
+ * Puts @m, from kstats_metric_alloc(), in the registry as @name (checked by
+ * the caller): -EEXIST if the name is taken, -EINTR. On error @m stays the
+ * caller's.
+ */
+int kstats_metric_register(struct kstats_metric *m, const char *name)
+{
 	/* Killable for user space (ioctl); kstats_new() just waits. */
-	if (origin->kind == KSTATS_KIND_MODULE)
+	if (m->kind == KSTATS_KIND_MODULE)
 		mutex_lock(&kstats_lock);
 	else if (kstats_registry_lock())
-		goto fail_intr;
+		return -EINTR;
 	if (kstats_find(name)) {
 		kstats_registry_unlock();
-		err = -EEXIST;
-		goto fail;
+		return -EEXIST;
 	}
+	strscpy(m->name, name, sizeof(m->name));
 	list_add_tail(&m->node, &kstats_metrics);
+	m->registered = true;
 	kstats_debugfs_add(m);
 	kstats_registry_unlock();
-	return m;
+	return 0;
+}
 
-fail_intr:
-	err = -EINTR;
-fail:
-	kstats_metric_put(m);
-	return ERR_PTR(err);
+struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
+					const struct kstats_origin *origin)
+{
+	struct kstats_metric *m;
+	int err;
+
+	if (!name || kstats_name_check(name))
+		return ERR_PTR(-EINVAL);
+	m = kstats_metric_alloc(frac_bits, origin);
+	if (IS_ERR(m))
+		return m;
+	err = kstats_metric_register(m, name);
+	if (err) {
+		kstats_metric_put(m);
+		return ERR_PTR(err);
+	}
+	return m;
 }
 
 struct kstats *__kstats_new(const char *name, u8 frac_bits,
@@ -206,15 +258,20 @@ void kstats_unlink(struct kstats_metric *m)
 {
 	lockdep_assert_held(&kstats_lock);
 	list_del(&m->node);
+	m->registered = false;
 	/* Waits for debugfs readers in flight. */
 	kstats_debugfs_remove(m);
 	kstats_metric_put(m);
 }
 
+/* Out of the registry, or, never registered, the allocation's reference dropped. */
 void kstats_metric_delete(struct kstats_metric *m)
 {
 	mutex_lock(&kstats_lock);
-	kstats_unlink(m);
+	if (m->registered)
+		kstats_unlink(m);
+	else
+		kstats_metric_put(m);
 	mutex_unlock(&kstats_lock);
 }
 

@@ -30,6 +30,7 @@ struct kstats_metric {
 	bool detached;			/* its trace detached (module gone, governor) */
 	bool sampled;			/* its trace records 1 call in N */
 	u64 generation;			/* new at creation and every reset */
+	bool registered;		/* in kstats_metrics (a key's: once seen) */
 };
 
 /* Who creates a metric: the fields of struct kstats_metric it fills. */
@@ -66,8 +67,11 @@ struct kstats_metric *kstats_get_by_name(const char *name);
 void kstats_file_closed(struct file *file);
 
 int kstats_name_check(const char *name);
+int kstats_lookup_name_check(const char *name);
 struct kstats_metric *kstats_metric_new(const char *name, u32 frac_bits,
 					const struct kstats_origin *origin);
+struct kstats_metric *kstats_metric_alloc(u32 frac_bits, const struct kstats_origin *origin);
+int kstats_metric_register(struct kstats_metric *m, const char *name);
 void kstats_metric_get(struct kstats_metric *m);
 void kstats_metric_put(struct kstats_metric *m);
 u64 kstats_metric_count(struct kstats_metric *m);

@@ -189,11 +189,12 @@ static int kstats_detach_retrying(struct kstats_probe *p)
 
 static void kstats_probe_free(struct kstats_probe *p)
 {
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
+	struct kstats_metric *m;
+	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		kstats_metric_put(ms[i]);
+	for (i = 0; (m = kstats_probe_metric(p, i)); i++)
+		kstats_metric_put(m);
+	kstats_keys_free(p);
 	kstats_outlier_free(p);
 	free_percpu(p->pcpu);
 	free_cpumask_var(p->cpus);
@@ -485,8 +486,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (err)
 		goto free;
 	p->floor_ns = kstats_measure_floor(p);
-	err = kstats_trace_metrics(p, (const char *)req->name, req->frac_bits, target,
-				   req->flags);
+	err = kstats_trace_metrics(p, req, target);
 	if (err)
 		goto unlock;
 	/* The scheduler's probes before the first call that needs them. */
@@ -551,6 +551,20 @@ int kstats_trace_stop(struct file *file, const char *name)
 	err = p ? kstats_probe_remove(p) : -ENOENT;
 	mutex_unlock(&kstats_trace_lock);
 	return err;
+}
+
+/* Every key value seen since the last call gets its metric in the registry. */
+int kstats_trace_publish_keys(void)
+{
+	struct kstats_probe *p;
+	int err = mutex_lock_killable(&kstats_trace_lock);
+
+	if (err)
+		return err;
+	list_for_each_entry(p, &kstats_probes, node)
+		kstats_keys_publish(p);
+	mutex_unlock(&kstats_trace_lock);
+	return 0;
 }
 
 int kstats_trace_names(struct seq_file *sf)

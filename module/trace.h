@@ -66,6 +66,18 @@ struct kstats_call {
 	struct kstats_split_mark mark;	/* with --split or --self */
 };
 
+/*
+ * A trace's key (trace_keys.c): the first @nr values seen get a metric
+ * each, claimed by one cmpxchg and in the registry from the next reader on;
+ * later values go to the last metric, "other".
+ */
+struct kstats_keys {
+	u32 kind;			/* KSTATS_KEY_* */
+	u32 nr;				/* values with a metric of their own */
+	u64 *vals;			/* [nr]: a value's code once claimed, 0 free */
+	struct kstats_metric **metrics;	/* [nr + 1]: the last is "other" */
+};
+
 struct kstats_task_slot;
 struct kstats_outlier_ring;
 struct trace_event_file;
@@ -91,6 +103,7 @@ struct kstats_probe {
 	struct kstats_metric *split_metric[KSTATS_SPLIT_NR];
 	struct kstats *self;		/* --self, or NULL */
 	struct kstats_metric *self_metric;
+	struct kstats_keys *keys;	/* a key, or NULL */
 	bool task_ctx;			/* --split or --self: a task context per call */
 	bool split_armed;		/* holds the scheduler's probes */
 	struct file *creator;
@@ -262,12 +275,24 @@ bool kstats_outlier_args_ok(const struct kstats_trace *t);
 void kstats_outlier_started(struct kstats_probe *p);
 void kstats_outlier_exit(void);
 
+/* trace_keys.c */
+int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
+		      const struct kstats_origin *origin);
+bool kstats_keys_args_ok(const struct kstats_trace *t);
+void kstats_keys_record(struct kstats_keys *k, unsigned long ret, u64 wall);
+struct kstats_metric *kstats_keys_metric(struct kstats_probe *p, unsigned int i);
+void kstats_keys_publish(struct kstats_probe *p);
+void kstats_keys_free(struct kstats_probe *p);
+
 /* trace_metrics.c: a trace's metrics, as one set */
-/* Every metric of @p into @ms: NAME, then GAP-NAME, SELF-NAME and the split ones. */
-#define KSTATS_PROBE_METRICS	(3 + KSTATS_SPLIT_NR)
-unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms);
-int kstats_trace_metrics(struct kstats_probe *p, const char *name,
-			 u32 frac_bits, const char *target, u32 flags);
+/*
+ * Every metric of @p, in order: NAME, GAP-NAME, SELF-NAME, the split ones,
+ * then a key's (in the registry or not yet):
+ * for (i = 0; (m = kstats_probe_metric(p, i)); i++)
+ */
+struct kstats_metric *kstats_probe_metric(struct kstats_probe *p, unsigned int i);
+int kstats_trace_metrics(struct kstats_probe *p, const struct kstats_trace *req,
+			 const char *target);
 void kstats_trace_metrics_delete(struct kstats_probe *p);
 void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe);
 void kstats_probe_mark_detached(struct kstats_probe *p);
@@ -284,6 +309,7 @@ int kstats_trace_stop(struct file *file, const char *name);
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn);
+int kstats_trace_publish_keys(void);
 int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *arg),
 		      void *arg);
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);

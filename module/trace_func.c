@@ -11,16 +11,19 @@
 #include "trace.h"
 
 /*
- * Both mechanisms' exit: the duration, then where it went. @ret is where
- * the call returns to: the frame an outlier's stack starts from.
+ * Both mechanisms' exit: the duration, then where it went, then its key.
+ * @ret is where the call returns to: the frame an outlier's stack starts
+ * from; @retval what it returns.
  */
 static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstats_call *call,
-					    unsigned long ret)
+					    unsigned long ret, unsigned long retval)
 {
 	u64 wall = kstats_probe_end(p, call->t0, call->cpu, ret);
 
 	if (unlikely(p->task_ctx))
 		kstats_split_end(p, &call->mark, wall);
+	if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
+		kstats_keys_record(p->keys, retval, wall);
 }
 
 #ifdef KSTATS_HAVE_FPROBE
@@ -73,7 +76,7 @@ static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 
 	/* Entered under another trace: neither a hit nor a miss of this one. */
 	if (call->instance == READ_ONCE(p->instance))
-		kstats_call_end(p, call, KSTATS_FPROBE_RET);
+		kstats_call_end(p, call, KSTATS_FPROBE_RET, kstats_fprobe_retval(regs));
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
@@ -114,7 +117,8 @@ static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs 
 static int kstats_kretprobe_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	kstats_call_end(container_of(get_kretprobe(ri), struct kstats_probe, rp),
-			(struct kstats_call *)ri->data, instruction_pointer(regs));
+			(struct kstats_call *)ri->data, instruction_pointer(regs),
+			regs_return_value(regs));
 	return 0;
 }
 

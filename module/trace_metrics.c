@@ -1,26 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A trace's metrics, as one set: NAME; for a function GAP-NAME; with
- * --self SELF-NAME; with --split ONCPU-, RUNQ- and BLOCKED-NAME. Created together or not at all,
- * and pointed at their trace, marked and unlinked together.
+ * --self SELF-NAME; with --split ONCPU-, RUNQ- and BLOCKED-NAME; with a key
+ * NAME{KEY=VALUE} (trace_keys.c). Created together or not at all, and
+ * pointed at their trace, marked and unlinked together.
  */
 #include "trace.h"
 
-/* Every metric of @p into @ms (at most KSTATS_PROBE_METRICS). */
-unsigned int kstats_probe_metrics(struct kstats_probe *p, struct kstats_metric **ms)
+struct kstats_metric *kstats_probe_metric(struct kstats_probe *p, unsigned int i)
 {
-	unsigned int n = 0, i;
+	struct kstats_metric *fixed[] = {
+		p->time_metric, p->gap_metric, p->self_metric,
+		p->split_metric[KSTATS_SPLIT_ONCPU], p->split_metric[KSTATS_SPLIT_RUNQ],
+		p->split_metric[KSTATS_SPLIT_BLOCKED],
+	};
+	unsigned int j;
 
-	if (p->time_metric)
-		ms[n++] = p->time_metric;
-	if (p->gap_metric)
-		ms[n++] = p->gap_metric;
-	if (p->self_metric)
-		ms[n++] = p->self_metric;
-	for (i = 0; i < KSTATS_SPLIT_NR; i++)
-		if (p->split_metric[i])
-			ms[n++] = p->split_metric[i];
-	return n;
+	BUILD_BUG_ON(KSTATS_SPLIT_NR != 3);
+	for (j = 0; j < ARRAY_SIZE(fixed); j++) {
+		if (!fixed[j])
+			continue;
+		if (!i--)
+			return fixed[j];
+	}
+	return kstats_keys_metric(p, i);
 }
 
 /* A trace's metric called PREFIX-NAME (or NAME), holding its own reference. */
@@ -54,50 +57,52 @@ static const struct {
 /* Unlinks every metric of @p (which still holds its references). */
 void kstats_trace_metrics_delete(struct kstats_probe *p)
 {
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
+	struct kstats_metric *m;
+	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		kstats_metric_set_probe(ms[i], NULL);
-		kstats_metric_delete(ms[i]);
+	for (i = 0; (m = kstats_probe_metric(p, i)); i++) {
+		kstats_metric_set_probe(m, NULL);
+		kstats_metric_delete(m);
 	}
 }
 
 /* Points every metric of @p at @probe (or at none). */
 void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe)
 {
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
+	struct kstats_metric *m;
+	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		kstats_metric_set_probe(ms[i], probe);
+	for (i = 0; (m = kstats_probe_metric(p, i)); i++)
+		kstats_metric_set_probe(m, probe);
 }
 
 void kstats_probe_mark_detached(struct kstats_probe *p)
 {
-	struct kstats_metric *ms[KSTATS_PROBE_METRICS];
-	unsigned int i, n = kstats_probe_metrics(p, ms);
+	struct kstats_metric *m;
+	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		WRITE_ONCE(ms[i]->detached, true);
+	for (i = 0; (m = kstats_probe_metric(p, i)); i++)
+		WRITE_ONCE(m->detached, true);
 }
 
 /*
  * All metrics of a trace, or none (-EEXIST if a name is taken, -EINVAL if
  * one would be too long): NAME; for a function GAP-NAME; with
- * KSTATS_TRACE_SELF in @flags SELF-NAME; with KSTATS_TRACE_SPLIT the three
- * parts of each call's time.
+ * KSTATS_TRACE_SELF SELF-NAME; with KSTATS_TRACE_SPLIT the three parts of
+ * each call's time; with a key, its metrics (outside the registry yet).
  */
-int kstats_trace_metrics(struct kstats_probe *p, const char *name,
-			 u32 frac_bits, const char *target, u32 flags)
+int kstats_trace_metrics(struct kstats_probe *p, const struct kstats_trace *req,
+			 const char *target)
 {
 	struct kstats_origin origin = {
 		.creator = p->creator,
 		.autoremove = p->autoremove,
 		.owner = target,
 	};
+	const char *name = (const char *)req->name;
+	u32 frac_bits = req->frac_bits, flags = req->flags;
 	struct kstats_metric *m;
-	int i;
+	int i, err;
 
 	m = kstats_trace_metric(NULL, name, frac_bits, KSTATS_KIND_TRACE, &origin);
 	if (IS_ERR(m))
@@ -127,6 +132,12 @@ int kstats_trace_metrics(struct kstats_probe *p, const char *name,
 		p->split[i] = &m->ks;
 	}
 	p->task_ctx = p->self || p->split[0];
+	origin.kind = KSTATS_KIND_KEY;
+	err = kstats_keys_setup(p, req, &origin);
+	if (err) {
+		kstats_trace_metrics_delete(p);
+		return err;
+	}
 	return 0;
 fail:
 	kstats_trace_metrics_delete(p);

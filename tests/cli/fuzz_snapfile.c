@@ -92,7 +92,7 @@ static void show_all(FILE *sink, const struct ks_set *set)
 				fmt_csv(sink, &set->m[i], &sh);
 				break;
 			default:
-				fmt_prom(sink, &set->m[i], &sh);
+				fmt_prom(sink, &set->m[i], 1, &sh);
 				break;
 			}
 		}

@@ -58,6 +58,8 @@ int few(const char *dir);
 int hdr(const char *dir);
 int plots(const char *dir);
 int heatmap_log(const char *dir);
+/* gen_keys.c: a keyed trace's metrics */
+int keys(const char *dir);
 /* gen_outliers.c: outlier entries (format 4), and damaged ones. */
 int outliers(const char *dir);
 

@@ -78,7 +78,7 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	outliers.ksnap outliers-be.ksnap bad-outl-ring.ksnap bad-outl-entry-len.ksnap \
 	bad-outl-frames.ksnap bad-outl-frame-len.ksnap bad-outl-order.ksnap \
 	bad-outl-comm.ksnap bad-outl-withheld.ksnap bad-outl-block-len.ksnap \
-	bad-outl-note.ksnap; do
+	bad-outl-note.ksnap keys-a.ksnap keys-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -433,9 +433,9 @@ check "a damaged file says so" sh -c \
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x05\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v5"
+{ head -c 10 data/basic.ksnap; printf '\x06\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v5"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v5 2>&1 | grep -q 'unsupported format version 5'"
+	"\"$bin\" show -i $tmp/v5 2>&1 | grep -q 'unsupported format version 6'"
 check "an empty file is an error" malformed /dev/null
 
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js

@@ -104,3 +104,43 @@ hdr_capture() {
 	[[ $out == 500 ]]
 }
 ok "export -f hdr --interval 1: the HdrHistogram log holds exactly the 500 calls" hdr_capture
+
+# --by errno, one-shot: a key's metric appears with its first call and is
+# compared by name across intervals (ktarget_errno: -EAGAIN on a third).
+oneshot_keys() {
+	local pid all ok again
+	"$K" trace ktarget_errno --name cli.ke --by errno --interval 0.3 -j >"$tmp/ke.json" \
+		2>/dev/null &
+	pid=$!
+	wait_for attached cli.ke || { kill -INT "$pid"; return 1; }
+	echo "errno 300 0" >"$target" &&
+		wait_for sh -c "[ \$(grep -c '\"interval\"' $tmp/ke.json) -ge 2 ]" &&
+		echo "errno 300 0" >"$target" && kill -INT "$pid" && wait "$pid" || return 1
+	all=$(json_sum "$tmp/ke.json" cli.ke) || return 1
+	ok=$(json_sum "$tmp/ke.json" 'cli.ke{errno=0}') || return 1
+	again=$(json_sum "$tmp/ke.json" 'cli.ke{errno=-11}') || return 1
+	echo "# one-shot --by errno: ${all#* } calls, ${ok#* } without error, ${again#* } -EAGAIN"
+	[[ ${all#* } == 600 && ${ok#* } == 400 && ${again#* } == 200 ]] && ! listed 'cli.ke{errno=0}'
+}
+ok "trace --by errno --interval 0.3, Ctrl-C: 400 + 200 of 600 calls, by key, then untraced" \
+	oneshot_keys
+
+# --by errno, kept: the keys' metrics by either name, in a snapshot file
+# (format 5) and in Prometheus' text, as one family with an errno label.
+kept_keys() {
+	local n
+	"$K" trace ktarget_errno --name cli.kk --by errno --keys 1 || return 1
+	echo "errno 30 0" >"$target" || return 1
+	n=$("$K" -j show 'cli.kk{errno=-EAGAIN}' 'cli.kk{errno=other}' | "$py" -c \
+		'import json, sys; print(*[m["count"] for m in json.load(sys.stdin)["metrics"]])') ||
+		return 1
+	echo "# --by errno --keys 1: {errno=-11}, {errno=other}: $n"
+	[[ $n == "10 20" || $n == "20 10" ]] || return 1
+	"$K" snapshot -o "$tmp/kk.ksnap" cli.kk 'cli.kk{errno=-EAGAIN}' 'cli.kk{errno=other}' &&
+		"$K" untrace cli.kk || return 1
+	[[ $(od -An -tu2 -j10 -N2 "$tmp/kk.ksnap" | tr -d ' ') == 5 ]] &&
+		"$K" show -i "$tmp/kk.ksnap" -f prometheus | grep -qx 'kstats_cli_kk_by_errno_seconds_count{errno="other"} 20' &&
+		! listed 'cli.kk{errno=other}'
+}
+ok "trace --by errno --keys 1: the first value seen and 'other', by name, in a snapshot file and Prometheus" \
+	kept_keys

@@ -90,6 +90,12 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 			measure "self_$m"
 			"$K" untrace "bench.self.$m"
 		fi
+		# A key: ktarget_empty returns nothing, so its calls key on
+		# whatever the return register held: the scan of every key's
+		# value at worst.
+		"$K" trace ktarget_empty --name "bench.k.$m" --mechanism "$m" --by errno >/dev/null
+		measure "key_$m"
+		"$K" untrace "bench.k.$m"
 		# The plain trace attached again: what a difference between two
 		# attaches of the same trace is worth (the rows above compare
 		# attaches too).
@@ -201,6 +207,9 @@ for m in "${mechs[@]}"; do
 		"$(ns $((${!a} - ${!h})) +) ns per call hot, $(ns $((${!ac} - ${!c})) +) cold"
 	echo "kstats $m --outliers (no call over the threshold): $(ns $((${!o} - ${!h})) +) ns" \
 		"per call hot, $(ns $((${!oc} - ${!c})) +) cold, over the same trace without"
+	p=HOT_key_$m pc=COLD_key_$m
+	echo "kstats $m --by errno: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
+		"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
 	if ((self)); then
 		p=HOT_self_$m pc=COLD_self_$m
 		echo "kstats $m --self: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \

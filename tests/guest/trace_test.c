@@ -484,6 +484,11 @@ int main(int argc, char **argv)
 				test_self(KSTATS_MECH_FPROBE, "fprobe", 1);
 			test_self(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
 		}
+	} else if (argc > 1 && !strcmp(argv[1], "keys")) {
+		/* The keyed-trace checks alone (by hand). */
+		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
+			test_keys(KSTATS_MECH_FPROBE, "fprobe", 1);
+		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
 	} else if (argc > 2 && !strcmp(argv[1], "churn")) {
 		test_churn(strtoul(argv[2], NULL, 0), argc > 3 ? atoi(argv[3]) : 100);
 
@@ -515,6 +520,7 @@ int main(int argc, char **argv)
 	} else {
 		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));
 		int have_self = !!(info.features & KSTATS_FEAT_SELF);
+		int have_keys = !!(info.features & KSTATS_FEAT_KEYS);
 
 		hz = read_u64(TARGET "hz");
 		diag("mechanisms 0x%llx, HZ %llu", (unsigned long long)info.mechanisms,
@@ -524,10 +530,12 @@ int main(int argc, char **argv)
 			test_function(KSTATS_MECH_FPROBE, ncpus);
 			test_oracles(KSTATS_MECH_FPROBE, "fprobe");
 			test_self(KSTATS_MECH_FPROBE, "fprobe", have_self);
+			test_keys(KSTATS_MECH_FPROBE, "fprobe", have_keys);
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
 		test_self(KSTATS_MECH_KRETPROBE, "kretprobe", have_self);
+		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", have_keys);
 		test_sections(ncpus);
 		test_tcp();
 		test_refusals(have_fprobe);

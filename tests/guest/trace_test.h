@@ -18,7 +18,7 @@ extern uint64_t hz;
 
 struct req {
 	const char *name, *func, *start, *end;
-	uint32_t mech, flags, bits, maxactive;
+	uint32_t mech, flags, bits, maxactive, key, nr_keys;
 	int64_t pid, tgid;
 	uint64_t cpus;		/* with KSTATS_TRACE_CPUS: bit n = CPU n */
 };
@@ -53,6 +53,9 @@ int tracefs_ready(void);	/* mounts it if need be */
 
 /* trace_self.c: self time; @supported: INFO lists KSTATS_FEAT_SELF. */
 void test_self(uint32_t mech, const char *m, int supported);
+
+/* trace_keys.c: keyed traces; @supported: INFO lists KSTATS_FEAT_KEYS. */
+void test_keys(uint32_t mech, const char *m, int supported);
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
 int faults_main(int argc, char **argv, int have_fprobe);

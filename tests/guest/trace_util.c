@@ -70,7 +70,8 @@ int trace(int dev, const struct req *r)
 		.func = (uintptr_t)r->func, .start = (uintptr_t)r->start,
 		.end = (uintptr_t)r->end, .frac_bits = r->bits ? r->bits : 3,
 		.mechanism = r->mech, .flags = r->flags, .pid = r->pid,
-		.tgid = r->tgid, .maxactive = r->maxactive,
+		.tgid = r->tgid, .maxactive = r->maxactive, .key = r->key,
+		.nr_keys = r->nr_keys,
 	};
 
 	if (r->flags & KSTATS_TRACE_CPUS) {

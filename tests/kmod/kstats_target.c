@@ -22,6 +22,9 @@
  *				after its inner call, N times; "durations" then
  *				reads how long each call took inside, in ns
  *   interval US N		ktarget_empty() N times, US apart, on CPU 0
+ *   errno N US			here, N calls each of ktarget_errno() (-EAGAIN
+ *				after US of work on calls 0, 3, 6...),
+ *				ktarget_errno32() and ktarget_errnos()
  *   pingpong N			N round trips with a kthread on the writer's CPU,
  *				by completions: 2N context switches, no traced
  *				call; "elapsed" reads the ns
@@ -68,6 +71,8 @@ static u32 rcu_holding;
 #define MAX_DURATIONS 1024
 static u32 durations[MAX_DURATIONS];
 static atomic_t nr_durations;
+/* What the errno targets return, kept so their results are used. */
+static long errno_sink;
 static struct debugfs_u32_array durations_array = { .array = durations };
 
 /* Sleeps exactly @us (no timer slack), as far as the hrtimer can. */
@@ -124,6 +129,32 @@ static noinline __noclone void ktarget_recurse(unsigned int depth, unsigned int 
 	i = atomic_inc_return(&nr_durations) - 1;
 	if (i < MAX_DURATIONS)
 		durations[i] = ktime_get_mono_fast_ns() - t0;
+}
+
+/*
+ * Return values for keyed traces: -EAGAIN after @us of work on a third of
+ * the calls; a kernel address (negative as a long, no error) or a positive
+ * number, at once, on the rest.
+ */
+static noinline __noclone long ktarget_errno(unsigned int i, unsigned int us)
+{
+	if (i % 3 == 0) {
+		spin_us(us);
+		return -EAGAIN;
+	}
+	return i % 3 == 1 ? (long)&nr_durations : i;
+}
+
+/* An int: -EINTR on odd calls, the upper half of the register zero. */
+static noinline __noclone int ktarget_errno32(unsigned int i)
+{
+	return i % 2 ? -EINTR : 0;
+}
+
+/* 20 distinct errors in turn, -1..-20: more than a trace keeps. */
+static noinline __noclone long ktarget_errnos(unsigned int i)
+{
+	return -(long)(1 + i % 20);
 }
 
 static noinline __noclone void ktarget_work(unsigned int us)
@@ -433,6 +464,16 @@ static int ctl_cmd(char *buf)
 	calls = 0;
 	if ((!strcmp(cmd, "empty") || !strcmp(cmd, "empty_cold")) && n == 2)
 		return run_empty(a, !strcmp(cmd, "empty_cold"));
+	if (!strcmp(cmd, "errno") && n == 3) {
+		/* From the writing task, in order: N calls of each. */
+		long sum = 0;
+
+		for (c = 0; c < a; c++)
+			sum += ktarget_errno(c, b) + ktarget_errno32(c) + ktarget_errnos(c);
+		WRITE_ONCE(errno_sink, sum);
+		calls = a;
+		return 0;
+	}
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)

@@ -54,6 +54,7 @@
 #define KSTATS_KIND_RUNQ	6	/* TRACE --split: runnable, waiting */
 #define KSTATS_KIND_BLOCKED	7	/* TRACE --split: asleep */
 #define KSTATS_KIND_SELF	8	/* TRACE --self: less traced callees */
+#define KSTATS_KIND_KEY		9	/* TRACE with a key: NAME{key=value} */
 
 /* Metric state flags, in LIST and SNAPSHOT. */
 #define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
@@ -79,6 +80,7 @@
 #define KSTATS_FEAT_OUTLIERS	(1ULL << 7)	/* TRACE's outlier fields, OUTLIERS */
 #define KSTATS_FEAT_SPLIT	(1ULL << 8)	/* TRACE's KSTATS_TRACE_SPLIT */
 #define KSTATS_FEAT_SELF	(1ULL << 9)	/* TRACE's KSTATS_TRACE_SELF */
+#define KSTATS_FEAT_KEYS	(1ULL << 10)	/* TRACE's key and nr_keys */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -321,6 +323,22 @@ struct kstats_record {
  * outside task context (an interrupt), or whose task finds no free context
  * (4096 tasks at once), has no self time: a miss of SELF-NAME. Under
  * sampling, a declined callee's time stays in its caller's self time.
+ *
+ * Keys (key, nr_keys: VER3): a trace with a key records each call in NAME
+ * and also in the metric of its key's value, NAME{KEY=VALUE}, of kind
+ * KSTATS_KIND_KEY. The first nr_keys distinct values (0:
+ * KSTATS_KEYS_DEFAULT) get a metric each, made when the value is first
+ * seen and in the registry from the next LIST, or SNAPSHOT or CONTROL of
+ * that name, on; values past them go to NAME{KEY=other}. The key's
+ * metrics go with the trace. A metric made from user space can never have
+ * such a name ('{' is not allowed). Keys:
+ * - KSTATS_KEY_ERRNO (functions only): the return value, "errno=0" when
+ *   it is no error and "errno=-N" when it is -N, -4095..-1 (the kernel's
+ *   error values), as a 64-bit value or, with the upper 32 bits zero (an
+ *   int returned), as a 32-bit one; so an unsigned 64-bit return of
+ *   4294963201..4294967295 reads as an error too.
+ * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
+ * key, KSTATS_KEY_ERRNO on a section, a NAME over 50 bytes with a key.
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
@@ -329,6 +347,10 @@ struct kstats_record {
 #define KSTATS_TRACE_OUTLIERS	(1U << 4)	/* capture outliers (below) */
 #define KSTATS_TRACE_SPLIT	(1U << 5)	/* + ONCPU-, RUNQ-, BLOCKED-NAME */
 #define KSTATS_TRACE_SELF	(1U << 6)	/* + SELF-NAME: less traced callees */
+#define KSTATS_KEY_NONE		0
+#define KSTATS_KEY_ERRNO	1	/* NAME{errno=0}, NAME{errno=-11}, ... */
+#define KSTATS_KEYS_DEFAULT	8	/* values with a metric of their own */
+#define KSTATS_KEYS_MAX		64
 #define KSTATS_OUTLIER_RING_DEFAULT	256
 #define KSTATS_OUTLIER_RING_MAX		65536
 #define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
@@ -355,11 +377,15 @@ struct kstats_trace {
 	__u32 outlier_ring;	/* entries kept; 0: KSTATS_OUTLIER_RING_DEFAULT */
 	__u32 outlier_rate;	/* captures per second per CPU; 0: the default */
 	__u32 outlier_pad;
-	__u64 reserved[4];
+	/* A key, and how many of its values get a metric (VER3). */
+	__u32 key;		/* KSTATS_KEY_* */
+	__u32 nr_keys;		/* 0: KSTATS_KEYS_DEFAULT */
+	__u64 reserved[3];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
 #define KSTATS_TRACE_SIZE_VER1	144	/* up to sample_every */
 #define KSTATS_TRACE_SIZE_VER2	168	/* up to outlier_pad */
+#define KSTATS_TRACE_SIZE_VER3	176	/* up to nr_keys */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A keyed trace's metrics (trace --by KEY): the module names them
+ * NAME{KEY=VALUE}, the value as a number (errno=-11); people read and may
+ * type the error's name (errno=-EAGAIN). One spelling in, two out: the
+ * module's in JSON "name", snapshot files and operands, the readable one in
+ * text and as Prometheus' label.
+ */
+#define _GNU_SOURCE	/* strerrorname_np() */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstatsctl.h"
+
+/* The kernel's own error values, which user space has no names for. */
+static const struct {
+	int nr;
+	const char *name;
+} kernel_errnos[] = {
+	{ 512, "ERESTARTSYS" }, { 513, "ERESTARTNOINTR" }, { 514, "ERESTARTNOHAND" },
+	{ 515, "ENOIOCTLCMD" }, { 516, "ERESTART_RESTARTBLOCK" }, { 517, "EPROBE_DEFER" },
+	{ 518, "EOPENSTALE" }, { 519, "ENOPARAM" }, { 521, "EBADHANDLE" },
+	{ 522, "ENOTSYNC" }, { 523, "EBADCOOKIE" }, { 524, "ENOTSUPP" },
+	{ 525, "ETOOSMALL" }, { 526, "ESERVERFAULT" }, { 527, "EBADTYPE" },
+	{ 528, "EJUKEBOX" }, { 529, "EIOCBQUEUED" }, { 530, "ERECALLCONFLICT" },
+	{ 531, "ENOGRACE" },
+};
+
+/* The name of error @nr (1..4095), or NULL. */
+static const char *errno_name(int nr)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kernel_errnos); i++)
+		if (kernel_errnos[i].nr == nr)
+			return kernel_errnos[i].name;
+	return nr < 512 ? strerrorname_np(nr) : NULL;
+}
+
+/* The error called @name ("EAGAIN"), or 0. */
+static int errno_by_name(const char *name)
+{
+	int nr;
+
+	for (nr = 1; nr <= 4095; nr++) {
+		const char *n = errno_name(nr);
+
+		if (n && !strcmp(n, name))
+			return nr;
+	}
+	return 0;
+}
+
+bool ks_key_parse(const char *name, struct ks_key *k)
+{
+	const char *brace = strchr(name, '{'), *eq;
+	size_t len = strlen(name);
+
+	if (!brace || len < 4 || name[len - 1] != '}')
+		return false;
+	eq = strchr(brace, '=');
+	if (!eq || (size_t)(eq - brace - 1) >= sizeof(k->key) ||
+	    (size_t)(name + len - 1 - eq - 1) >= sizeof(k->value) ||
+	    eq == brace + 1 || eq + 1 == name + len - 1)
+		return false;
+	k->base_len = (size_t)(brace - name);
+	snprintf(k->key, sizeof(k->key), "%.*s", (int)(eq - brace - 1), brace + 1);
+	snprintf(k->value, sizeof(k->value), "%.*s", (int)(name + len - 2 - eq), eq + 1);
+	return true;
+}
+
+const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len)
+{
+	char *end;
+	long v;
+	const char *n;
+
+	if (strcmp(k->key, "errno"))
+		return k->value;
+	v = strtol(k->value, &end, 10);
+	if (*end || v >= 0 || v < -4095 || !(n = errno_name((int)-v)))
+		return k->value;
+	snprintf(buf, len, "-%s", n);
+	return buf;
+}
+
+char *ks_metric_label(char *buf, size_t len, const char *name)
+{
+	char full[2 * KSTATS_NAME_LEN], val[40];
+	struct ks_key k;
+
+	if (!ks_key_parse(name, &k))
+		return ks_text(buf, len, name);
+	snprintf(full, sizeof(full), "%.*s{%s=%s}", (int)k.base_len, name, k.key,
+		 ks_key_value_text(&k, val, sizeof(val)));
+	return ks_text(buf, len, full);
+}
+
+int ks_key_name_canonical(const char *in, char *out, size_t len)
+{
+	struct ks_key k;
+	int nr;
+
+	if (!ks_key_parse(in, &k) || strcmp(k.key, "errno") || k.value[0] != '-' ||
+	    (k.value[1] >= '0' && k.value[1] <= '9')) {
+		snprintf(out, len, "%s", in);
+		return 0;
+	}
+	nr = errno_by_name(k.value + 1);
+	if (!nr)
+		return ks_usage("'%s': no error called %s (a number, as errno=-11, is "
+				"taken too)", in, k.value + 1);
+	snprintf(out, len, "%.*s{errno=-%d}", (int)k.base_len, in, nr);
+	return 0;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keys: a trace's calls split by a value of each call (KSTATS_KEY_*), a
+ * metric per value, NAME{KEY=VALUE}. The first nr values seen claim a
+ * metric each with one cmpxchg, once; after that a call finds its metric
+ * with plain loads, and later values go to NAME{KEY=other}. The metrics
+ * are allocated with the trace (no allocation in a handler) and enter the
+ * registry, which takes a mutex, from process context: at the next LIST,
+ * or SNAPSHOT or CONTROL of such a name (kstats_trace_publish_keys()).
+ */
+#include <linux/err.h>
+#include <linux/slab.h>
+
+#include "trace.h"
+
+static const char *const kstats_key_names[] = {
+	[KSTATS_KEY_ERRNO] = "errno",
+};
+
+/* The longest "{KEY=VALUE}" a key's metric adds to NAME. */
+#define KSTATS_KEY_SUFFIX_MAX	sizeof("{errno=-4095}")
+
+bool kstats_keys_args_ok(const struct kstats_trace *t)
+{
+	if (!t->key)
+		return !t->nr_keys;
+	return t->key == KSTATS_KEY_ERRNO && t->func &&
+	       t->nr_keys <= KSTATS_KEYS_MAX &&
+	       strnlen((const char *)t->name, KSTATS_NAME_LEN) + KSTATS_KEY_SUFFIX_MAX - 1 <=
+	       KSTATS_NAME_MAX;
+}
+
+int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
+		      const struct kstats_origin *origin)
+{
+	struct kstats_keys *k;
+	struct kstats_metric *m;
+	u32 i;
+
+	if (!req->key)
+		return 0;
+	k = kzalloc(sizeof(*k), GFP_KERNEL_ACCOUNT);
+	if (!k)
+		return -ENOMEM;
+	p->keys = k;
+	k->kind = req->key;
+	k->nr = req->nr_keys ?: KSTATS_KEYS_DEFAULT;
+	k->vals = kcalloc(k->nr, sizeof(*k->vals), GFP_KERNEL_ACCOUNT);
+	/* A NULL left by a failed allocation ends kstats_probe_metric()'s walk. */
+	k->metrics = kcalloc(k->nr + 1, sizeof(*k->metrics), GFP_KERNEL_ACCOUNT);
+	if (!k->vals || !k->metrics)
+		return -ENOMEM;
+	for (i = 0; i <= k->nr; i++) {
+		m = kstats_metric_alloc(req->frac_bits, origin);
+		if (IS_ERR(m))
+			return PTR_ERR(m);
+		/* The probe's reference, as for the trace's other metrics. */
+		kstats_metric_get(m);
+		k->metrics[i] = m;
+	}
+	return 0;
+}
+
+/* Frees what kstats_keys_setup() made but the metrics' references. */
+void kstats_keys_free(struct kstats_probe *p)
+{
+	if (!p->keys)
+		return;
+	kfree(p->keys->vals);
+	kfree(p->keys->metrics);
+	kfree(p->keys);
+	p->keys = NULL;
+}
+
+struct kstats_metric *kstats_keys_metric(struct kstats_probe *p, unsigned int i)
+{
+	return p->keys && p->keys->metrics && i <= p->keys->nr ? p->keys->metrics[i] : NULL;
+}
+
+/*
+ * A call's errno key, never 0: 1 + N for a return value of -N, -4095..-1
+ * (MAX_ERRNO) in the whole register or, the upper half zero (an int), in
+ * its lower half; 1 for any other.
+ */
+static __always_inline u64 kstats_errno_code(unsigned long ret)
+{
+	if (IS_ERR_VALUE(ret))
+		return 1 - (long)ret;
+	if (!(ret >> 32) && IS_ERR_VALUE((unsigned long)(long)(int)ret))
+		return 1 - (int)ret;
+	return 1;
+}
+
+/* The metric of key @code (not 0): its own, claimed now if need be, or "other". */
+static __always_inline u32 kstats_key_index(struct kstats_keys *k, u64 code)
+{
+	u64 v;
+	u32 i;
+
+	for (i = 0; i < k->nr; i++) {
+		v = READ_ONCE(k->vals[i]);
+		if (!v)
+			v = cmpxchg(&k->vals[i], 0, code) ?: code;
+		if (v == code)
+			break;
+	}
+	return i;
+}
+
+/* A recorded call's duration @wall, by its key (the return value @ret). */
+void kstats_keys_record(struct kstats_keys *k, unsigned long ret, u64 wall)
+{
+	kstats_record(&k->metrics[kstats_key_index(k, kstats_errno_code(ret))]->ks, wall);
+}
+
+/*
+ * Each claimed value's metric, and "other" once it has samples, into the
+ * registry. Under kstats_trace_lock; a metric that cannot go in yet (a
+ * signal) waits for the next reader.
+ */
+void kstats_keys_publish(struct kstats_probe *p)
+{
+	struct kstats_keys *k = p->keys;
+	/* Room for what the compiler sees; NAME is short enough (kstats_keys_args_ok()). */
+	char name[KSTATS_NAME_LEN + 32];
+	struct kstats_metric *m;
+	int len;
+	u64 v;
+	u32 i;
+
+	if (!k)
+		return;
+	for (i = 0; i <= k->nr; i++) {
+		m = k->metrics[i];
+		if (m->registered)
+			continue;
+		if (i < k->nr) {
+			v = READ_ONCE(k->vals[i]);
+			if (!v)
+				break;	/* claimed in order: none after */
+			len = snprintf(name, sizeof(name), "%s{%s=%lld}", p->time_metric->name,
+				       kstats_key_names[k->kind], -(s64)(v - 1));
+		} else {
+			if (!kstats_metric_count(m))
+				break;
+			len = snprintf(name, sizeof(name), "%s{%s=other}", p->time_metric->name,
+				       kstats_key_names[k->kind]);
+		}
+		if (!WARN_ON_ONCE(len > KSTATS_NAME_MAX))
+			kstats_metric_register(m, name);
+	}
+}
