@@ -74,8 +74,8 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (!a->kind)
 			a->kind = arg;
-		else
-			ks_names_add(&a->ops, arg);
+		else if (ks_names_add(&a->ops, arg))
+			return EINVAL;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

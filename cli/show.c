@@ -220,7 +220,8 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		a->all_slots = true;
 		break;
 	case ARGP_KEY_ARG:
-		ks_names_add(&a->pats, arg);
+		if (ks_names_add(&a->pats, arg))
+			return EINVAL;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -42,7 +42,8 @@ static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 		a->all = true;
 		break;
 	case ARGP_KEY_ARG:
-		ks_names_add(&a->names, arg);
+		if (ks_names_add(&a->names, arg))
+			return EINVAL;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -71,7 +71,8 @@ static error_t summary_parse(int key, char *arg, struct argp_state *state)
 		a->format_set = true;
 		break;
 	case ARGP_KEY_ARG:
-		ks_names_add(&a->pats, arg);
+		if (ks_names_add(&a->pats, arg))
+			return EINVAL;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
