@@ -481,7 +481,8 @@ void test_info(void)
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
-			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS;
+			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS |
+			      KSTATS_FEAT_KEYS;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -514,7 +515,8 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS", (unsigned long long)i->features);
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS",
+			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
 		tap_fail("unknown feature bits 0x%llx", (unsigned long long)(i->features &
@@ -522,7 +524,8 @@ void test_info(void)
 	if (!(i->features & KSTATS_FEAT_SPLIT) != !(i->features & KSTATS_FEAT_SELF))
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
-	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS (0x%llx)", (unsigned long long)i->features);
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS (0x%llx)",
+		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
 	if ((i->mechanisms & mech_need) != mech_need)

@@ -57,7 +57,8 @@ snapshot_killable() {
 	wait_for grep -q kstats_trace_stop "/proc/$untr/stack" || { echo "no UNTRACE waiting"; rc=1; }
 	$K --no-autoload show t.kill2 >/dev/null 2>&1 &
 	snap=$!
-	((rc)) || wait_for grep -q kstats_trace_stats "/proc/$snap/stack" ||
+	# show's LIST first: it makes a trace's new key metrics, under the lock too.
+	((rc)) || wait_for grep -qE 'kstats_trace_(stats|publish_keys)' "/proc/$snap/stack" ||
 		{ echo "no SNAPSHOT waiting for the lock"; rc=1; }
 	kill -9 "$snap"
 	wait "$snap"
