@@ -127,7 +127,7 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 		   const struct ks_show *sh, enum ks_unit u, char (*cache)[32])
 {
 	double scale = ks_unit_scale(u);
-	char label[96] = "", le[48], n[48], val[40];
+	char label[KS_KEY_VALUE_MAX + 64] = "", le[48], n[KS_KEY_VALUE_MAX], val[KS_KEY_VALUE_MAX];
 	uint32_t from, to, s;
 	struct ks_hist h;
 	struct ks_stats st;
@@ -137,12 +137,17 @@ static void series(FILE *out, const char *fam, const struct ks_metric *m, int ro
 
 	ks_hist_build(&h, m, row);
 	if (ks_key_parse(m->name, &k)) {
-		/* The key's value as a label: of [A-Za-z0-9_-] (keys.c), kept so. */
-		snprintf(val, sizeof(val), "%s", ks_key_value_text(&k, n, sizeof(n)));
-		for (i = 0; val[i]; i++)
-			if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				    "0123456789_-", val[i]))
-				val[i] = '_';
+		/*
+		 * The key's value as a label: printable ASCII, with the text
+		 * format's escapes (a cgroup's path may hold any byte).
+		 */
+		snprintf(n, sizeof(n), "%s", ks_key_value_text(&k, val, sizeof(val)));
+		for (i = 0, o = 0; n[i] && o + 3 < sizeof(val); i++) {
+			if (n[i] == '\\' || n[i] == '"')
+				val[o++] = '\\';
+			val[o++] = n[i] >= 0x20 && n[i] < 0x7f ? n[i] : '_';
+		}
+		val[o] = '\0';
 		o = (size_t)snprintf(label, sizeof(label), "%s=\"%s\",", k.key, val);
 	}
 	if (row >= 0)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A keyed trace's metrics (trace --by KEY): the module names them
- * NAME{KEY=VALUE}, the value as a number (errno=-11); people read and may
- * type the error's name (errno=-EAGAIN). One spelling in, two out: the
+ * NAME{KEY=VALUE}, the value as a number (errno=-11, cgroup=4242); people
+ * read and may type the error's name (errno=-EAGAIN) or the cgroup's path
+ * (cgroup=/system.slice, cgroups.c). One spelling in, two out: the
  * module's in JSON "name", snapshot files and operands, the readable one in
  * text and as Prometheus' label.
  */
@@ -71,12 +72,31 @@ bool ks_key_parse(const char *name, struct ks_key *k)
 	return true;
 }
 
+size_t ks_key_name_base(const char *name)
+{
+	struct ks_key k;
+
+	if (!ks_key_parse(name, &k) ||
+	    strspn(k.key, "abcdefghijklmnopqrstuvwxyz") != strlen(k.key) ||
+	    strspn(k.value, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(k.value))
+		return 0;
+	return k.base_len;
+}
+
 const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len)
 {
+	unsigned long long id;
 	char *end;
 	long v;
 	const char *n;
 
+	if (!strcmp(k->key, "cgroup")) {
+		id = strtoull(k->value, &end, 10);
+		if (*end || !(n = ks_cgroup_path(id)))
+			return k->value;
+		snprintf(buf, len, "%s", n);
+		return buf;
+	}
 	if (strcmp(k->key, "errno"))
 		return k->value;
 	v = strtol(k->value, &end, 10);
@@ -88,7 +108,7 @@ const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len)
 
 char *ks_metric_label(char *buf, size_t len, const char *name)
 {
-	char full[2 * KSTATS_NAME_LEN], val[40];
+	char full[KSTATS_NAME_LEN + KS_KEY_VALUE_MAX], val[KS_KEY_VALUE_MAX];
 	struct ks_key k;
 
 	if (!ks_key_parse(name, &k))
@@ -101,8 +121,17 @@ char *ks_metric_label(char *buf, size_t len, const char *name)
 int ks_key_name_canonical(const char *in, char *out, size_t len)
 {
 	struct ks_key k;
+	uint64_t id;
 	int nr;
 
+	if (ks_key_parse(in, &k) && !strcmp(k.key, "cgroup") && k.value[0] == '/') {
+		if (ks_cgroup_id(k.value, &id))
+			return ks_usage("'%s': no cgroup %s here (an id, as cgroup=4242, "
+					"is taken too)", in, k.value);
+		snprintf(out, len, "%.*s{cgroup=%llu}", (int)k.base_len, in,
+			 (unsigned long long)id);
+		return 0;
+	}
 	if (!ks_key_parse(in, &k) || strcmp(k.key, "errno") || k.value[0] != '-' ||
 	    (k.value[1] >= '0' && k.value[1] <= '9')) {
 		snprintf(out, len, "%s", in);

@@ -126,18 +126,6 @@ static int bad(struct ks_snap_why *why, const char *hint, const char *fmt, ...)
 	return -1;
 }
 
-/* A key's metric's name, NAME{KEY=VALUE}: NAME's bytes, or 0. */
-static size_t key_name_base(const char *s)
-{
-	struct ks_key k;
-
-	if (!ks_key_parse(s, &k) ||
-	    strspn(k.key, "abcdefghijklmnopqrstuvwxyz") != strlen(k.key) ||
-	    strspn(k.value, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(k.value))
-		return 0;
-	return k.base_len;
-}
-
 bool ks_snap_field_ok(const uint8_t *p, size_t len, int name)
 {
 	size_t n = strnlen((const char *)p, len), i;
@@ -145,7 +133,7 @@ bool ks_snap_field_ok(const uint8_t *p, size_t len, int name)
 	if (n == len || !all_zero(p + n, len - n))
 		return false;
 	if (name < 0 && memchr(p, '{', n))
-		n = key_name_base((const char *)p);
+		n = ks_key_name_base((const char *)p);
 	for (i = 0; name && i < n; i++)
 		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 			    "0123456789_.:-", p[i]))
@@ -545,8 +533,10 @@ int ks_snapfile_read(const char *path, struct ks_set *set)
 	else if (ks_snapfile_parse(buf, len, set, &why))
 		rc = ks_fail(EXIT_RUNTIME, why.hint, "%s: %s", path, why.msg);
 	free(buf);
-	if (!rc)
+	if (!rc) {
 		set->src.path = path;
+		ks_cgroup_source(set->src.boot_id);	/* ids of another boot */
+	}
 	return rc;
 }
 

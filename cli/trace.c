@@ -3,7 +3,7 @@
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
  *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
- *                      [--by errno [--keys N]]
+ *                      [--cgroup PATH] [--by errno|cgroup [--keys N]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
@@ -16,6 +16,7 @@
  * records 1 call in N (kstats(4)).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@
 struct trace_args {
 	struct ks_names args;
 	uint32_t bits, mech, maxactive, budget_ppm, sample_every;
-	const char *start, *end, *name, *cpus;
+	const char *start, *end, *name, *cpus, *cgroup;
+	int cgroup_fd;			/* --cgroup's directory, open */
 	int64_t pid, tid;
 	bool autoremove;
 	bool format_set;
@@ -45,11 +47,18 @@ enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
-	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS,
+	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_CGROUP,
 };
 
-/* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for it. */
-#define KEY_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("{errno=-4095}"))
+/* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for the longest. */
+static const struct {
+	const char *name, *longest;
+} keys[] = {
+	[KSTATS_KEY_ERRNO] = { "errno", "{errno=-4095}" },
+	[KSTATS_KEY_CGROUP] = { "cgroup", "{cgroup=18446744073709551615}" },
+};
+
+#define KEY_NAME_MAX(key)	(KSTATS_NAME_LEN - 1 - (int)strlen(keys[key].longest))
 
 /* --split's metrics: PREFIX-NAME; NAME must leave room for the longest. */
 static const char *const split_prefixes[] = { "ONCPU", "RUNQ", "BLOCKED" };
@@ -78,8 +87,11 @@ static const struct argp_option trace_options[] = {
 	{ "self", OPT_SELF, NULL, 0, "Also each call's self time (SELF-FUNC): its "
 	  "duration less its task's calls, meanwhile, to functions traced with "
 	  "--self (untraced callees stay in it)", 0 },
+	{ "cgroup", OPT_CGROUP, "PATH", 0, "Only tasks in this cgroup v2 or below it "
+	  "(/sys/fs/cgroup/system.slice, or system.slice)", 0 },
 	{ "by", OPT_BY, "KEY", 0, "Also a histogram per value of KEY: 'errno', the "
-	  "return value (FUNC{errno=0} without error, FUNC{errno=-EAGAIN}...)", 0 },
+	  "return value (FUNC{errno=0} without error, FUNC{errno=-EAGAIN}...); "
+	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...)", 0 },
 	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
 	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
@@ -211,11 +223,14 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		a->self = true;
 		break;
 	case OPT_BY:
-		if (strcmp(arg, "errno")) {
-			ks_usage("--by: '%s' is not a key (there is one: errno)", arg);
-			return EINVAL;
-		}
-		a->key = KSTATS_KEY_ERRNO;
+		for (a->key = KSTATS_KEY_ERRNO; a->key < ARRAY_SIZE(keys); a->key++)
+			if (!strcmp(arg, keys[a->key].name))
+				return 0;
+		a->key = 0;
+		ks_usage("--by: '%s' is not a key (errno or cgroup)", arg);
+		return EINVAL;
+	case OPT_CGROUP:
+		a->cgroup = arg;
 		break;
 	case OPT_KEYS:
 		if (ks_parse_u32(arg, KSTATS_KEYS_MAX, &a->nr_keys) || !a->nr_keys) {
@@ -348,6 +363,18 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'keys' where a "
 			       "kstats module can; a newer one can", "tracing %s --by: "
 			       "this kstats module has no keys", func);
+	if ((a->cgroup || a->key == KSTATS_KEY_CGROUP) && err == EINVAL &&
+	    !ks_dev_info(fd, &info) && !(info.features & KSTATS_FEAT_CGROUP))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'cgroup' where a "
+			       "kstats module and its kernel can", "tracing %s: this "
+			       "kstats module cannot tell cgroups apart", func);
+	if (a->cgroup && err == EBADF)
+		return ks_fail(EXIT_RUNTIME, "cgroup v1 hierarchies are not supported",
+			       "--cgroup %s: not a cgroup v2 directory", a->cgroup);
+	/* A removed cgroup's directory is empty. */
+	if (a->cgroup && err == ENOENT && faccessat(a->cgroup_fd, "cgroup.procs", F_OK, 0))
+		return ks_fail(EXIT_RUNTIME, NULL, "--cgroup %s: the cgroup was removed",
+			       a->cgroup);
 	switch (err) {
 	case EOPNOTSUPP:
 		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
@@ -416,7 +443,7 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
-				.run.format = FMT_HIST };
+				.run.format = FMT_HIST, .cgroup_fd = -1 };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	struct kstats_trace t;
 	const char *func;
@@ -476,15 +503,15 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--keys goes with --by");
 		goto out;
 	}
-	if (a.key && a.end) {
+	if (a.key == KSTATS_KEY_ERRNO && a.end) {
 		ks_usage("--by errno keys a function's return value: a section has "
 			 "none");
 		goto out;
 	}
-	if (a.key && strlen(a.name ? a.name : func) > KEY_NAME_MAX) {
-		ks_usage("--by: the name must be at most %d bytes (NAME{errno=-4095} "
-			 "must fit in %d); --name a shorter one", KEY_NAME_MAX,
-			 KSTATS_NAME_LEN - 1);
+	if (a.key && strlen(a.name ? a.name : func) > (size_t)KEY_NAME_MAX(a.key)) {
+		ks_usage("--by %s: the name must be at most %d bytes (NAME%s must fit "
+			 "in %d); --name a shorter one", keys[a.key].name,
+			 KEY_NAME_MAX(a.key), keys[a.key].longest, KSTATS_NAME_LEN - 1);
 		goto out;
 	}
 	/* The longest prefix asked for: BLOCKED- (--split), else SELF-. */
@@ -538,6 +565,13 @@ int cmd_trace(int argc, char **argv)
 	t.key = a.key;
 	t.nr_keys = a.nr_keys;
 	rc = EXIT_RUNTIME;
+	if (a.cgroup) {
+		a.cgroup_fd = ks_cgroup_open(a.cgroup);
+		if (a.cgroup_fd < 0)
+			goto out;
+		t.flags |= KSTATS_TRACE_CGROUP;
+		t.cgroup_fd = a.cgroup_fd;
+	}
 	fd = ks_dev_open();
 	if (fd < 0)
 		goto out;
@@ -604,6 +638,8 @@ int cmd_trace(int argc, char **argv)
 out:
 	if (fd >= 0)
 		close(fd);
+	if (a.cgroup_fd >= 0)
+		close(a.cgroup_fd);
 	free(a.args.v);
 	return rc;
 }

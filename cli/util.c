@@ -161,10 +161,8 @@ int ks_name_valid(const char *name)
 		return ks_usage("'%s': a metric name is 1 to %d characters", name,
 				KSTATS_NAME_LEN - 1);
 	if (ks_key_parse(name, &k)) {
-		base = k.base_len;
-		if (strspn(k.key, "abcdefghijklmnopqrstuvwxyz") != strlen(k.key) ||
-		    strspn(k.value, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
-		    strlen(k.value))
+		base = ks_key_name_base(name);
+		if (!base)
 			return ks_usage("'%s': a key's metric is NAME{KEY=VALUE}, of "
 					"lower-case letters, digits and -", name);
 	}

@@ -17,7 +17,7 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --by --keys --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
 	[untrace]=""
 	[outliers]="--input"
 	[snapshot]="--output --all"
@@ -150,7 +150,9 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint" -- "$cur"))
 		return ;;
 	--by)
-		COMPREPLY=($(compgen -W "errno" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "errno cgroup" -- "$cur")); return ;;
+	--cgroup)
+		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-b | --bits | --bucket-bits)
 		COMPREPLY=($(compgen -W "0 1 2 3 4 5" -- "$cur")); return ;;
 	-m | --metric)

@@ -48,6 +48,9 @@ int kstats_cmd_info(struct file *file, void *arg)
 #ifdef KSTATS_HAVE_SPLIT
 	info->features |= KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF;
 #endif
+#ifdef KSTATS_HAVE_CGROUP
+	info->features |= KSTATS_FEAT_CGROUP;
+#endif
 	info->mechanisms = BIT_ULL(KSTATS_MECH_KRETPROBE) | BIT_ULL(KSTATS_MECH_KPROBE);
 	if (kstats_have_fprobe)
 		info->mechanisms |= BIT_ULL(KSTATS_MECH_FPROBE);
@@ -385,7 +388,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	struct kstats_trace *t = arg;
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
-			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF;
+			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
 	char *func, *start, *end;
 	unsigned long *cpus;
 	int err = 0;
@@ -399,6 +402,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    (t->budget_ppm && t->sample_every) ||
 	    (!(t->flags & KSTATS_TRACE_PID) && t->pid) ||
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
+	    (!(t->flags & KSTATS_TRACE_CGROUP) && t->cgroup_fd) || t->cgroup_pad ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))

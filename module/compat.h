@@ -8,6 +8,7 @@
 #ifndef KSTATS_COMPAT_H
 #define KSTATS_COMPAT_H
 
+#include <linux/err.h>
 #include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/kconfig.h>
@@ -99,5 +100,44 @@ static inline void kstats_hrtimer_setup(struct hrtimer *timer,
 	timer->function = fn;
 #endif
 }
+
+/*
+ * Cgroup v2 (--cgroup, --by cgroup): the calling task's cgroup, read in a
+ * handler. Every handler runs with preemption off, which is an RCU-sched
+ * read side (task_css_set_check() accepts it); the notrace disable makes
+ * sure of it at no cost, and its enable cannot schedule there.
+ */
+#ifdef CONFIG_CGROUPS
+#include <linux/cgroup.h>
+#define KSTATS_HAVE_CGROUP
+static __always_inline u64 kstats_current_cgroup_id(void)
+{
+	u64 id;
+
+	preempt_disable_notrace();
+	id = cgroup_id(task_dfl_cgroup(current));
+	preempt_enable_notrace();
+	return id;
+}
+
+static __always_inline bool kstats_current_under(struct cgroup *cgrp)
+{
+	bool under;
+
+	preempt_disable_notrace();
+	under = task_under_cgroup_hierarchy(current, cgrp);
+	preempt_enable_notrace();
+	return under;
+}
+
+#define kstats_cgroup_get(fd)		cgroup_get_from_fd(fd)
+#define kstats_cgroup_put(cgrp)		cgroup_put(cgrp)
+#else
+struct cgroup;
+static inline u64 kstats_current_cgroup_id(void) { return 1; }
+static inline bool kstats_current_under(struct cgroup *cgrp) { return true; }
+static inline struct cgroup *kstats_cgroup_get(int fd) { return ERR_PTR(-EOPNOTSUPP); }
+static inline void kstats_cgroup_put(struct cgroup *cgrp) { }
+#endif
 
 #endif /* KSTATS_COMPAT_H */

@@ -196,6 +196,8 @@ static void kstats_probe_free(struct kstats_probe *p)
 		kstats_metric_put(m);
 	kstats_keys_free(p);
 	kstats_outlier_free(p);
+	if (p->cgroup)
+		kstats_cgroup_put(p->cgroup);
 	free_percpu(p->pcpu);
 	free_cpumask_var(p->cpus);
 	kvfree(p->tasks);
@@ -423,7 +425,8 @@ static int kstats_probe_filters(struct kstats_probe *p, const struct kstats_trac
 {
 	int err = 0;
 
-	p->filter = req->flags & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS);
+	p->filter = req->flags & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS |
+				  KSTATS_TRACE_CGROUP);
 	if (p->filter & KSTATS_TRACE_PID)
 		err = kstats_global_pid(req->pid, PIDTYPE_PID, &p->pid);
 	if (!err && (p->filter & KSTATS_TRACE_TGID))
@@ -432,6 +435,13 @@ static int kstats_probe_filters(struct kstats_probe *p, const struct kstats_trac
 		bitmap_copy(cpumask_bits(p->cpus), cpus, nr_cpu_ids);
 		if (cpumask_empty(p->cpus))
 			err = -EINVAL;
+	}
+	if (!err && (p->filter & KSTATS_TRACE_CGROUP)) {
+		p->cgroup = kstats_cgroup_get(req->cgroup_fd);
+		if (IS_ERR(p->cgroup)) {
+			err = PTR_ERR(p->cgroup);
+			p->cgroup = NULL;
+		}
 	}
 	return err;
 }

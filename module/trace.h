@@ -108,8 +108,9 @@ struct kstats_probe {
 	bool split_armed;		/* holds the scheduler's probes */
 	struct file *creator;
 	bool autoremove;
-	u32 filter;			/* KSTATS_TRACE_PID | _TGID | _CPUS */
+	u32 filter;			/* KSTATS_TRACE_PID | _TGID | _CPUS | _CGROUP */
 	pid_t pid, tgid;		/* in the initial pid namespace */
+	struct cgroup *cgroup;		/* KSTATS_TRACE_CGROUP: held */
 	cpumask_var_t cpus;
 	struct kstats_probe_pcpu __percpu *pcpu;
 	u64 floor_ns;
@@ -147,6 +148,8 @@ static __always_inline bool kstats_probe_wants(struct kstats_probe *p)
 	if ((p->filter & KSTATS_TRACE_PID) && current->pid != p->pid)
 		return false;
 	if ((p->filter & KSTATS_TRACE_TGID) && current->tgid != p->tgid)
+		return false;
+	if ((p->filter & KSTATS_TRACE_CGROUP) && !kstats_current_under(p->cgroup))
 		return false;
 	return !(p->filter & KSTATS_TRACE_CPUS) ||
 	       cpumask_test_cpu(smp_processor_id(), p->cpus);
@@ -279,7 +282,7 @@ void kstats_outlier_exit(void);
 int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 		      const struct kstats_origin *origin);
 bool kstats_keys_args_ok(const struct kstats_trace *t);
-void kstats_keys_record(struct kstats_keys *k, unsigned long ret, u64 wall);
+void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall);
 struct kstats_metric *kstats_keys_metric(struct kstats_probe *p, unsigned int i);
 void kstats_keys_publish(struct kstats_probe *p);
 void kstats_keys_free(struct kstats_probe *p);

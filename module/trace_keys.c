@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Keys: a trace's calls split by a value of each call (KSTATS_KEY_*), a
- * metric per value, NAME{KEY=VALUE}. The first nr values seen claim a
+ * Keys: a trace's calls split by a value of each call (KSTATS_KEY_*: the
+ * return value's error, the task's cgroup), a metric per value,
+ * NAME{KEY=VALUE}. The first nr values seen claim a
  * metric each with one cmpxchg, once; after that a call finds its metric
  * with plain loads, and later values go to NAME{KEY=other}. The metrics
  * are allocated with the trace (no allocation in a handler) and enter the
@@ -13,21 +14,33 @@
 
 #include "trace.h"
 
-static const char *const kstats_key_names[] = {
-	[KSTATS_KEY_ERRNO] = "errno",
+/*
+ * Each key: its name, the longest "{KEY=VALUE}" it adds to NAME, and
+ * whether it needs a function's return value.
+ */
+static const struct {
+	const char *name;
+	u32 suffix_max;
+	bool func_only;
+} kstats_key_kinds[] = {
+	[KSTATS_KEY_ERRNO] = { "errno", sizeof("{errno=-4095}") - 1, true },
+	[KSTATS_KEY_CGROUP] = { "cgroup", sizeof("{cgroup=18446744073709551615}") - 1 },
 };
-
-/* The longest "{KEY=VALUE}" a key's metric adds to NAME. */
-#define KSTATS_KEY_SUFFIX_MAX	sizeof("{errno=-4095}")
 
 bool kstats_keys_args_ok(const struct kstats_trace *t)
 {
 	if (!t->key)
 		return !t->nr_keys;
-	return t->key == KSTATS_KEY_ERRNO && t->func &&
-	       t->nr_keys <= KSTATS_KEYS_MAX &&
-	       strnlen((const char *)t->name, KSTATS_NAME_LEN) + KSTATS_KEY_SUFFIX_MAX - 1 <=
-	       KSTATS_NAME_MAX;
+	if (t->key >= ARRAY_SIZE(kstats_key_kinds) || !kstats_key_kinds[t->key].name ||
+	    (kstats_key_kinds[t->key].func_only && !t->func) ||
+	    t->nr_keys > KSTATS_KEYS_MAX)
+		return false;
+#ifndef KSTATS_HAVE_CGROUP
+	if (t->key == KSTATS_KEY_CGROUP)
+		return false;
+#endif
+	return strnlen((const char *)t->name, KSTATS_NAME_LEN) +
+	       kstats_key_kinds[t->key].suffix_max <= KSTATS_NAME_MAX;
 }
 
 int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
@@ -107,10 +120,16 @@ static __always_inline u32 kstats_key_index(struct kstats_keys *k, u64 code)
 	return i;
 }
 
-/* A recorded call's duration @wall, by its key (the return value @ret). */
-void kstats_keys_record(struct kstats_keys *k, unsigned long ret, u64 wall)
+/*
+ * A recorded call's duration @wall, by its key: the return value @retval
+ * (functions), or the calling task's cgroup. A cgroup id is never 0.
+ */
+void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
 {
-	kstats_record(&k->metrics[kstats_key_index(k, kstats_errno_code(ret))]->ks, wall);
+	u64 code = k->kind == KSTATS_KEY_ERRNO ? kstats_errno_code(retval) :
+		   kstats_current_cgroup_id();
+
+	kstats_record(&k->metrics[kstats_key_index(k, code)]->ks, wall);
 }
 
 /*
@@ -122,7 +141,7 @@ void kstats_keys_publish(struct kstats_probe *p)
 {
 	struct kstats_keys *k = p->keys;
 	/* Room for what the compiler sees; NAME is short enough (kstats_keys_args_ok()). */
-	char name[KSTATS_NAME_LEN + 32];
+	char name[KSTATS_NAME_LEN + 48];
 	struct kstats_metric *m;
 	int len;
 	u64 v;
@@ -138,13 +157,18 @@ void kstats_keys_publish(struct kstats_probe *p)
 			v = READ_ONCE(k->vals[i]);
 			if (!v)
 				break;	/* claimed in order: none after */
-			len = snprintf(name, sizeof(name), "%s{%s=%lld}", p->time_metric->name,
-				       kstats_key_names[k->kind], -(s64)(v - 1));
+			if (k->kind == KSTATS_KEY_ERRNO)
+				len = snprintf(name, sizeof(name), "%s{errno=%lld}",
+					       p->time_metric->name, -(s64)(v - 1));
+			else
+				len = snprintf(name, sizeof(name), "%s{%s=%llu}",
+					       p->time_metric->name,
+					       kstats_key_kinds[k->kind].name, v);
 		} else {
 			if (!kstats_metric_count(m))
 				break;
 			len = snprintf(name, sizeof(name), "%s{%s=other}", p->time_metric->name,
-				       kstats_key_names[k->kind]);
+				       kstats_key_kinds[k->kind].name);
 		}
 		if (!WARN_ON_ONCE(len > KSTATS_NAME_MAX))
 			kstats_metric_register(m, name);

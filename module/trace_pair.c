@@ -212,6 +212,8 @@ static void kstats_section_end(struct kstats_probe *p)
 						   KSTATS_NOT_RECORDED;
 		if (p->marks)
 			kstats_split_end(p, &mark, wall);
+		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
+			kstats_keys_record(p->keys, 0, wall);	/* no return value */
 		return;
 	}
 	/* An end without a start (or its start was dropped): not a section. */

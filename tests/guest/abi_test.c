@@ -123,7 +123,9 @@
 	X(kstats_trace, outlier_pad, 164, 4) \
 	X(kstats_trace, key, 168, 4) \
 	X(kstats_trace, nr_keys, 172, 4) \
-	X(kstats_trace, reserved, 176, 24) \
+	X(kstats_trace, cgroup_fd, 176, 4) \
+	X(kstats_trace, cgroup_pad, 180, 4) \
+	X(kstats_trace, reserved, 184, 16) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
@@ -164,7 +166,7 @@
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
 	X(kstats_snapshot, 224, KSTATS_SNAPSHOT_SIZE_VER2, 208, KSTATS_IOC_SNAPSHOT, 0xC0E0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER3, 176, KSTATS_IOC_TRACE, 0x40C8BC07u) \
+	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER4, 184, KSTATS_IOC_TRACE, 0x40C8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
 	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
@@ -482,7 +484,7 @@ void test_info(void)
 	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
 			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS |
-			      KSTATS_FEAT_KEYS;
+			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -515,7 +517,7 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS",
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP",
 			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
@@ -524,7 +526,7 @@ void test_info(void)
 	if (!(i->features & KSTATS_FEAT_SPLIT) != !(i->features & KSTATS_FEAT_SELF))
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
-	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS (0x%llx)",
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP (0x%llx)",
 		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));

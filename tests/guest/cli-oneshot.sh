@@ -144,3 +144,38 @@ kept_keys() {
 }
 ok "trace --by errno --keys 1: the first value seen and 'other', by name, in a snapshot file and Prometheus" \
 	kept_keys
+
+# --cgroup and --by cgroup: two processes in two cgroups v2, 1000 and 500
+# calls; paths in text and Prometheus, the module's ids in JSON and files.
+cg=/sys/fs/cgroup
+in_cgroup() { sh -c "echo \$\$ >$cg/$1/cgroup.procs && echo 'empty $2' >$target"; }
+kept_cgroup() {
+	local id_a n
+	{ grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg; } &&
+		mkdir -p $cg/kstats-cli/a $cg/kstats-cli/b || return 1
+	id_a=$(stat -c %i $cg/kstats-cli/a)
+	"$K" trace ktarget_empty --name cli.kc --by cgroup &&
+		"$K" trace ktarget_empty --name cli.kca --cgroup kstats-cli/a &&
+		in_cgroup kstats-cli/a 1000 && in_cgroup kstats-cli/b 500 || return 1
+	n=$("$K" -j show 'cli.kc{cgroup=/kstats-cli/a}' cli.kca | "$py" -c \
+		'import json, sys; print(*[m["name"] + "=" + str(m["count"]) for m in json.load(sys.stdin)["metrics"]])') ||
+		return 1
+	echo "# --by cgroup and --cgroup a, JSON: $n (a's id $id_a)"
+	[[ $n == "cli.kc{cgroup=$id_a}=1000 cli.kca=1000" ]] || return 1
+	"$K" list | grep -Eq '^cli\.kc\{cgroup=/kstats-cli/b\} +key .* 500$' &&
+		"$K" show 'cli.kc*' -f prometheus |
+		grep -qx 'kstats_cli_kc_by_cgroup_seconds_count{cgroup="/kstats-cli/a"} 1000' &&
+		"$K" snapshot -o "$tmp/kc.ksnap" 'cli.kc{cgroup=/kstats-cli/a}' \
+			'cli.kc{cgroup=/kstats-cli/b}' &&
+		"$K" summary -i "$tmp/kc.ksnap" | grep -Eq '^cli\.kc\{cgroup=/kstats-cli/b\} +500 ' &&
+		"$K" untrace cli.kc cli.kca && rmdir $cg/kstats-cli/a $cg/kstats-cli/b $cg/kstats-cli
+}
+ok "trace --by cgroup, --cgroup: each cgroup's exact calls, by path in text, by id in JSON" \
+	kept_cgroup
+ok "trace --cgroup of no cgroup: error, exit 1, nothing traced" \
+	expect 1 '^kstatsctl: error: --cgroup: no cgroup /no/such/cgroup' \
+	"$K" trace ktarget_empty --name cli.kcx --cgroup /no/such/cgroup
+ok "trace --cgroup of a directory not of cgroup v2: error, exit 1" \
+	expect 1 '^kstatsctl: error: --cgroup: /tmp is not a cgroup v2 directory' \
+	"$K" trace ktarget_empty --name cli.kcx --cgroup /tmp
+ok "after the refusals, no trace cli.kcx" bash -c "! \"$K\" list | grep -q '^cli.kcx'"

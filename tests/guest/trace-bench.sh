@@ -19,6 +19,8 @@ K=$PWD/cli/kstatsctl
 T=/sys/kernel/debug/kstats_target
 insmod "$build/module/kstats.ko"
 insmod "$build/tests/kmod/kstats_target.ko"
+# --cgroup and --by cgroup need the cgroup v2 hierarchy.
+grep -q " /sys/fs/cgroup cgroup2 " /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
 
 # The emulator's noise only ever adds time, in bursts (rounds come out
 # bimodal), so every configuration is measured in ROUNDS interleaved rounds
@@ -96,6 +98,14 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" trace ktarget_empty --name "bench.k.$m" --mechanism "$m" --by errno >/dev/null
 		measure "key_$m"
 		"$K" untrace "bench.k.$m"
+		# Keyed by cgroup (one value: this shell's), and filtered by the
+		# root cgroup (every task passes the check).
+		"$K" trace ktarget_empty --name "bench.kc.$m" --mechanism "$m" --by cgroup >/dev/null
+		measure "keycg_$m"
+		"$K" untrace "bench.kc.$m"
+		"$K" trace ktarget_empty --name "bench.cg.$m" --mechanism "$m" --cgroup / >/dev/null
+		measure "cg_$m"
+		"$K" untrace "bench.cg.$m"
 		# The plain trace attached again: what a difference between two
 		# attaches of the same trace is worth (the rows above compare
 		# attaches too).
@@ -210,6 +220,12 @@ for m in "${mechs[@]}"; do
 	p=HOT_key_$m pc=COLD_key_$m
 	echo "kstats $m --by errno: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
 		"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
+	p=HOT_keycg_$m pc=COLD_keycg_$m
+	echo "kstats $m --by cgroup: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
+		"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
+	p=HOT_cg_$m pc=COLD_cg_$m
+	echo "kstats $m --cgroup / (every call passes): $(ns $((${!p} - ${!h})) +) ns per" \
+		"traced call hot, $(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
 	if ((self)); then
 		p=HOT_self_$m pc=COLD_self_$m
 		echo "kstats $m --self: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \

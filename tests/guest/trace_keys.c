@@ -21,7 +21,7 @@ static void key_refusals(const char *m, uint32_t mech)
 
 	ok(trace(fd, &r) == EINVAL && snap("t.ksec", &h) == ENOENT,
 	   "%s: --by errno on a section: EINVAL, nothing made", m);
-	r = (struct req){ .name = "t.kbad", .func = "ktarget_errno", .mech = mech, .key = 2 };
+	r = (struct req){ .name = "t.kbad", .func = "ktarget_errno", .mech = mech, .key = 3 };
 	ok(trace(fd, &r) == EINVAL, "%s: an unknown key: EINVAL", m);
 	r.key = 0;
 	r.nr_keys = 4;
@@ -42,7 +42,7 @@ static void key_refusals(const char *m, uint32_t mech)
 }
 
 /* @name's samples, or ~0 when it does not exist. */
-static uint64_t samples(const char *name)
+uint64_t samples(const char *name)
 {
 	struct hist h;
 

@@ -489,6 +489,12 @@ int main(int argc, char **argv)
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", 1);
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
+	} else if (argc > 1 && !strcmp(argv[1], "cgroup")) {
+		/* The cgroup checks alone (by hand). */
+		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
+			test_cgroup(KSTATS_MECH_FPROBE, "fprobe", 1, 0);
+		test_cgroup(KSTATS_MECH_KRETPROBE, "kretprobe", 1,
+			    !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 	} else if (argc > 2 && !strcmp(argv[1], "churn")) {
 		test_churn(strtoul(argv[2], NULL, 0), argc > 3 ? atoi(argv[3]) : 100);
 
@@ -521,6 +527,7 @@ int main(int argc, char **argv)
 		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));
 		int have_self = !!(info.features & KSTATS_FEAT_SELF);
 		int have_keys = !!(info.features & KSTATS_FEAT_KEYS);
+		int have_cgroup = !!(info.features & KSTATS_FEAT_CGROUP);
 
 		hz = read_u64(TARGET "hz");
 		diag("mechanisms 0x%llx, HZ %llu", (unsigned long long)info.mechanisms,
@@ -531,11 +538,14 @@ int main(int argc, char **argv)
 			test_oracles(KSTATS_MECH_FPROBE, "fprobe");
 			test_self(KSTATS_MECH_FPROBE, "fprobe", have_self);
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", have_keys);
+			test_cgroup(KSTATS_MECH_FPROBE, "fprobe", have_cgroup, 0);
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
 		test_self(KSTATS_MECH_KRETPROBE, "kretprobe", have_self);
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", have_keys);
+		test_cgroup(KSTATS_MECH_KRETPROBE, "kretprobe", have_cgroup,
+			    !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_sections(ncpus);
 		test_tcp();
 		test_refusals(have_fprobe);

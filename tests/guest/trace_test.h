@@ -19,6 +19,7 @@ extern uint64_t hz;
 struct req {
 	const char *name, *func, *start, *end;
 	uint32_t mech, flags, bits, maxactive, key, nr_keys;
+	int32_t cgroup_fd;	/* with KSTATS_TRACE_CGROUP */
 	int64_t pid, tgid;
 	uint64_t cpus;		/* with KSTATS_TRACE_CPUS: bit n = CPU n */
 };
@@ -56,6 +57,10 @@ void test_self(uint32_t mech, const char *m, int supported);
 
 /* trace_keys.c: keyed traces; @supported: INFO lists KSTATS_FEAT_KEYS. */
 void test_keys(uint32_t mech, const char *m, int supported);
+uint64_t samples(const char *name);	/* or ~0 when there is no such metric */
+
+/* trace_cgroup.c: --cgroup and --by cgroup; @supported: KSTATS_FEAT_CGROUP. */
+void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints);
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
 int faults_main(int argc, char **argv, int have_fprobe);

@@ -71,7 +71,7 @@ int trace(int dev, const struct req *r)
 		.end = (uintptr_t)r->end, .frac_bits = r->bits ? r->bits : 3,
 		.mechanism = r->mech, .flags = r->flags, .pid = r->pid,
 		.tgid = r->tgid, .maxactive = r->maxactive, .key = r->key,
-		.nr_keys = r->nr_keys,
+		.nr_keys = r->nr_keys, .cgroup_fd = r->cgroup_fd,
 	};
 
 	if (r->flags & KSTATS_TRACE_CPUS) {

@@ -36,11 +36,6 @@ struct tracepoint *kstats_core_tracepoint(const char *name)
 	return NULL;
 }
 
-/* What trace_func.c calls for a keyed trace (never here: no probe has a key). */
-void kstats_keys_record(struct kstats_keys *k, unsigned long ret, u64 wall)
-{
-}
-
 #include "kstats_whitebox.h"
 
 static u64 pcpu_sum(struct kstats_probe *p, bool hits)

@@ -29,4 +29,10 @@ void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_sta
 	WARN_ON_ONCE(1);
 }
 
+/* Nor do they have a key: kstats_keys_record() is never reached either. */
+void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
+{
+	WARN_ON_ONCE(1);
+}
+
 #endif /* KSTATS_WHITEBOX_H */

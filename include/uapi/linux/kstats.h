@@ -81,6 +81,7 @@
 #define KSTATS_FEAT_SPLIT	(1ULL << 8)	/* TRACE's KSTATS_TRACE_SPLIT */
 #define KSTATS_FEAT_SELF	(1ULL << 9)	/* TRACE's KSTATS_TRACE_SELF */
 #define KSTATS_FEAT_KEYS	(1ULL << 10)	/* TRACE's key and nr_keys */
+#define KSTATS_FEAT_CGROUP	(1ULL << 11)	/* KSTATS_TRACE_CGROUP, KSTATS_KEY_CGROUP */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -337,8 +338,20 @@ struct kstats_record {
  *   error values), as a 64-bit value or, with the upper 32 bits zero (an
  *   int returned), as a 32-bit one; so an unsigned 64-bit return of
  *   4294963201..4294967295 reads as an error too.
+ * - KSTATS_KEY_CGROUP (functions and sections): the calling task's cgroup
+ *   v2 at the call's end, "cgroup=ID", ID its cgroup id (the inode number
+ *   of its directory in the cgroup2 file system; 1 is the root).
  * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
- * key, KSTATS_KEY_ERRNO on a section, a NAME over 50 bytes with a key.
+ * key, KSTATS_KEY_ERRNO on a section, with KSTATS_KEY_ERRNO a NAME over 50
+ * bytes, with KSTATS_KEY_CGROUP one over 34 (the longest "{cgroup=ID}").
+ *
+ * Cgroup filter (KSTATS_TRACE_CGROUP, VER4): only calls made by tasks in
+ * the cgroup v2 directory open at cgroup_fd, or below it, at the call's
+ * start (a section's: at its start and end); in an interrupt, the
+ * interrupted task's. The trace holds the cgroup: removing the directory
+ * leaves it recording nothing. -EBADF: cgroup_fd is not an open cgroup v2
+ * directory (a cgroup v1 one included); -ENOENT: it was removed. -EINVAL:
+ * cgroup_fd or cgroup_pad not 0 without the flag.
  */
 #define KSTATS_TRACE_AUTOREMOVE	(1U << 0)	/* untrace when this file closes */
 #define KSTATS_TRACE_PID	(1U << 1)	/* only the task pid */
@@ -347,8 +360,10 @@ struct kstats_record {
 #define KSTATS_TRACE_OUTLIERS	(1U << 4)	/* capture outliers (below) */
 #define KSTATS_TRACE_SPLIT	(1U << 5)	/* + ONCPU-, RUNQ-, BLOCKED-NAME */
 #define KSTATS_TRACE_SELF	(1U << 6)	/* + SELF-NAME: less traced callees */
+#define KSTATS_TRACE_CGROUP	(1U << 7)	/* only tasks under cgroup_fd */
 #define KSTATS_KEY_NONE		0
 #define KSTATS_KEY_ERRNO	1	/* NAME{errno=0}, NAME{errno=-11}, ... */
+#define KSTATS_KEY_CGROUP	2	/* NAME{cgroup=1}, NAME{cgroup=4242}, ... */
 #define KSTATS_KEYS_DEFAULT	8	/* values with a metric of their own */
 #define KSTATS_KEYS_MAX		64
 #define KSTATS_OUTLIER_RING_DEFAULT	256
@@ -380,12 +395,16 @@ struct kstats_trace {
 	/* A key, and how many of its values get a metric (VER3). */
 	__u32 key;		/* KSTATS_KEY_* */
 	__u32 nr_keys;		/* 0: KSTATS_KEYS_DEFAULT */
-	__u64 reserved[3];
+	/* With KSTATS_TRACE_CGROUP (VER4). */
+	__s32 cgroup_fd;	/* an open cgroup v2 directory */
+	__u32 cgroup_pad;
+	__u64 reserved[2];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
 #define KSTATS_TRACE_SIZE_VER1	144	/* up to sample_every */
 #define KSTATS_TRACE_SIZE_VER2	168	/* up to outlier_pad */
 #define KSTATS_TRACE_SIZE_VER3	176	/* up to nr_keys */
+#define KSTATS_TRACE_SIZE_VER4	184	/* up to cgroup_pad */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 
