@@ -8,6 +8,8 @@ cd "$top"
 
 tools=$CACHE/checkpatch-$DEBUG_SRC_VERSION
 extract_checkpatch() {
+	# The debug kernel's build may have kept it meanwhile (debug-build.sh).
+	[ -x "$tools/scripts/checkpatch.pl" ] && return 0
 	need_pkgs "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION" xz-utils
 	local tarball tmp
 	tarball=$(ls /usr/src/"$DEBUG_SRC_PKG".tar.xz)

@@ -90,16 +90,23 @@ ok "abi_test32 is there" test -x "$build/abi_test32"
 
 # KSTATS_ABI_PASSES: which passes, "1 2" by default (main-tests.sh picks
 # per lane: 1 on the stock lanes and in the many-CPU boot, 2 under the
-# sanitizers and on PREEMPT_RT).
+# sanitizers and on PREEMPT_RT). KSTATS_ABI_PROGS: which programs, all
+# three by default ("abi_test abi_test32 abi_stress"); a lane that has
+# another lane's kernel but for one property runs those that test it
+# (bigcpu-tests.sh, main-tests.sh).
+progs=" ${KSTATS_ABI_PROGS:-abi_test abi_test32 abi_stress} "
 first=1
 for pass in ${KSTATS_ABI_PASSES:-1 2}; do
 	# Outliers (abi_outl.c) in the first pass only: they time slow reads,
 	# and another pass adds nothing for them (lane time).
 	export KSTATS_ABI_OUTLIERS=$first
 	first=0
-	prog "pass $pass: abi_test" "$build/abi_test"
-	prog "pass $pass: abi_test32 (-m32, compat ioctl)" "$build/abi_test32"
-	if ((pass == 1)); then
+	[[ $progs == *" abi_test "* ]] && prog "pass $pass: abi_test" "$build/abi_test"
+	[[ $progs == *" abi_test32 "* ]] &&
+		prog "pass $pass: abi_test32 (-m32, compat ioctl)" "$build/abi_test32"
+	if [[ $progs != *" abi_stress "* ]]; then
+		:
+	elif ((pass == 1)); then
 		prog "pass 1: abi_stress" "$build/abi_stress"
 	else
 		prog "pass 2: abi_stress while kstats_selftest records in a loop" stress_loaded

@@ -19,7 +19,8 @@ failed=()
 #   ~9 s under KASAN); 'make fuzz' runs it long on any lane;
 # - the ABI suite once: under the sanitizers and on PREEMPT_RT (debug,
 #   6.12-rt) its second pass, the whole suite while kstats_selftest
-#   records on every CPU; on the stock lanes its first, alone;
+#   records on every CPU (6.12-rt without the -m32 program); on the
+#   stock lanes its first, alone;
 # - the PREEMPT_RT lanes: 6.12-rt the ABI, tracing, churn and split
 #   recording suites, 7.3-rt tracing;
 # - churn is 40 trace/untrace rounds while every CPU calls the function
@@ -41,6 +42,9 @@ case ${KSTATS_LANE:-} in
 6.1 | 6.12 | 7.3) export KSTATS_ABI_PASSES=1 ;;
 debug | 6.12-rt) export KSTATS_ABI_PASSES=2 ;;
 esac
+# PREEMPT_RT changes locking and preemption, not the 32-bit conversions
+# (abi_test32 runs on 6.1, 6.12, 7.3 and under the sanitizers).
+[[ ${KSTATS_LANE:-} == 6.12-rt ]] && export KSTATS_ABI_PROGS="abi_test abi_stress"
 for entry in "${suites[@]}"; do
 	read -r suite args <<<"$entry"
 	echo "# ==== $suite"
