@@ -88,13 +88,9 @@ const char *ks_cgroup_mount(void)
 
 void ks_cgroup_source(const char *boot_id)
 {
-	char here[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	char here[64];
 
-	if (f && fgets(here, sizeof(here), f))
-		here[strcspn(here, "\n")] = '\0';
-	if (f)
-		fclose(f);
+	ks_read_boot_id(here, sizeof(here));
 	if (!boot_id[0] || strcmp(boot_id, here))
 		foreign_boot = true;
 }

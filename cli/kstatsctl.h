@@ -143,6 +143,8 @@ const char *ks_cgroup_path(uint64_t id);
 int ks_cgroup_id(const char *path, uint64_t *id);
 /* --cgroup PATH: an open cgroup v2 directory, or -1 (error printed). */
 int ks_cgroup_open(const char *path);
+/* This boot's random ID (/proc/sys/kernel/random/boot_id), or "" (model.c). */
+void ks_read_boot_id(char *buf, size_t len);
 /* A set read from a file of boot @boot_id: its cgroup ids are not this boot's unless equal. */
 void ks_cgroup_source(const char *boot_id);
 

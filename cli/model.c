@@ -277,7 +277,7 @@ bool ks_metric_row_used(const struct ks_metric *m, uint32_t r)
 }
 
 /* The boot's random ID: two snapshots with the same one are of one boot. */
-static void read_boot_id(char *buf, size_t len)
+void ks_read_boot_id(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
 
@@ -302,7 +302,7 @@ void ks_source_live(struct ks_source *src, int fd)
 	snprintf(src->kernel_version, sizeof(src->kernel_version), "%s", un.version);
 	snprintf(src->machine, sizeof(src->machine), "%s", un.machine);
 	snprintf(src->tool_version, sizeof(src->tool_version), "%s", KSTATS_VERSION);
-	read_boot_id(src->boot_id, sizeof(src->boot_id));
+	ks_read_boot_id(src->boot_id, sizeof(src->boot_id));
 	if (fd >= 0 && !ks_dev_info(fd, &info)) {
 		snprintf(src->module_version, sizeof(src->module_version), "%s",
 			 (const char *)info.version);
