@@ -99,9 +99,13 @@ void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol)
 		wall_time(when, sizeof(when), e->realtime_ns);
 		ks_fmt_int(dur, sizeof(dur), e->duration_ns, opts.units);
 		/* A comm is any bytes a task chose (PR_SET_NAME): made safe. */
-		fprintf(out, "\n#%llu  %s  %s  pid %d tgid %d %s  CPU %u->%u%s\n",
-			(unsigned long long)e->seq, when, dur, e->pid, e->tgid,
-			ks_text(t, sizeof(t), e->comm), e->cpu_start, e->cpu_end,
+		fprintf(out, "\n#%llu  %s  %s  ", (unsigned long long)e->seq, when, dur);
+		if (withheld(ol, e) && !e->pid && !e->tgid && !e->comm[0])
+			fprintf(out, "(task withheld)");
+		else
+			fprintf(out, "pid %d tgid %d %s", e->pid, e->tgid,
+				ks_text(t, sizeof(t), e->comm));
+		fprintf(out, "  CPU %u->%u%s\n", e->cpu_start, e->cpu_end,
 			e->flags & KSTATS_OUTLIER_NOTASK ? "  (interrupt)" : "");
 		if (withheld(ol, e)) {
 			fprintf(out, "    (%u frames withheld)\n", e->nr_frames);

@@ -103,9 +103,12 @@ static inline void kstats_hrtimer_setup(struct hrtimer *timer,
 
 /*
  * Cgroup v2 (--cgroup, --by cgroup): the calling task's cgroup, read in a
- * handler. Every handler runs with preemption off, which is an RCU-sched
- * read side (task_css_set_check() accepts it); the notrace disable makes
- * sure of it at no cost, and its enable cannot schedule there.
+ * handler (in an interrupt, the interrupted task's). The function probes'
+ * handlers run with preemption off, which is an RCU-sched read side
+ * (task_css_set_check() accepts it); the notrace disable makes sure of it,
+ * and its enable cannot schedule there. Tracepoint probes can run
+ * preemptible (6.13+ syscall events; RT): trace_pair.c's handlers disable
+ * preemption before they get here.
  */
 #ifdef CONFIG_CGROUPS
 #include <linux/cgroup.h>
@@ -138,6 +141,17 @@ static inline u64 kstats_current_cgroup_id(void) { return 1; }
 static inline bool kstats_current_under(struct cgroup *cgrp) { return true; }
 static inline struct cgroup *kstats_cgroup_get(int fd) { return ERR_PTR(-EOPNOTSUPP); }
 static inline void kstats_cgroup_put(struct cgroup *cgrp) { }
+#endif
+
+/*
+ * --split: whether a task leaving its CPU with its dequeue delayed (EEVDF,
+ * 6.12+: still on the runqueue, but asleep). Read under the runqueue lock.
+ */
+#ifdef KSTATS_HAVE_SCHED_DELAYED
+#define kstats_sched_delayed(t)		READ_ONCE((t)->se.sched_delayed)
+#else
+struct task_struct;
+static inline bool kstats_sched_delayed(struct task_struct *t) { return false; }
 #endif
 
 #endif /* KSTATS_COMPAT_H */

@@ -36,3 +36,7 @@ ccflags-y += $(if $(shell grep -s 'void hrtimer_setup\>' $(srctree)/include/linu
 kstats_prev_state := unsigned int prev_state),
 ccflags-y += $(if $(shell grep -sF '$(kstats_prev_state)' \
 	$(srctree)/include/trace/events/sched.h),-DKSTATS_HAVE_SPLIT)
+
+# EEVDF's delayed dequeue (6.12+): a task that blocked may stay on its
+# runqueue, se.sched_delayed set (--split, trace_split.c).
+ccflags-y += $(if $(shell grep -s 'sched_delayed;' $(srctree)/include/linux/sched.h),-DKSTATS_HAVE_SCHED_DELAYED)

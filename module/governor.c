@@ -172,6 +172,8 @@ static void kstats_gov_set(struct kstats_probe *p, u32 mode, u32 n, u64 now)
 	if (mode == KSTATS_TRACE_MODE_FULL && p->sample_every > 1)
 		/* GAP begins afresh: exits seen while sampling bound nothing. */
 		WRITE_ONCE(p->time_metric->resumed_ns, kstats_probe_now());
+	/* An entry that sees every call recorded sees the new resumed_ns. */
+	smp_wmb();
 	WRITE_ONCE(p->sample_every, n);
 	kstats_gov_mark(p);
 	if (mode == p->gov.mode)

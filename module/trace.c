@@ -2,8 +2,8 @@
 /*
  * TRACE and UNTRACE: checking a request, finding what to probe, creating
  * the metrics (NAME; GAP-NAME for a function; ONCPU-, RUNQ- and
- * BLOCKED-NAME with --split), measuring the probe floor, attaching, and
- * taking it all down again.
+ * BLOCKED-NAME with --split), measuring the probe floor (trace_floor.c),
+ * attaching, and taking it all down again.
  *
  * GAP-NAME is the original patch's definition: the time from the end of
  * one call to the start of the next call on the same CPU.
@@ -18,48 +18,12 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "trace.h"
 
-#define KSTATS_FLOOR_CALLS	64
-
-static DEFINE_MUTEX(kstats_trace_lock);	/* kstats_probes; attach/detach */
-static LIST_HEAD(kstats_probes);
-
-/*
- * The empty functions the probe floor is measured on: one per mechanism,
- * so that a floor probe never sits on another's function and a floor is the
- * same whatever was traced before. Not inlined, cloned or notrace: probed
- * exactly like a target. The bodies differ so that the compiler cannot fold
- * them into one function.
- */
-static noinline __noclone void kstats_floor_fprobe(void)
-{
-	asm volatile("nop");
-}
-
-static noinline __noclone void kstats_floor_kretprobe(void)
-{
-	asm volatile("nop; nop");
-}
-
-static noinline __noclone void kstats_floor_start(void)
-{
-	asm volatile("nop; nop; nop");
-}
-
-static noinline __noclone void kstats_floor_end(void)
-{
-	asm volatile("nop; nop; nop; nop");
-}
-
-/* Probed by nothing: what a call costs without kstats (governor.c). */
-noinline __noclone void kstats_floor_call_bare(void)
-{
-	asm volatile("nop; nop; nop; nop; nop");
-}
+DEFINE_MUTEX(kstats_trace_lock);	/* kstats_probes; attach/detach */
+LIST_HEAD(kstats_probes);
 
 static bool kstats_is_tracepoint(const char *name)
 {
@@ -94,6 +58,30 @@ static int kstats_resolve(const char *sym, unsigned long *addr)
 	return within_module(*addr, THIS_MODULE) ? -ELOOP : 0;
 }
 
+/*
+ * What a new trace of @p's on the function at @addr would break for the
+ * traces already there: -EBUSY for a second --self trace (both would keep
+ * the task's one callee clock for the same frame, and each take the
+ * other's time for a callee's), -ENOSPC past the entry data that fprobe on
+ * the function graph shares between all probes of a function
+ * (kstats_func_entry_words()).
+ */
+static int kstats_addr_shareable(struct kstats_probe *p, unsigned long addr)
+{
+	u32 words = kstats_func_entry_words(p);
+	struct kstats_probe *q;
+
+	list_for_each_entry(q, &kstats_probes, node) {
+		if (q->detached || q->mode != KSTATS_MODE_FUNC || q->addr[0] != addr)
+			continue;
+		if (p->self && q->self)
+			return -EBUSY;
+		if (q->mech == p->mech)
+			words += kstats_func_entry_words(q);
+	}
+	return words > KSTATS_FGRAPH_WORDS_BUDGET ? -ENOSPC : 0;
+}
+
 static int kstats_attach(struct kstats_probe *p, const char *func,
 			 const char *start, const char *end, u32 maxactive)
 {
@@ -110,16 +98,10 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 		}
 		return kstats_pair_attach(p, start, end);
 	}
-	if (func) {
-		err = kstats_resolve(func, &addr);
-		if (err)
-			return err;
-		p->addr[0] = addr;
-	} else if (p->mech == KSTATS_MECH_FPROBE) {
-		addr = (unsigned long)kstats_floor_fprobe;
-	} else {
-		addr = (unsigned long)kstats_floor_kretprobe;
-	}
+	err = kstats_resolve(func, &addr) ?: kstats_addr_shareable(p, addr);
+	if (err)
+		return err;
+	p->addr[0] = addr;
 	return kstats_func_attach(p, addr, maxactive);
 }
 
@@ -158,26 +140,22 @@ static int kstats_detach(struct kstats_probe *p)
 
 	/* Exit handlers that started before the unregistration are done. */
 	synchronize_rcu();
-	/* The kernel points into kstats' code too: kstats stays loaded. */
-	if (err && !p->stuck) {
-		pr_warn("kstats: trace %s: the kernel did not detach its probe (%d); it stays, and so does kstats\n",
+	/* The trace's module reference keeps kstats' handlers loaded meanwhile. */
+	if (err)
+		pr_warn("kstats: trace %s: the kernel did not detach its probe (%d); it stays\n",
 			p->time_metric ? p->time_metric->name : "(floor)", err);
-		__module_get(THIS_MODULE);
-		p->stuck = true;
-	} else if (!err && p->stuck) {
-		module_put(THIS_MODULE);
-		p->stuck = false;
-	}
 	return err;
 }
 
 /*
  * kstats is unloading and nobody can be told: the kernel gets a few more
  * chances to let go of @p (its failures are allocation failures). If it
- * never does, @p and what it points at are leaked, never freed: a leak
- * beats a use after free.
+ * never does, @p and what it points at are leaked, never freed. Only the
+ * floor probes can be here (each trace holds a reference to kstats, so
+ * kstats unloads only once no trace is left), and none of them uses the
+ * scheduler's probes or a task context.
  */
-static int kstats_detach_retrying(struct kstats_probe *p)
+int kstats_detach_retrying(struct kstats_probe *p)
 {
 	int tries = 10, err;
 
@@ -187,7 +165,7 @@ static int kstats_detach_retrying(struct kstats_probe *p)
 	return err;
 }
 
-static void kstats_probe_free(struct kstats_probe *p)
+void kstats_probe_free(struct kstats_probe *p)
 {
 	struct kstats_metric *m;
 	unsigned int i;
@@ -205,7 +183,7 @@ static void kstats_probe_free(struct kstats_probe *p)
 	kfree(p);
 }
 
-static struct kstats_probe *kstats_probe_alloc(void)
+struct kstats_probe *kstats_probe_alloc(void)
 {
 	/* Charged to the tracer's memory cgroup (TRACE), as its metrics are. */
 	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
@@ -219,149 +197,6 @@ static struct kstats_probe *kstats_probe_alloc(void)
 		return NULL;
 	}
 	return p;
-}
-
-static int kstats_u64_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * One probe per mode and mechanism on the empty functions, attached at the
- * first trace that needs it and kept until kstats unloads (fprobe's until
- * the last fprobe trace goes: kstats_floor_fprobe_put()): it costs nothing
- * while they are not called, and measuring the floor then patches no code.
- * Under kstats_trace_lock.
- */
-static struct kstats_probe *kstats_floor_probes[2][KSTATS_MECH_TRACEPOINT + 1];
-
-/* kstats is unloading: a probe the kernel keeps is never freed (see exit). */
-static void kstats_floor_probe_free(struct kstats_probe *p)
-{
-	if (p->mech != KSTATS_MECH_TRACEPOINT && kstats_detach_retrying(p))
-		return;
-	kstats_free_bare(p->time);
-	kstats_probe_free(p);
-}
-
-static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
-{
-	struct kstats_probe **slot = &kstats_floor_probes[mode][mech], *p = *slot;
-	int err;
-
-	lockdep_assert_held(&kstats_trace_lock);
-	if (p)
-		return p;
-	p = kstats_probe_alloc();
-	if (!p)
-		return NULL;
-	p->mode = mode;
-	p->mech = mech;
-	p->time = kstats_alloc_bare(KSTATS_FRAC_BITS_MAX);
-	if (!p->time) {
-		kstats_probe_free(p);
-		return NULL;
-	}
-	if (mech == KSTATS_MECH_TRACEPOINT) {
-		err = kstats_pair_init(p);
-	} else if (mode == KSTATS_MODE_SECTION) {
-		p->addr[0] = (unsigned long)kstats_floor_start;
-		p->addr[1] = (unsigned long)kstats_floor_end;
-		err = kstats_pair_attach(p, NULL, NULL);
-	} else {
-		err = kstats_attach(p, NULL, NULL, NULL, 0);
-	}
-	if (err) {
-		kstats_free_bare(p->time);
-		kstats_probe_free(p);
-		return NULL;
-	}
-	*slot = p;
-	return p;
-}
-
-/*
- * The fprobe floor probe goes with the last attached fprobe trace (@gone,
- * just removed or detached, may be it). From
- * 6.14 fprobe runs on the function graph, and there any fprobe with an exit
- * handler can make the function_graph tracer on other functions warn
- * (fprobe_return finds no data for their frames: Debian's 7.3.4, with the
- * kernel's own fprobe events too), so kstats holds none it does not use.
- * Refused (no memory), it stays until the next chance, or kstats unloads.
- */
-static void kstats_floor_fprobe_put(struct kstats_probe *gone)
-{
-	struct kstats_probe **slot = &kstats_floor_probes[KSTATS_MODE_FUNC][KSTATS_MECH_FPROBE];
-	struct kstats_probe *p;
-
-	lockdep_assert_held(&kstats_trace_lock);
-	if (gone->mech != KSTATS_MECH_FPROBE || !*slot)
-		return;
-	list_for_each_entry(p, &kstats_probes, node)
-		if (p->mech == KSTATS_MECH_FPROBE && !p->detached)
-			return;
-	if (kstats_func_detach(*slot))
-		return;
-	synchronize_rcu();
-	kstats_free_bare((*slot)->time);
-	kstats_probe_free(*slot);
-	*slot = NULL;
-}
-
-/* One call of the empty function (or section) the floor probe of @mode, @mech is on. */
-void kstats_floor_call(u32 mode, u32 mech)
-{
-	if (mech == KSTATS_MECH_TRACEPOINT)
-		kstats_pair_run_empty(kstats_floor_probes[mode][mech]);
-	else if (mode == KSTATS_MODE_SECTION)
-		kstats_floor_start(), kstats_floor_end();
-	else if (mech == KSTATS_MECH_FPROBE)
-		kstats_floor_fprobe();
-	else
-		kstats_floor_kretprobe();
-}
-
-/*
- * The probe floor: the median of what the same mechanism reports for an
- * empty function (or an empty section), called back to back, now. Then
- * what a call costs in all (governor.c) on those same functions.
- */
-static u64 kstats_measure_floor(struct kstats_probe *trace)
-{
-	u32 mode = trace->mode, mech = trace->mech;
-	struct kstats_probe *p = kstats_floor_probe(mode, mech);
-	struct kstats_copy *copy;
-	u64 *vals, floor = 0;
-	u32 n = 0, i;
-
-	if (!p)
-		return 0;
-	kstats_clear(p->time);
-	for (i = 0; i < KSTATS_FLOOR_CALLS; i++)
-		kstats_floor_call(mode, mech);
-	/* Each sample is taken as its slot's mean: within 1/32 of it. */
-	copy = kstats_copy_bare(p->time, U32_MAX, NULL);
-	if (IS_ERR(copy))
-		copy = NULL;
-	vals = copy ? kcalloc(KSTATS_FLOOR_CALLS, sizeof(*vals), GFP_KERNEL) : NULL;
-	for (i = 0; vals && i < copy->nr_slots; i++) {
-		struct kstats_snap_slot *sl = &copy->slots[i];
-		u64 c, mean = kstats_slot_mean(sl->slot, KSTATS_FRAC_BITS_MAX,
-					       sl->count, sl->part_sum);
-
-		for (c = 0; c < sl->count && n < KSTATS_FLOOR_CALLS; c++)
-			vals[n++] = mean;
-	}
-	if (n) {
-		sort(vals, n, sizeof(*vals), kstats_u64_cmp, NULL);
-		floor = vals[n / 2];
-	}
-	kfree(vals);
-	kstats_copy_free(copy);
-	kstats_gov_calibrate(trace, p);
-	return floor;
 }
 
 /* @p's handlers are done: the scheduler's probes may go with the last. */
@@ -511,6 +346,12 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		goto unlock;
 	}
 	list_add_tail(&p->node, &kstats_probes);
+	/*
+	 * Until UNTRACE removes it: the kernel points at kstats' handlers, and
+	 * a probe it refuses to drop at unload would outlive them (rmmod is
+	 * EBUSY while a trace exists). The caller's open file holds kstats.
+	 */
+	__module_get(THIS_MODULE);
 	kstats_outlier_started(p);
 	if (file)
 		file->private_data = &kstats_probes;	/* see kstats_trace_file_closed() */
@@ -547,6 +388,7 @@ static int kstats_probe_remove(struct kstats_probe *p)
 	kstats_trace_metrics_delete(p);
 	kstats_floor_fprobe_put(p);
 	kstats_probe_free(p);
+	module_put(THIS_MODULE);
 	return 0;
 }
 
@@ -652,6 +494,12 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 			      m->kind == KSTATS_KIND_BLOCKED ? split_misses : 0;
 		sn->misses += part_misses;
 		sn->hits -= min(sn->hits, part_misses);
+		/*
+		 * A key's metric: the calls keyed to it. A missed or declined
+		 * call has no key (its end was not seen): those stay the trace's.
+		 */
+		if (m->kind == KSTATS_KIND_KEY)
+			sn->hits = kstats_metric_count(m);
 	}
 	mutex_unlock(&kstats_trace_lock);
 	return 0;
@@ -751,7 +599,6 @@ void kstats_trace_module_text_gone(struct module *mod, bool init_only)
 void kstats_trace_exit(void)
 {
 	struct kstats_probe *p, *tmp;
-	u32 mode, mech;
 
 	kstats_gov_stop();	/* it takes the lock */
 	mutex_lock(&kstats_trace_lock);
@@ -761,10 +608,7 @@ void kstats_trace_exit(void)
 		p->detached = true;
 		kstats_probe_remove(p);
 	}
-	for (mode = 0; mode < ARRAY_SIZE(kstats_floor_probes); mode++)
-		for (mech = 0; mech < ARRAY_SIZE(kstats_floor_probes[0]); mech++)
-			if (kstats_floor_probes[mode][mech])
-				kstats_floor_probe_free(kstats_floor_probes[mode][mech]);
+	kstats_floors_free();
 	kstats_split_exit();
 	mutex_unlock(&kstats_trace_lock);
 	kstats_outlier_exit();

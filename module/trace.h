@@ -52,16 +52,22 @@ struct kstats_task_ctx;
  * calls, stood when a split or self call began.
  */
 struct kstats_split_mark {
-	struct kstats_task_ctx *ctx;	/* NULL: not a task's call */
+	/* NULL: not a task's call; KSTATS_CTX_MISSED: no context was free */
+	struct kstats_task_ctx *ctx;
 	u64 runq_ns, blocked_ns;
 	u64 callee_ns;			/* --self */
-	bool missed;			/* no context free for the task */
 };
 
-/* A function call's entry data, kept with the invocation. */
+#define KSTATS_CTX_MISSED	((struct kstats_task_ctx *)1)
+
+/*
+ * A function call's entry data, kept with the invocation. Small: on the
+ * function graph (6.14+) every fprobe of a function shares 32 words of it
+ * (kstats_func_entry_words()). Without --split or --self, up to @mark.
+ */
 struct kstats_call {
 	u64 t0;
-	u64 instance;			/* fprobe: the trace that saw the entry */
+	u32 instance;			/* fprobe: the trace that saw the entry */
 	u32 cpu;			/* at entry, for outliers */
 	struct kstats_split_mark mark;	/* with --split or --self */
 };
@@ -114,10 +120,10 @@ struct kstats_probe {
 	cpumask_var_t cpus;
 	struct kstats_probe_pcpu __percpu *pcpu;
 	u64 floor_ns;
-	u64 instance;			/* fprobe: new at every attach */
+	u32 instance;			/* fprobe: new at every attach */
+	u8 kp_live;			/* section by kprobe: BIT(i), kp[i] registered */
 	unsigned long addr[2];		/* what is probed: function, or start/end */
 	bool detached;			/* its target's module went away */
-	bool stuck;			/* the kernel kept it at a detach */
 	u32 sample_every;		/* 1 call in N recorded: READ_ONCE'd */
 	struct kstats_gov gov;		/* cost and mode: governor.c */
 	struct kstats_task_slot *tasks;	/* section modes */
@@ -249,7 +255,16 @@ u32 kstats_maxactive_limit(void);
 int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive);
 int kstats_func_detach(struct kstats_probe *p);
 u64 kstats_func_missed(struct kstats_probe *p);
+u32 kstats_func_entry_words(const struct kstats_probe *p);
 extern bool kstats_have_fprobe;
+/*
+ * fprobe on the function graph (6.14+) keeps the entry data of every
+ * fprobe of a function in one frame of 32 words (FGRAPH_MAX_DATA_SIZE):
+ * past it, every call is missed by every fprobe there, kstats' or not.
+ * kstats' traces of one function take at most this many, leaving the rest
+ * to other users (BPF kprobe.multi, fprobe events).
+ */
+#define KSTATS_FGRAPH_WORDS_BUDGET	24
 
 /* trace_pair.c: a section between two functions or two tracepoints */
 int kstats_pair_init(struct kstats_probe *p);
@@ -300,9 +315,19 @@ void kstats_trace_metrics_delete(struct kstats_probe *p);
 void kstats_probe_link(struct kstats_probe *p, struct kstats_probe *probe);
 void kstats_probe_mark_detached(struct kstats_probe *p);
 
-/* trace.c */
+/* trace.c: every trace, under its lock; a probe's life */
+extern struct mutex kstats_trace_lock;
+extern struct list_head kstats_probes;
+struct kstats_probe *kstats_probe_alloc(void);
+void kstats_probe_free(struct kstats_probe *p);
+int kstats_detach_retrying(struct kstats_probe *p);
+/* trace_floor.c: the probe floor, on kstats' own empty functions */
+u64 kstats_measure_floor(struct kstats_probe *trace);
+void kstats_floor_fprobe_put(struct kstats_probe *gone);
+void kstats_floors_free(void);
 void kstats_floor_call(u32 mode, u32 mech);
 void kstats_floor_call_bare(void);
+/* trace.c */
 void kstats_gov_run(void);
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,

@@ -26,6 +26,12 @@ static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstat
 		kstats_keys_record(p->keys, retval, wall);
 }
 
+/* A call's entry data: with the split mark only for --split and --self. */
+static u32 kstats_call_size(const struct kstats_probe *p)
+{
+	return p->task_ctx ? sizeof(struct kstats_call) : offsetof(struct kstats_call, mark);
+}
+
 #ifdef KSTATS_HAVE_FPROBE
 bool kstats_have_fprobe = true;
 
@@ -36,7 +42,7 @@ bool kstats_have_fprobe = true;
  * often gets the same object back). The instance in the entry data tells
  * the trace that saw the entry from any later one.
  */
-static atomic64_t kstats_instances = ATOMIC64_INIT(0);
+static atomic_t kstats_instances = ATOMIC_INIT(0);
 
 static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 {
@@ -74,19 +80,22 @@ static void kstats_fprobe_exit(KSTATS_FPROBE_HANDLER_ARGS)
 	struct kstats_probe *p = container_of(fp, struct kstats_probe, fp);
 	struct kstats_call *call = data;
 
-	/* Entered under another trace: neither a hit nor a miss of this one. */
-	if (call->instance == READ_ONCE(p->instance))
+	/*
+	 * Entered under another trace: neither a hit nor a miss of this one.
+	 * On the function graph the data is what the fprobe that last had
+	 * this address kept, and none if it kept none.
+	 */
+	if (likely(call) && call->instance == READ_ONCE(p->instance))
 		kstats_call_end(p, call, KSTATS_FPROBE_RET, kstats_fprobe_retval(regs));
 }
 
 static int kstats_fprobe_attach(struct kstats_probe *p, unsigned long addr,
 				u32 maxactive)
 {
-	WRITE_ONCE(p->instance, atomic64_inc_return(&kstats_instances));
+	WRITE_ONCE(p->instance, atomic_inc_return(&kstats_instances));
 	p->fp.entry_handler = kstats_fprobe_entry;
 	p->fp.exit_handler = kstats_fprobe_exit;
-	p->fp.entry_data_size = p->task_ctx ? sizeof(struct kstats_call) :
-					      offsetof(struct kstats_call, mark);
+	p->fp.entry_data_size = kstats_call_size(p);
 	kstats_fprobe_set_maxactive(&p->fp, maxactive);
 	return register_fprobe_ips(&p->fp, &addr, 1);
 }
@@ -147,8 +156,7 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 #endif
 	p->rp.entry_handler = kstats_kretprobe_entry;
 	p->rp.handler = kstats_kretprobe_exit;
-	p->rp.data_size = p->task_ctx ? sizeof(struct kstats_call) :
-					offsetof(struct kstats_call, mark);
+	p->rp.data_size = kstats_call_size(p);
 	p->rp.maxactive = maxactive;
 	p->rp.kp.addr = (kprobe_opcode_t *)addr;
 	return register_kretprobe(&p->rp);
@@ -173,6 +181,20 @@ int kstats_func_detach(struct kstats_probe *p)
 		return -EBUSY;
 	unregister_kretprobe(&p->rp);
 	return p->rp.kp.addr ? 0 : -EBUSY;
+}
+
+/*
+ * The words of the function graph's per-call frame that @p takes on its
+ * function (6.14+: fprobe's header, up to two words, and its entry data);
+ * 0 where each probe keeps its own (kretprobe; fprobe before 6.14).
+ */
+u32 kstats_func_entry_words(const struct kstats_probe *p)
+{
+#if defined(KSTATS_HAVE_FPROBE) && defined(KSTATS_FPROBE_FTRACE_REGS)
+	if (p->mech == KSTATS_MECH_FPROBE)
+		return 2 + DIV_ROUND_UP(kstats_call_size(p), sizeof(long));
+#endif
+	return 0;
 }
 
 u64 kstats_func_missed(struct kstats_probe *p)

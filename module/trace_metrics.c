@@ -133,6 +133,13 @@ int kstats_trace_metrics(struct kstats_probe *p, const struct kstats_trace *req,
 	}
 	p->task_ctx = p->self || p->split[0];
 	origin.kind = KSTATS_KIND_KEY;
+	/*
+	 * Owned by no file: they enter the registry later, and the file that
+	 * made the trace may be closed by then (its creator field cleared only
+	 * on the metrics in the registry). Nothing needs one: RECORD into a
+	 * key's name is refused.
+	 */
+	origin.creator = NULL;
 	err = kstats_keys_setup(p, req, &origin);
 	if (err) {
 		kstats_trace_metrics_delete(p);

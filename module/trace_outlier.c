@@ -116,6 +116,16 @@ static void kstats_outlier_stack(struct kstats_outlier *e, unsigned long ret)
 	e->nr_frames = n - i;
 }
 
+/*
+ * Captures in progress on this CPU. The capture calls out of kstats
+ * (stack_trace_save() and the unwinder): where the kernel lets a probe on
+ * one of those run inside another probe's exit (fprobe's return path on
+ * 6.14-6.16 without upstream 0db0934e7f9b), an outlier of that probe would
+ * capture again, and again, until the stack overflows. One capture per
+ * CPU at a time; a nested one (that, or an NMI's) counts as rate-limited.
+ */
+static DEFINE_PER_CPU(u32, kstats_capturing);
+
 /* An outlier ends: keep it, unless rate-limited or its slot is taken. */
 noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
 				     unsigned long ret)
@@ -124,8 +134,14 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	struct kstats_outlier *e;
 	u64 seq, old;
 
-	if (!r || kstats_outlier_limited(p, r->rate, now))
+	if (!r)
 		return;
+	if (this_cpu_inc_return(kstats_capturing) > 1) {
+		this_cpu_inc(p->pcpu->ratelimited);
+		goto out;
+	}
+	if (kstats_outlier_limited(p, r->rate, now))
+		goto out;
 	kstats_outlier_rebase(p, r);
 	seq = atomic64_inc_return(&r->head);
 	e = &r->e[(seq - 1) % r->capacity];
@@ -133,7 +149,7 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	/* A writer is in it, or one that lapped us filled it with a newer one. */
 	if ((old & 1) || (old >> 1) > seq || cmpxchg(&e->seq, old, seq << 1 | 1) != old) {
 		atomic64_inc(&r->collided);
-		return;
+		goto out;
 	}
 	e->time_ns = now;
 	e->duration_ns = now - t0;
@@ -146,6 +162,8 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	kstats_outlier_stack(e, ret);
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
+out:
+	this_cpu_dec(kstats_capturing);
 }
 
 /* TRACE's outlier fields, for form (the floor is checked at setup). */
@@ -256,30 +274,29 @@ void kstats_outlier_exit(void)
 	cancel_delayed_work_sync(&kstats_outlier_work);
 }
 
-/* What OUTLIERS asks of a trace, and gets back. */
+/*
+ * What OUTLIERS asks of a trace, and gets back: the counters once, then
+ * the entries a chunk at a time, each copied under the trace lock and
+ * written out after it: the lock is never held across copy_to_user(), and
+ * a reader holds one chunk of memory, whatever the ring's size.
+ */
+#define KSTATS_OUTLIER_CHUNK	32
+
 struct kstats_outlier_read {
 	struct kstats_outliers *o;
-	struct kstats_outlier *buf;	/* new, oldest first */
-	u32 nr;
+	struct kstats_outlier_ring *ring;	/* NULL until the counters are read */
+	u64 next, last;			/* the entries still to copy, by seq */
+	struct kstats_outlier *buf;	/* [KSTATS_OUTLIER_CHUNK] */
+	u32 nr;				/* entries in @buf */
 };
 
-/*
- * The counters into @rd->o and the entries kept into a new array; -ENOSPC
- * if the caller has room for fewer. Under the trace lock (kstats_trace_call()),
- * so the ring stays. An entry being written, or overwritten while copied,
- * is skipped. -EINVAL: @p keeps no outliers.
- */
-static int kstats_outlier_copy(struct kstats_probe *p, void *arg)
+/* The counters into @rd->o, and what to copy; -ENOSPC if it will not fit. */
+static int kstats_outlier_count(struct kstats_probe *p, struct kstats_outlier_read *rd)
 {
-	struct kstats_outlier_read *rd = arg;
 	struct kstats_outliers *o = rd->o;
 	struct kstats_outlier_ring *r = p->outliers;
-	struct kstats_outlier *buf;
-	u64 head, captured, kept, seq, w;
-	u32 n = 0;
+	u64 head, captured, kept, w;
 
-	if (!r)
-		return -EINVAL;
 	kstats_outlier_rebase(p, r);
 	head = atomic64_read(&r->head);
 	captured = head - READ_ONCE(r->base.head);
@@ -298,32 +315,71 @@ static int kstats_outlier_copy(struct kstats_probe *p, void *arg)
 		o->nr_entries = kept;
 		return -ENOSPC;
 	}
-	buf = kvmalloc_array(kept ?: 1, sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
-	for (seq = head - kept + 1; seq <= head; seq++) {
-		struct kstats_outlier *e = &r->e[(seq - 1) % r->capacity];
-
-		/* Pairs with the writer's release: the entry is complete. */
-		w = smp_load_acquire(&e->seq);
-		if (w != seq << 1)
-			continue;
-		memcpy(&buf[n], e, sizeof(*e));
-		/* The copy before the recheck: a writer since then tore it. */
-		smp_rmb();
-		if (READ_ONCE(e->seq) != w)
-			continue;
-		buf[n++].seq = seq;
-	}
-	rd->buf = buf;
-	rd->nr = n;
+	rd->ring = r;
+	rd->next = head - kept + 1;
+	rd->last = head;
 	return 0;
 }
 
 /*
- * KSTATS_IOC_OUTLIERS. The frames are kernel addresses (a KASLR leak):
- * only for a file opened with privilege, as every other privileged use
- * (a descriptor passed to another process keeps its opener's rights).
+ * The counters at the first call, then the next chunk of entries into
+ * @rd->buf. Under the trace lock (kstats_trace_call()), so the ring stays.
+ * An entry being written, or overwritten since the counters were read or
+ * while copied, is skipped. -EINVAL: @p keeps no outliers; -ENOENT: the
+ * trace read at first is gone.
+ */
+static int kstats_outlier_copy(struct kstats_probe *p, void *arg)
+{
+	struct kstats_outlier_read *rd = arg;
+	struct kstats_outlier_ring *r = p->outliers;
+	u64 w;
+	int err;
+
+	if (!rd->ring) {
+		if (!r)
+			return -EINVAL;
+		err = kstats_outlier_count(p, rd);
+		if (err)
+			return err;
+	} else if (r != rd->ring) {
+		return -ENOENT;
+	}
+	for (rd->nr = 0; rd->next <= rd->last && rd->nr < KSTATS_OUTLIER_CHUNK; rd->next++) {
+		struct kstats_outlier *e = &r->e[(rd->next - 1) % r->capacity];
+		struct kstats_outlier *to = &rd->buf[rd->nr];
+
+		/* Pairs with the writer's release: the entry is complete. */
+		w = smp_load_acquire(&e->seq);
+		if (w != rd->next << 1)
+			continue;
+		memcpy(to, e, sizeof(*e));
+		/* The copy before the recheck: a writer since then tore it. */
+		smp_rmb();
+		if (READ_ONCE(e->seq) != w)
+			continue;
+		to->seq = rd->next;
+		rd->nr++;
+	}
+	return 0;
+}
+
+/* Not a trace's name: -ENOENT, or -EINVAL for a metric that is not a trace. */
+static int kstats_outlier_no_trace(const char *name)
+{
+	struct kstats_metric *m = kstats_get_by_name(name);
+
+	if (IS_ERR(m))
+		return -ENOENT;
+	kstats_metric_put(m);
+	return -EINVAL;
+}
+
+/*
+ * KSTATS_IOC_OUTLIERS. The frames are kernel addresses (a KASLR leak), and
+ * pid, tgid and comm name every user's tasks in the initial pid namespace,
+ * past hidepid= and the reader's own namespace: all four only for a file
+ * opened with privilege, as every other privileged use (a descriptor
+ * passed to another process keeps its opener's rights).
  */
 int kstats_cmd_outliers(struct file *file, void *arg)
 {
@@ -331,10 +387,9 @@ int kstats_cmd_outliers(struct file *file, void *arg)
 	struct kstats_outlier_read rd = { .o = o };
 	u8 __user *dst = u64_to_user_ptr(o->entries);
 	bool addresses = kstats_file_privileged(file);
-	struct kstats_outlier *buf;
-	struct kstats_metric *m;
+	struct kstats_outlier *e;
+	u32 n = 0, i;
 	size_t len;
-	u32 n, i;
 	int err;
 
 	if (o->flags || kstats_arg_name(o->name) ||
@@ -342,32 +397,38 @@ int kstats_cmd_outliers(struct file *file, void *arg)
 	    o->entry_size < KSTATS_OUTLIER_SIZE_VER0 || o->entry_size % 8 ||
 	    o->entry_size > PAGE_SIZE)
 		return -EINVAL;
-	len = min_t(size_t, o->entry_size, sizeof(*buf));
-	/* Output fields are ignored on input: kstats_outlier_copy() sets each. */
+	len = min_t(size_t, o->entry_size, sizeof(*e));
+	/* Output fields are ignored on input: kstats_outlier_count() sets each. */
 	o->out_flags = addresses ? 0 : KSTATS_OUTLIERS_NOADDR;
+	rd.buf = kmalloc_array(KSTATS_OUTLIER_CHUNK, sizeof(*rd.buf), GFP_KERNEL_ACCOUNT);
+	if (!rd.buf)
+		return -ENOMEM;
 	err = kstats_trace_call((const char *)o->name, kstats_outlier_copy, &rd);
-	if (err == -ENOENT) {
-		/* Not a trace: a metric that is not one is -EINVAL. */
-		m = kstats_get_by_name((const char *)o->name);
-		if (!IS_ERR(m)) {
-			kstats_metric_put(m);
-			err = -EINVAL;
-		}
-	}
+	if (err == -ENOENT)
+		err = kstats_outlier_no_trace((const char *)o->name);
 	if (err)
-		return err;
-	buf = rd.buf;
-	n = rd.nr;
-	for (i = 0; i < n && !err; i++, dst += o->entry_size) {
-		if (!addresses) {
-			memset(buf[i].frames, 0, sizeof(buf[i].frames));
-			buf[i].flags |= KSTATS_OUTLIER_NOADDR;
+		goto out;	/* -ENOSPC: nr_entries says how many there are */
+	for (;;) {
+		for (i = 0, e = rd.buf; i < rd.nr && !err; i++, e++, n++, dst += o->entry_size) {
+			if (!addresses) {
+				/* Who ran it too: no more than ps would tell. */
+				memset(e->frames, 0, sizeof(e->frames));
+				e->pid = 0;
+				e->tgid = 0;
+				memset(e->comm, 0, sizeof(e->comm));
+				e->flags |= KSTATS_OUTLIER_NOADDR;
+			}
+			if (copy_to_user(dst, e, len) || clear_user(dst + len, o->entry_size - len))
+				err = -EFAULT;
 		}
-		if (copy_to_user(dst, &buf[i], len) ||
-		    clear_user(dst + len, o->entry_size - len))
-			err = -EFAULT;
+		if (err || rd.next > rd.last)
+			break;
+		/* Gone since (UNTRACE): so are its entries; what was read stands. */
+		if (kstats_trace_call((const char *)o->name, kstats_outlier_copy, &rd))
+			break;
 	}
 	o->nr_entries = n;
-	kvfree(buf);
+out:
+	kfree(rd.buf);
 	return err;
 }

@@ -374,9 +374,12 @@ put:
 	err = register_kprobe(&p->kp[0]);
 	if (err)
 		return err;
+	p->kp_live = BIT(0);
 	err = register_kprobe(&p->kp[1]);
 	if (err)
-		unregister_kprobe(&p->kp[0]);
+		kstats_pair_detach(p);
+	else
+		p->kp_live |= BIT(1);
 	return err;
 }
 
@@ -387,10 +390,11 @@ put:
  */
 int kstats_pair_detach(struct kstats_probe *p)
 {
+	int i, err = 0;
+
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 	if (p->mech == KSTATS_MECH_TRACEPOINT) {
 		static void * const handler[2] = { kstats_tp_start, kstats_tp_end };
-		int i, err = 0;
 
 		for (i = 0; i < 2; i++) {
 			if (!p->tp[i])
@@ -407,12 +411,22 @@ int kstats_pair_detach(struct kstats_probe *p)
 		return 0;
 	}
 #endif
-	/* kprobes leaves a probe it cannot disarm in place, kp.addr cleared. */
-	if (p->kp[0].addr)
-		unregister_kprobe(&p->kp[0]);
-	if (p->kp[1].addr)
-		unregister_kprobe(&p->kp[1]);
-	return p->kp[0].addr && p->kp[1].addr ? 0 : -EBUSY;
+	/*
+	 * kprobes leaves a probe it cannot disarm in place, kp.addr cleared:
+	 * it stays live and is never unregistered again. One unregistered is
+	 * not unregistered again by a retry.
+	 */
+	for (i = 0; i < 2; i++) {
+		if (!(p->kp_live & BIT(i)))
+			continue;
+		if (p->kp[i].addr)
+			unregister_kprobe(&p->kp[i]);
+		if (p->kp[i].addr)
+			p->kp_live &= ~BIT(i);
+		else
+			err = -EBUSY;
+	}
+	return err;
 }
 
 u64 kstats_pair_missed(struct kstats_probe *p)

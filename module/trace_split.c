@@ -8,7 +8,8 @@
  * own events keep them: sched_switch says when the task leaves its CPU and
  * whether it stays runnable (preempted, or woken before it could block) or
  * blocks (prev_state, read by the scheduler itself, so no wakeup can race
- * it); sched_wakeup says when a blocked task becomes runnable again; the
+ * it, and whether the task is still on its runqueue: see
+ * kstats_task_stays_runnable()); sched_wakeup says when a blocked task becomes runnable again; the
  * next sched_switch that runs it adds what passed. A call keeps the two
  * clocks' values at entry, and at exit records the differences: waiting
  * (runqueue), blocked, and the rest of its wall time, on a CPU. The three
@@ -38,8 +39,18 @@
 
 #ifdef KSTATS_HAVE_SPLIT
 
-#define KSTATS_CTX_SLOTS	4096
 #define KSTATS_CTX_WINDOW	16	/* slots a task may live in */
+
+/*
+ * Tasks that can be inside split or self calls at once, all traces
+ * together: a power of two, read when the first such trace attaches. A
+ * task asleep inside a traced call holds its context meanwhile.
+ */
+static unsigned int kstats_ctx_slots = 4096;
+module_param_named(task_contexts, kstats_ctx_slots, uint, 0644);
+MODULE_PARM_DESC(task_contexts,
+		 "tasks inside --split/--self calls at once (a power of two, 64..1048576; default 4096)");
+static unsigned int kstats_ctx_bits;	/* ilog2 of the table's size, while it exists */
 
 enum kstats_ctx_state {
 	KSTATS_CTX_RUNNING,
@@ -49,6 +60,7 @@ enum kstats_ctx_state {
 
 struct kstats_task_ctx {
 	u64 owner;			/* generation << 32 | tid; tid 0: free */
+#define KSTATS_CTX_CLAIMING	U32_MAX	/* the tid while a claimer fills it in */
 	u64 start_time;			/* the owner's task->start_time */
 	u32 depth;			/* split calls in flight */
 	u32 state;			/* enum kstats_ctx_state */
@@ -66,8 +78,8 @@ static struct tracepoint *kstats_tp_switch, *kstats_tp_wakeup;
 
 static struct kstats_task_ctx *kstats_ctx_slot(struct task_struct *t, u32 i)
 {
-	return &kstats_ctxs[(hash_32(t->pid, ilog2(KSTATS_CTX_SLOTS)) + i) %
-			    KSTATS_CTX_SLOTS];
+	return &kstats_ctxs[(hash_32(t->pid, kstats_ctx_bits) + i) &
+			    ((1U << kstats_ctx_bits) - 1)];
 }
 
 static bool kstats_ctx_owned_by(struct kstats_task_ctx *c, struct task_struct *t)
@@ -92,6 +104,31 @@ static struct kstats_task_ctx *kstats_ctx_find(struct task_struct *t)
 	return NULL;
 }
 
+/*
+ * A claim's first step, which one cmpxchg wins among tasks racing for a
+ * free slot: from then until kstats_ctx_claim_end() the slot is neither
+ * free nor anyone's.
+ */
+static bool kstats_ctx_claim_begin(struct kstats_task_ctx *c, u64 seen)
+{
+	return cmpxchg(&c->owner, seen, (u64)(upper_32_bits(seen) + 1) << 32 |
+		       KSTATS_CTX_CLAIMING) == seen;
+}
+
+static void kstats_ctx_claim_end(struct kstats_task_ctx *c, struct task_struct *t)
+{
+	c->start_time = t->start_time;
+	c->depth = 0;
+	c->state = KSTATS_CTX_RUNNING;
+	c->t_wake = 0;
+	c->runq_ns = 0;
+	c->blocked_ns = 0;
+	c->callee_ns = 0;
+	/* The fields before the tid: whoever sees it owned sees them. */
+	smp_store_release(&c->owner, (u64)upper_32_bits(c->owner) << 32 | t->pid);
+	atomic_inc(&kstats_ctxs_owned);
+}
+
 /* The current task's context, claimed if it has none; NULL if all taken. */
 static struct kstats_task_ctx *kstats_ctx_get(void)
 {
@@ -109,21 +146,9 @@ static struct kstats_task_ctx *kstats_ctx_get(void)
 	for (i = 0; i < KSTATS_CTX_WINDOW; i++) {
 		c = kstats_ctx_slot(current, i);
 		seen = READ_ONCE(c->owner);
-		if (lower_32_bits(seen))
+		if (lower_32_bits(seen) || !kstats_ctx_claim_begin(c, seen))
 			continue;
-		/* Other tasks may race for a free slot: one cmpxchg wins. */
-		if (cmpxchg(&c->owner, seen, (u64)(upper_32_bits(seen) + 1) << 32) != seen)
-			continue;
-		c->start_time = current->start_time;
-		c->depth = 0;
-		c->state = KSTATS_CTX_RUNNING;
-		c->t_wake = 0;
-		c->runq_ns = 0;
-		c->blocked_ns = 0;
-		c->callee_ns = 0;
-		/* The fields before the tid: whoever sees it owned sees them. */
-		smp_store_release(&c->owner, (u64)(upper_32_bits(seen) + 1) << 32 | current->pid);
-		atomic_inc(&kstats_ctxs_owned);
+		kstats_ctx_claim_end(c, current);
 		this_cpu_write(kstats_cur_ctx, c);
 		return c;
 	}
@@ -138,6 +163,22 @@ static void kstats_ctx_put(struct kstats_task_ctx *c)
 	atomic_dec(&kstats_ctxs_owned);
 	if (this_cpu_read(kstats_cur_ctx) == c)
 		this_cpu_write(kstats_cur_ctx, NULL);
+}
+
+/*
+ * Whether @prev, leaving its CPU, stays runnable. @prev_state is the state
+ * the scheduler read before deciding; before upstream 8feb053d5319 (6.16,
+ * and stable trees that took it) it stays the sleep state when a pending
+ * signal kept the task on its runqueue. on_rq tells, under the runqueue
+ * lock held here; a task whose dequeue is delayed (EEVDF, 6.12+) is still
+ * on it, asleep.
+ */
+static bool kstats_task_stays_runnable(bool preempt, struct task_struct *prev,
+				       unsigned int prev_state)
+{
+	if (preempt || prev_state == TASK_RUNNING)
+		return true;
+	return READ_ONCE(prev->on_rq) && !kstats_sched_delayed(prev);
 }
 
 /* Called with the runqueue locked and interrupts off (RT included). */
@@ -157,12 +198,13 @@ static void kstats_sched_switch(void *data, bool preempt, struct task_struct *pr
 		} else {
 			WRITE_ONCE(c->t_wake, 0);
 			WRITE_ONCE(c->t_out, now);
-			WRITE_ONCE(c->state, preempt || prev_state == TASK_RUNNING ?
+			WRITE_ONCE(c->state, kstats_task_stays_runnable(preempt, prev, prev_state) ?
 				   KSTATS_CTX_RUNNABLE : KSTATS_CTX_BLOCKED);
 		}
 	}
 	this_cpu_write(kstats_cur_ctx, NULL);
-	if (!atomic_read(&kstats_ctxs_owned))
+	/* The idle task (pid 0 on every CPU) owns no context. */
+	if (!next->pid || !atomic_read(&kstats_ctxs_owned))
 		return;
 	c = kstats_ctx_find(next);
 	if (!c)
@@ -189,7 +231,7 @@ static void kstats_sched_wakeup(void *data, struct task_struct *p)
 {
 	struct kstats_task_ctx *c;
 
-	if (!atomic_read(&kstats_ctxs_owned))
+	if (!p->pid || !atomic_read(&kstats_ctxs_owned))
 		return;
 	c = kstats_ctx_find(p);
 	if (c && READ_ONCE(c->state) == KSTATS_CTX_BLOCKED && !READ_ONCE(c->t_wake))
@@ -206,12 +248,11 @@ void kstats_split_begin(struct kstats_probe *p, struct kstats_split_mark *m)
 	struct kstats_task_ctx *c;
 
 	m->ctx = NULL;
-	m->missed = false;
 	if (!in_task() || !current->pid)
 		return;
 	c = kstats_ctx_get();
 	if (!c) {
-		m->missed = true;
+		m->ctx = KSTATS_CTX_MISSED;
 		return;
 	}
 	c->depth++;
@@ -229,9 +270,11 @@ void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m,
 {
 	struct kstats_task_ctx *c = m->ctx;
 	u64 runq = 0, blocked = 0, callees = 0;
-	bool missed = m->missed;
+	bool missed = c == KSTATS_CTX_MISSED;
 
-	if (c && !kstats_ctx_owned_by(c, current)) {
+	if (missed) {
+		c = NULL;
+	} else if (c && !kstats_ctx_owned_by(c, current)) {
 		missed = true;	/* given back at a detach; see kstats_split_put() */
 	} else if (c) {
 		runq = c->runq_ns - m->runq_ns;
@@ -257,7 +300,7 @@ void kstats_split_end(struct kstats_probe *p, const struct kstats_split_mark *m,
 	if (!p->split[0])
 		return;
 	/* Off-CPU time lies between the call's own two clock reads. */
-	if (missed || runq + blocked > wall) {
+	if (missed || runq > wall || blocked > wall - runq) {
 		this_cpu_inc(p->pcpu->split_misses);
 		return;
 	}
@@ -279,9 +322,14 @@ int kstats_split_get(void)
 		return 0;
 	}
 	if (!kstats_ctxs) {
-		kstats_ctxs = kvcalloc(KSTATS_CTX_SLOTS, sizeof(*kstats_ctxs), GFP_KERNEL);
+		unsigned int slots = READ_ONCE(kstats_ctx_slots);
+
+		if (slots < 64 || slots > 1U << 20 || !is_power_of_2(slots))
+			return -EINVAL;
+		kstats_ctxs = kvcalloc(slots, sizeof(*kstats_ctxs), GFP_KERNEL);
 		if (!kstats_ctxs)
 			return -ENOMEM;
+		kstats_ctx_bits = ilog2(slots);
 	}
 	kstats_tp_switch = kstats_core_tracepoint("sched_switch");
 	kstats_tp_wakeup = kstats_core_tracepoint("sched_wakeup");
@@ -314,14 +362,17 @@ void kstats_split_put(void)
 	tracepoint_probe_unregister(kstats_tp_switch, kstats_sched_switch, NULL);
 	tracepoint_probe_unregister(kstats_tp_wakeup, kstats_sched_wakeup, NULL);
 	tracepoint_synchronize_unregister();
-	memset(kstats_ctxs, 0, KSTATS_CTX_SLOTS * sizeof(*kstats_ctxs));
 	atomic_set(&kstats_ctxs_owned, 0);
 	for_each_possible_cpu(cpu)
 		per_cpu(kstats_cur_ctx, cpu) = NULL;
+	/* The next first split trace reads the size again. */
+	kvfree(kstats_ctxs);
+	kstats_ctxs = NULL;
 }
 
 void kstats_split_exit(void)
 {
+	WARN_ON_ONCE(kstats_split_users);
 	kvfree(kstats_ctxs);
 }
 

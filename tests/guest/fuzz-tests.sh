@@ -3,7 +3,7 @@
 # arguments, 4 threads, fds shared, dup'ed, passed and closed, traces
 # attached while their functions are called), its errno histogram checked
 # against kstats(4) (fuzz-errnos.py); then CYCLES rounds of insmod kstats ->
-# trace vfs_read under load -> rmmod with the trace still attached.
+# trace vfs_read under load -> rmmod refused while traced -> untrace -> rmmod.
 # The lane fails on any kernel report (tests/vm/run.sh).
 # Then STRESS seconds of abi_stress runs (create, record, snapshot, reset,
 # stop/start, delete on shared names, exact counts at the end of each run)
@@ -34,8 +34,10 @@ cycle() {
 	# The load below calls vfs_read all along: samples are there at once.
 	"$K" -j list | python3 -c 'import json, sys
 m = {e["name"]: e for e in json.load(sys.stdin)["metrics"]}
-sys.exit(0 if m["cycle"]["count"] > 0 else 1)' || { echo "no samples"; rmmod kstats; return 1; }
-	rmmod kstats
+sys.exit(0 if m["cycle"]["count"] > 0 else 1)' || { echo "no samples"; "$K" untrace cycle; rmmod kstats; return 1; }
+	# The trace holds kstats: rmmod is refused until untrace.
+	if rmmod kstats 2>/dev/null; then echo "rmmod succeeded with a trace attached"; return 1; fi
+	"$K" untrace cycle && rmmod kstats
 }
 cycles() {
 	local i load rc=0
@@ -49,7 +51,7 @@ cycles() {
 	return $rc
 }
 if ((cycles > 0)); then
-	ok "$cycles cycles of insmod, trace vfs_read under load, rmmod while traced" cycles
+	ok "$cycles cycles of insmod, trace vfs_read under load, rmmod refused while traced, untrace, rmmod" cycles
 fi
 
 # count NAME: its samples, from LIST.

@@ -96,6 +96,8 @@ ok "trace exits: clock stepping back is a miss, a stop drops the call, GAP resta
 	sh -c "insmod $kmod/kstats_probe_test.ko && rmmod kstats_probe_test"
 ok "sections: a free slot before a stale one, ends pair and free, no claim from a stale owner word" \
 	sh -c "insmod $kmod/kstats_section_test.ko && rmmod kstats_section_test"
+ok "outliers: a capture re-entered from inside one (a probe on stack_trace_save) nests no deeper, counted rate-limited" \
+	sh -c "insmod $kmod/kstats_outlier_test.ko && rmmod kstats_outlier_test"
 
 ok "rmmod kstats" rmmod kstats
 ok "debugfs kstats/ removed" test ! -e "$view"

@@ -102,9 +102,13 @@ tap "insmod the target again" insmod "$kmod/kstats_target.ko"
 "$build/trace_test" detached t.left2 10 call || rc=1
 tap "untrace after its module left" "$build/../../cli/kstatsctl" --no-autoload untrace t.left1 t.left2
 tap "rmmod the target" rmmod kstats_target
-# kstats goes away with a trace still attached (no consumer holds it).
+# Each trace holds kstats (issue 30 C2): rmmod is refused while one exists,
+# attached or detached, and its probes keep working; after untrace kstats goes.
 tap "insmod the target again" insmod "$kmod/kstats_target.ko"
 "$build/trace_test" leave t.left3 || rc=1
-tap "rmmod kstats with a live trace" rmmod kstats
+tap "rmmod kstats refused with a live trace" sh -c \
+	"! rmmod kstats 2>/tmp/rmmod.err && grep -q 'in use' /tmp/rmmod.err && test -e /sys/module/kstats"
+tap "untrace it" "$build/../../cli/kstatsctl" --no-autoload untrace t.left3
+tap "rmmod kstats once no trace is left" rmmod kstats
 tap "rmmod the target" rmmod kstats_target
 exit $rc

@@ -489,6 +489,13 @@ int main(int argc, char **argv)
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", 1);
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
+	} else if (argc > 1 && !strcmp(argv[1], "shared")) {
+		/* Traces sharing one function alone (by hand). */
+		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));
+
+		if (have_fprobe)
+			test_shared(KSTATS_MECH_FPROBE, "fprobe", 1, 1);
+		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", 1, have_fprobe);
 	} else if (argc > 1 && !strcmp(argv[1], "cgroup")) {
 		/* The cgroup checks alone (by hand). */
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
@@ -539,6 +546,7 @@ int main(int argc, char **argv)
 			test_self(KSTATS_MECH_FPROBE, "fprobe", have_self);
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", have_keys);
 			test_cgroup(KSTATS_MECH_FPROBE, "fprobe", have_cgroup, 0);
+			test_shared(KSTATS_MECH_FPROBE, "fprobe", have_self, 1);
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
@@ -546,6 +554,7 @@ int main(int argc, char **argv)
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", have_keys);
 		test_cgroup(KSTATS_MECH_KRETPROBE, "kretprobe", have_cgroup,
 			    !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
+		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);
 		test_sections(ncpus);
 		test_tcp();
 		test_refusals(have_fprobe);

@@ -63,6 +63,8 @@ uint64_t samples(const char *name);	/* or ~0 when there is no such metric */
 void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints);
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
+/* trace_shared.c: traces sharing one function */
+void test_shared(uint32_t mech, const char *m, int supported, int have_fprobe);
 int faults_main(int argc, char **argv, int have_fprobe);
 
 #endif /* KSTATS_TRACE_TEST_H */

@@ -18,7 +18,8 @@
  *  - fprobe: a call that entered under one trace and returns after a new
  *    trace was attached in the very same struct (what the next TRACE often
  *    gets back from the allocator) is not timed into the new one. On the
- *    function graph (6.14+) its exit handler is found by that address.
+ *    function graph (6.14+) its exit handler is found by that address;
+ *  - a task context being claimed is neither free nor anyone's.
  */
 #include <linux/completion.h>
 #include <linux/kstats.h>
@@ -195,6 +196,43 @@ static int check_stale_instance(struct kstats_probe *p)
 }
 #endif
 
+/*
+ * Task contexts (trace_split.c, issue 30 W2): a slot another task has won
+ * the cmpxchg for, but not yet filled in, is neither free nor anyone's.
+ * Before, it looked free (tid 0) until the claimer's release, and a
+ * second task could claim it too: two owners of one context.
+ */
+static int check_ctx_claim(void)
+{
+	struct kstats_task_ctx *other, *c;
+	int err = 0;
+
+	/* The table (no scheduler probes here: -EOPNOTSUPP after it is made). */
+	kstats_split_get();
+	if (!kstats_ctxs)
+		return -ENOMEM;
+	preempt_disable();
+	other = kstats_ctx_slot(current, 0);
+	if (!kstats_ctx_claim_begin(other, READ_ONCE(other->owner))) {
+		err = -EINVAL;
+	} else {
+		c = kstats_ctx_get();
+		if (!c || c == other || kstats_ctx_find(current) != c ||
+		    atomic_read(&kstats_ctxs_owned) != 1)
+			err = -EINVAL;
+		if (c)
+			kstats_ctx_put(c);
+		if (atomic_read(&kstats_ctxs_owned))
+			err = -EINVAL;
+	}
+	preempt_enable();
+	if (err)
+		pr_err("kstats_probe_test: a context being claimed by another task was taken, or shared\n");
+	kstats_split_exit();
+	kstats_ctxs = NULL;
+	return err;
+}
+
 static int __init probe_test_init(void)
 {
 	struct kstats_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -209,7 +247,8 @@ static int __init probe_test_init(void)
 	if (p->pcpu && !IS_ERR(p->time) && !IS_ERR(p->gap)) {
 		p->time_metric = to_metric(p->time);
 		p->gap_metric = to_metric(p->gap);
-		err = run_checks(p) ?: check_attach(p) ?: check_stale_instance(p);
+		err = run_checks(p) ?: check_attach(p) ?: check_stale_instance(p) ?:
+		      check_ctx_claim();
 	}
 	kstats_delete(p->time);
 	kstats_delete(p->gap);
