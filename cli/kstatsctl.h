@@ -701,8 +701,8 @@ struct ks_plot {
 	const char *title;	/* --title, or NULL: the metric's name */
 	int width, height;	/* pixels */
 	bool share;		/* hist: each slot's share of the samples, not its count */
-	bool per_slot;		/* hist: per slot, not per 1/2^b octave; heatmap: --palette */
-	int palette;
+	bool per_slot;		/* hist: counts per slot, not per 1/2^b octave */
+	int palette;		/* heatmap: enum ks_palette (plot.h) */
 };
 /* One curve of a CDF overlay, and its legend. */
 struct ks_plot_series {

@@ -114,6 +114,8 @@ static double round_width(double min)
 	double w = 1;
 	size_t i;
 
+	if (!(min > 1e-9))
+		min = 1e-9;	/* intervals of no length (a hostile log) */
 	if (min <= 1) {
 		while (w / 10 >= min)
 			w /= 10;
@@ -250,7 +252,8 @@ static void cells(FILE *out, const struct ks_frame *f, const struct ks_axis *x,
 			y1 = ks_axis_px(y, kstats_slot_high(k, hm->r));
 			color_at(c, sizeof(c), palette, color_pos(hm, density(hm, k, n)));
 			svg_rect_title(out, x0, y1, fmax(x1 - x0, 1), fmax(y0 - y1, 1), c,
-				       "%gs to %gs: %.0f samples in %s", t, t + hm->binw, n,
+				       "%gs to %gs: %.0f sample%s in %s", t, t + hm->binw, n,
+				       n == 1 ? "" : "s",
 				       ks_fmt_slot(range, sizeof(range), k, hm->r, opts.units));
 		}
 	}

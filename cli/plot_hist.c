@@ -94,8 +94,9 @@ int ks_plot_hist(FILE *out, const struct ks_metric *m, const char *label,
 		if (x1 - x0 < 1)	/* a slot narrower than a pixel still shows */
 			x1 = x0 + 1;
 		top = ks_axis_px(&y, v);
-		svg_rect_title(out, x0, top, x1 - x0, f.y + f.h - top, BAR_FILL, "%s: %.0f samples",
-			       ks_fmt_slot(range, sizeof(range), s, b, opts.units), slot[s]);
+		svg_rect_title(out, x0, top, x1 - x0, f.y + f.h - top, BAR_FILL, "%s: %.0f sample%s",
+			       ks_fmt_slot(range, sizeof(range), s, b, opts.units), slot[s],
+			       slot[s] == 1 ? "" : "s");
 	}
 	fputs("</g>\n", out);
 	ks_plot_area(out, &f, true);

@@ -346,7 +346,7 @@ def stripes(svg, png, lo, hi):
     assert "rows of frac_bits 1" in subtitle(root), subtitle(root)
     pair = {}
     for x0, y0, w, h, title in cells(root):
-        m = re.fullmatch(r"([0-9.]+)s to ([0-9.]+)s: ([0-9]+) samples in \[(.*), (.*)\)", title)
+        m = re.fullmatch(r"([0-9.]+)s to ([0-9.]+)s: ([0-9]+) samples? in \[(.*), (.*)\)", title)
         a, z = parse_label(m.group(4), "latency"), parse_label(m.group(5), "latency")
         if a < lo or z > hi:
             continue
@@ -380,7 +380,7 @@ def bins(svg, total, span):
     got = 0
     cols = set()
     for x0, y0, cw, h, title in cells(root):
-        m = re.fullmatch(r"([0-9.]+)s to ([0-9.]+)s: ([0-9]+) samples in .*", title)
+        m = re.fullmatch(r"([0-9.]+)s to ([0-9.]+)s: ([0-9]+) samples? in .*", title)
         if not m:
             continue
         got += int(m.group(3))
@@ -449,7 +449,7 @@ def titles(svgs):
                 for r in g.iter("{%s}rect" % NS["s"]):
                     n += 1
                     t = r.find("s:title", NS)
-                    bad += t is None or not re.search(r"samples|no interval", t.text)
+                    bad += t is None or not re.search(r"[0-9] samples?|no interval", t.text)
         print(f"titles: {svg}: {n} cells or bars, {bad} without a tooltip")
         ok &= n > 0 and bad == 0
     return ok
