@@ -20,6 +20,8 @@ extern const char *const ks_palette_names[];	/* NULL-terminated */
  * leaves a coarser kstats layout (hdr_codec.c).
  */
 uint32_t ks_plot_data_bits(const struct ks_metric *m);
+/* Adds @m's counts, merged into slots of frac_bits @r <= m's, to @slots. */
+void ks_plot_add(const struct ks_metric *m, uint32_t r, double *slots);
 /* @h's counts merged into the nslots(@r) slots of frac_bits @r <= h's. */
 void ks_plot_rebin(const struct ks_hist *h, uint32_t r, double *slots);
 /* Slot @s of frac_bits @r, log2(high / low): its width in octaves. */

@@ -15,30 +15,48 @@
 
 #include "plot.h"
 
-/* Does every count of @h sit in the last of its slot's slots at frac_bits @r? */
-static bool at_last_of(const struct ks_hist *h, uint32_t r)
+/*
+ * The least r <= @fb such that @slot's last value (at @fb) is the last of
+ * its slot at every frac_bits from r to @fb - 1.
+ */
+static uint32_t last_of_down_to(uint32_t slot, uint32_t fb)
 {
-	uint32_t s;
+	uint64_t last = kstats_slot_last(slot, fb);
+	uint32_t r = fb;
 
-	for (s = h->first; h->total && s <= h->last; s++) {
-		uint64_t last = kstats_slot_last(s, h->frac_bits);
-
-		if (h->count[s] && kstats_slot_last(kstats_hist_slot(last, r), r) != last)
-			return false;
-	}
-	return true;
+	while (r > 0 && kstats_slot_last(kstats_hist_slot(last, r - 1), r - 1) == last)
+		r--;
+	return r;
 }
 
+/* Sparse: the metric's slot entries, no histogram built (heatmaps of a day). */
 uint32_t ks_plot_data_bits(const struct ks_metric *m)
 {
-	struct ks_hist h;
-	uint32_t fb;
+	uint32_t i, fb = 0, nslots = kstats_hist_nslots(m->frac_bits);
 
-	ks_hist_build(&h, m, -1);
-	for (fb = h.frac_bits; fb > 0 && at_last_of(&h, fb - 1); fb--)
-		;
-	ks_hist_free(&h);
+	for (i = 0; i < m->nr_slots && fb < m->frac_bits; i++) {
+		const struct kstats_snap_slot *s = &m->slots[i];
+		uint32_t r;
+
+		if (!s->count || s->slot >= nslots)
+			continue;
+		r = last_of_down_to(s->slot, m->frac_bits);
+		fb = r > fb ? r : fb;
+	}
 	return fb;
+}
+
+void ks_plot_add(const struct ks_metric *m, uint32_t r, double *slots)
+{
+	uint32_t i, nslots = kstats_hist_nslots(m->frac_bits);
+
+	for (i = 0; i < m->nr_slots; i++) {
+		const struct kstats_snap_slot *s = &m->slots[i];
+
+		if (s->count && s->slot < nslots)
+			slots[kstats_hist_slot(kstats_slot_low(s->slot, m->frac_bits), r)] +=
+				(double)s->count;
+	}
 }
 
 void ks_plot_rebin(const struct ks_hist *h, uint32_t r, double *slots)

@@ -150,7 +150,6 @@ static double median_length(const struct ks_plot_interval *iv, size_t nr)
 /* The intervals binned to columns of @hm->binw from @t0 and summed. */
 static void bin(struct heat *hm, const struct ks_plot_interval *iv, size_t nr, double t0)
 {
-	double *rows = xcalloc(hm->nrows, sizeof(*rows));
 	size_t i, c, last;
 	uint32_t k;
 
@@ -158,20 +157,14 @@ static void bin(struct heat *hm, const struct ks_plot_interval *iv, size_t nr, d
 	hm->covered = xcalloc(hm->ncols, sizeof(*hm->covered));
 	for (i = 0; i < nr; i++) {
 		double from = (iv[i].start_s - t0) / hm->binw, to = from + iv[i].length_s / hm->binw;
-		struct ks_hist h;
 
 		c = (size_t)fmin(floor((from + to) / 2), (double)hm->ncols - 1);
 		last = (size_t)fmin(fmax(ceil(to - 1e-6) - 1, 0), (double)hm->ncols - 1);
 		for (size_t k2 = (size_t)fmax(floor(from + 1e-6), 0); k2 <= last; k2++)
 			hm->covered[k2] = true;
 		hm->covered[c] = true;
-		ks_hist_build(&h, iv[i].m, -1);
-		ks_plot_rebin(&h, hm->r, rows);
-		ks_hist_free(&h);
-		for (k = 0; k < hm->nrows; k++)
-			hm->cell[c * hm->nrows + k] += rows[k];
+		ks_plot_add(iv[i].m, hm->r, hm->cell + c * hm->nrows);
 	}
-	free(rows);
 	hm->dmin = INFINITY;
 	hm->dmax = 0;
 	for (c = 0; c < hm->ncols; c++)
@@ -260,6 +253,29 @@ static void cells(FILE *out, const struct ks_frame *f, const struct ks_axis *x,
 	fputs("</g>\n", out);
 }
 
+/*
+ * Widens [@lo, @hi) to @m's non-empty slots and adds its samples to
+ * @total; whether it has any. Sparse, from the slot entries: a day of
+ * intervals is 86,400 of them.
+ */
+static bool span(const struct ks_metric *m, double *lo, double *hi, ks_u128 *total)
+{
+	uint32_t i, nslots = kstats_hist_nslots(m->frac_bits);
+	bool any = false;
+
+	for (i = 0; i < m->nr_slots; i++) {
+		const struct kstats_snap_slot *s = &m->slots[i];
+
+		if (!s->count || s->slot >= nslots)
+			continue;
+		*lo = fmin(*lo, (double)kstats_slot_low(s->slot, m->frac_bits));
+		*hi = fmax(*hi, kstats_slot_high(s->slot, m->frac_bits));
+		*total += s->count;
+		any = true;
+	}
+	return any;
+}
+
 /* "6 s", "5 min", "2 h": a bin width. */
 static void fmt_width(char *buf, size_t len, double s)
 {
@@ -275,7 +291,7 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 		    const struct ks_plot *p)
 {
 	double lo = INFINITY, hi = 0, t0 = INFINITY, t1 = -INFINITY;
-	uint32_t fb = 0;
+	uint32_t fb = 0, fb_min = KSTATS_FRAC_BITS_MAX;
 	struct heat hm = { 0 };
 	struct ks_axis x, y;
 	struct ks_frame f;
@@ -286,20 +302,16 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		struct ks_hist h;
-		uint32_t b = ks_plot_data_bits(iv[i].m);
-
 		t0 = fmin(t0, iv[i].start_s);
 		t1 = fmax(t1, iv[i].start_s + iv[i].length_s);
-		ks_hist_build(&h, iv[i].m, -1);
-		if (h.total) {
-			lo = fmin(lo, (double)kstats_slot_low(h.first, h.frac_bits));
-			hi = fmax(hi, kstats_slot_high(h.last, h.frac_bits));
-			fb = b > fb ? b : fb;	/* empty intervals tell nothing */
+		if (span(iv[i].m, &lo, &hi, &total)) {	/* empty intervals tell nothing */
+			uint32_t b = ks_plot_data_bits(iv[i].m);
+
+			fb = b > fb ? b : fb;
+			fb_min = iv[i].m->frac_bits < fb_min ? iv[i].m->frac_bits : fb_min;
 		}
-		total += h.total;
-		ks_hist_free(&h);
 	}
+	fb = fb < fb_min ? fb : fb_min;	/* rows are merged slots of every interval */
 	if (!total)
 		return ks_plot_empty(nr ? iv[0].m->name : "");
 	ks_plot_frame(&f, p, 64, 90);
