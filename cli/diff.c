@@ -118,8 +118,8 @@ static bool other_boot(const struct ks_source *a, const struct ks_source *b)
 	       (a->boot_id[0] && b->boot_id[0] && strcmp(a->boot_id, b->boot_id));
 }
 
-static void classify(struct pair *p, const struct ks_source *sa,
-		     const struct ks_source *sb, bool cumulative)
+void diff_classify(struct pair *p, const struct ks_source *sa,
+		   const struct ks_source *sb, bool cumulative)
 {
 	const struct ks_metric *a = p->a, *b = p->b;
 	char why[200], n[48], t[48];
@@ -473,7 +473,7 @@ static void pair_up(const struct diff_args *a, const struct ks_set *sa,
 		p->b = ks_set_find(sb, sa->m[i].name);
 		if (!p->b || !picked(a, p->a->name))
 			continue;
-		classify(p, &sa->src, &sb->src, a->cumulative);
+		diff_classify(p, &sa->src, &sb->src, a->cumulative);
 		v->nr++;
 	}
 }

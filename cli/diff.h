@@ -19,6 +19,10 @@ struct pair {
 	char note[640];
 };
 
+/* How @p's A and B compare (p->cmp, p->note); p->iv is B - A for CMP_INTERVAL. */
+void diff_classify(struct pair *p, const struct ks_source *sa,
+		   const struct ks_source *sb, bool cumulative);
+
 /* A side's value: [lo, hi] where only that much is known (lo == hi: exact). */
 struct range {
 	double lo, hi;

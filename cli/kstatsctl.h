@@ -701,6 +701,8 @@ struct ks_plot {
 	const char *title;	/* --title, or NULL: the metric's name */
 	int width, height;	/* pixels */
 	bool share;		/* hist: each slot's share of the samples, not its count */
+	bool per_slot;		/* hist: counts per slot, not per 1/2^b octave */
+	int palette;		/* heatmap: enum ks_palette (plot.h) */
 };
 /* One curve of a CDF overlay, and its legend. */
 struct ks_plot_series {
@@ -726,7 +728,7 @@ struct ks_axis {
 	double step;		/* linear: between ticks */
 	bool log;		/* log10; lo and hi powers of ten */
 };
-enum ks_axis_kind { AX_LATENCY, AX_COUNT, AX_SHARE, AX_SECONDS };
+enum ks_axis_kind { AX_LATENCY, AX_COUNT, AX_SHARE, AX_SECONDS, AX_TAIL };
 /* The plot area, in pixels. */
 struct ks_frame {
 	double x, y, w, h;

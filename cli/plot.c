@@ -2,6 +2,7 @@
 /*
  * kstatsctl plot hist FILE [NAME]
  * kstatsctl plot cdf A [B] [NAME...]
+ * kstatsctl plot percentiles A [B] [NAME...]
  * kstatsctl plot heatmap FILE.hlog [NAME]
  *
  * Pictures of snapshot files and HdrHistogram interval logs (hist and cdf
@@ -14,13 +15,17 @@
  * cdf's operands: A, then B when it names a file that exists, then the
  * metric patterns (a metric named like a file here: write the file as ./B).
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "kstatsctl.h"
+#include "diff.h"
+#include "plot.h"
 
 enum plot_kind { PLOT_HIST, PLOT_CDF, PLOT_HEATMAP };
 
@@ -28,10 +33,13 @@ struct plot_args {
 	const char *kind;
 	struct ks_names ops;	/* the operands after the kind */
 	const char *output;
+	bool palette_set;
+	bool cumulative;	/* cdf, percentiles: B whole, even when it is A later */
 	struct ks_plot p;
 };
 
-enum { OPT_TITLE = 0x500, OPT_WIDTH, OPT_HEIGHT, OPT_SHARE };
+enum { OPT_TITLE = 0x500, OPT_WIDTH, OPT_HEIGHT, OPT_SHARE, OPT_PER_SLOT, OPT_PALETTE,
+       OPT_CUMULATIVE };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -43,7 +51,14 @@ static const struct argp_option plot_options[] = {
 	{ "title", OPT_TITLE, "TEXT", 0, "The picture's title (default: the metric's name)", 0 },
 	{ "width", OPT_WIDTH, "PIXELS", 0, "The picture's width (default 800)", 0 },
 	{ "height", OPT_HEIGHT, "PIXELS", 0, "The picture's height (default 500)", 0 },
-	{ "share", OPT_SHARE, NULL, 0, "hist: each slot's share of the samples, not its count", 0 },
+	{ "share", OPT_SHARE, NULL, 0, "hist: shares of the samples, not counts", 0 },
+	{ "per-slot", OPT_PER_SLOT, NULL, 0, "hist: bars as tall as each slot's count, as 'show' "
+	  "prints them (default: samples per 1/2^b octave, flat where the load is flat in log "
+	  "latency)", 0 },
+	{ "palette", OPT_PALETTE, "NAME", 0, "heatmap: the colours from few samples to many: "
+	  "viridis (default; dark to yellow) or reds (white to dark red, as Brendan Gregg's)", 0 },
+	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "cdf, percentiles: B whole, even when it is A "
+	  "later (by default B - A, as diff compares them)", 0 },
 	{ 0 }
 };
 
@@ -71,6 +86,22 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case OPT_SHARE:
 		a->p.share = true;
 		break;
+	case OPT_PER_SLOT:
+		a->p.per_slot = true;
+		break;
+	case OPT_CUMULATIVE:
+		a->cumulative = true;
+		break;
+	case OPT_PALETTE:
+		for (v = 0; ks_palette_names[v] && strcmp(arg, ks_palette_names[v]); v++)
+			;
+		if (!ks_palette_names[v]) {
+			ks_usage("--palette: '%s' is not viridis or reds", arg);
+			return EINVAL;
+		}
+		a->p.palette = (int)v;
+		a->palette_set = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (!a->kind)
 			a->kind = arg;
@@ -85,13 +116,20 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 
 const struct argp plot_argp = {
 	plot_options, plot_parse,
-	"hist FILE [NAME]\ncdf A [B] [NAME...]\nheatmap FILE.hlog [NAME]",
+	"hist FILE [NAME]\ncdf A [B] [NAME...]\npercentiles A [B] [NAME...]\n"
+	"heatmap FILE.hlog [NAME]",
 	"Draws the metrics of a snapshot file or an HdrHistogram interval log as SVG: a "
-	"distribution (hist, bars per slot on a log latency axis), the CDFs of the metrics "
-	"of one or two files overlaid (cdf), or latency over time from an interval log "
-	"(heatmap). NAME: a metric, or a shell-style pattern."
+	"distribution (hist: samples per 1/2^b octave on a log latency axis), the CDFs of "
+	"the metrics of one or two files overlaid (cdf), their percentile spectra (percentiles:"
+	" latency against 1/(1-p), labelled 0%, 90%, 99%, 99.9%..., as HdrHistogram's plots), or latency "
+	"over time from an interval log (heatmap). NAME: a metric, or a shell-style pattern. "
+	"With two files, B is drawn as diff compares it with A: the samples recorded "
+	"between them (B - A) when B is A later."
 	"\vheatmap takes an interval log; record one with\n"
-	"  kstatsctl export --format hdr --interval 1 -o run.hlog",
+	"  kstatsctl export --format hdr --interval 1 -o run.hlog\n"
+	"Examples:\n"
+	"  kstatsctl plot hist run.ksnap tcp_sendmsg -o hist.svg\n"
+	"  kstatsctl plot percentiles before.ksnap after.ksnap tcp_sendmsg -o tail.svg",
 	children, NULL, NULL
 };
 
@@ -225,43 +263,114 @@ static bool is_file(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-static int plot_cdf(FILE *out, struct plot_args *a)
-{
+/* The curves of an overlay (cdf, percentiles), and what they hold. */
+struct overlay {
 	struct ks_plot_series sr[16];
+	char *label[16];
+	struct pair pair[16];	/* B's side: how it compares with A */
+	size_t nr;
+};
+
+static void overlay_add(struct overlay *o, const struct ks_metric *m, char *label)
+{
+	if (o->nr < ARRAY_SIZE(o->sr)) {
+		o->sr[o->nr] = (struct ks_plot_series){ label, m };
+		o->label[o->nr] = label;
+	} else {
+		free(label);
+	}
+	o->nr++;	/* past 16: refused by the plot, which says how many */
+}
+
+static char *label_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *label_of(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/*
+ * B's curve for A's metric @a, as diff compares them (diff_classify()):
+ * B - A when B is A later, B whole across hosts or with --cumulative; and,
+ * where diff compares nothing (a reset, a reboot), B whole, saying so.
+ */
+static void overlay_b(struct overlay *o, const struct ks_set *sa, const struct ks_set *sb,
+		      const struct ks_metric *a, const struct ks_metric *b, const char *na,
+		      const char *nb, bool cumulative)
+{
+	struct pair *p = &o->pair[o->nr < ARRAY_SIZE(o->pair) ? o->nr : 0];
+	const char *t = b->name;
+
+	if (o->nr >= ARRAY_SIZE(o->pair) || !a) {
+		overlay_add(o, b, label_of("%s: %s%s", nb, t, a ? "" : " (not in A)"));
+		return;
+	}
+	*p = (struct pair){ .a = a, .b = b };
+	diff_classify(p, &sa->src, &sb->src, cumulative);
+	if (p->cmp == CMP_INTERVAL)
+		overlay_add(o, &p->iv, label_of("%s \u2212 %s: %s, recorded between them", nb, na, t));
+	else if (p->cmp == CMP_WHOLE)
+		overlay_add(o, b, label_of("%s: %s, whole", nb, t));
+	else	/* diff's reason, to its details: "reset between A and B" */
+		overlay_add(o, b, label_of("%s: %s, whole (diff compares nothing: %.*s)", nb, t,
+					   (int)strcspn(p->note, ":("), p->note));
+}
+
+static void overlay_free(struct overlay *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr && i < ARRAY_SIZE(o->sr); i++) {
+		free(o->label[i]);
+		if (o->pair[i].cmp == CMP_INTERVAL)
+			ks_metric_free(&o->pair[i].iv);
+	}
+}
+
+/*
+ * plot cdf and plot percentiles: A [B] [NAME...]. One file: a curve per
+ * metric. Two: A's metrics, then B's, each B as diff compares it with
+ * the metric of the same name in A.
+ */
+static int plot_overlay(FILE *out, struct plot_args *a, bool pct)
+{
 	struct ks_set set[2] = { 0 };
-	char *label[16] = { 0 };
+	struct overlay o = { .nr = 0 };
+	char *base[2] = { 0 };
 	struct ks_names pats;
-	size_t nf, i, k, nr = 0;
+	size_t nf, i, k;
 	int rc = 0;
 
 	if (a->ops.nr < 1)
-		return ks_usage("plot cdf A [B] [NAME...]: which file?");
+		return ks_usage("plot %s A [B] [NAME...]: which file?", pct ? "percentiles" : "cdf");
 	nf = a->ops.nr > 1 && is_file(a->ops.v[1]) ? 2 : 1;
 	pats = (struct ks_names){ a->ops.v + nf, a->ops.nr - nf };
 	for (i = 0; i < nf && !rc; i++) {
 		rc = ks_snapfile_read(a->ops.v[i], &set[i]);
 		if (!rc)
 			rc = select_metrics(a->ops.v[i], &set[i], &pats);
+		base[i] = xstrdup(a->ops.v[i]);
 	}
-	for (i = 0; i < nf && !rc; i++) {
-		for (k = 0; k < set[i].nr && nr < ARRAY_SIZE(sr); k++, nr++) {
-			char *base = xstrdup(a->ops.v[i]);
+	for (k = 0; !rc && k < set[0].nr; k++) {
+		const char *t = set[0].m[k].name;
 
-			label[nr] = xcalloc(strlen(a->ops.v[i]) + KSTATS_NAME_LEN + 3, 1);
-			if (nf == 1)
-				sprintf(label[nr], "%s", set[i].m[k].name);
-			else
-				sprintf(label[nr], "%s: %s", basename(base), set[i].m[k].name);
-			free(base);
-			sr[nr] = (struct ks_plot_series){ label[nr], &set[i].m[k] };
-		}
-		if (k < set[i].nr)
-			nr = ARRAY_SIZE(sr) + 1;	/* past any overlay: refused */
+		overlay_add(&o, &set[0].m[k], nf == 1 ? label_of("%s", t) :
+			    label_of("%s: %s", basename(base[0]), t));
 	}
+	for (k = 0; !rc && nf == 2 && k < set[1].nr; k++)
+		overlay_b(&o, &set[0], &set[1], ks_set_find(&set[0], set[1].m[k].name),
+			  &set[1].m[k], basename(base[0]), basename(base[1]), a->cumulative);
 	if (!rc)
-		rc = ks_plot_cdf(out, sr, nr, &a->p);
-	for (i = 0; i < ARRAY_SIZE(label); i++)
-		free(label[i]);
+		rc = (pct ? ks_plot_pct : ks_plot_cdf)(out, o.sr, o.nr, &a->p);
+	overlay_free(&o);
+	free(base[0]);
+	free(base[1]);
 	ks_set_free(&set[0]);
 	ks_set_free(&set[1]);
 	return rc;
@@ -287,6 +396,27 @@ static int write_out(const char *path, const char *buf, size_t len)
 	return 0;
 }
 
+/* An option for another kind of plot is refused, not ignored. */
+static bool option_fits(const struct plot_args *a)
+{
+	static const struct { const char *opt, *kind, *kind2; } only[] = {
+		{ "--share", "hist", NULL }, { "--per-slot", "hist", NULL },
+		{ "--palette", "heatmap", NULL }, { "--cumulative", "cdf", "percentiles" },
+	};
+	bool set[] = { a->p.share, a->p.per_slot, a->palette_set, a->cumulative };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(only); i++) {
+		if (!set[i] || !strcmp(a->kind, only[i].kind) ||
+		    (only[i].kind2 && !strcmp(a->kind, only[i].kind2)))
+			continue;
+		ks_usage("%s is for plot %s%s%s", only[i].opt, only[i].kind,
+			 only[i].kind2 ? " and plot " : "", only[i].kind2 ? only[i].kind2 : "");
+		return false;
+	}
+	return true;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_args a = { .p = { .width = 800, .height = 500 } };
@@ -301,25 +431,24 @@ int cmd_plot(int argc, char **argv)
 	rc = EXIT_USAGE;
 	if (!a.kind) {
 		ks_set_hint("'kstatsctl plot --help' shows how");
-		ks_usage("plot what? hist, cdf or heatmap");
+		ks_usage("plot what? hist, cdf, percentiles or heatmap");
 		goto out;
 	}
-	if (strcmp(a.kind, "hist") && strcmp(a.kind, "cdf") && strcmp(a.kind, "heatmap")) {
+	if (strcmp(a.kind, "hist") && strcmp(a.kind, "cdf") && strcmp(a.kind, "heatmap") &&
+	    strcmp(a.kind, "percentiles")) {
 		ks_set_hint("'kstatsctl plot --help' shows how");
-		ks_usage("plot: '%s' is not hist, cdf or heatmap", a.kind);
+		ks_usage("plot: '%s' is not hist, cdf, percentiles or heatmap", a.kind);
 		goto out;
 	}
-	if (a.p.share && strcmp(a.kind, "hist")) {
-		ks_usage("--share is for plot hist");
+	if (!option_fits(&a))
 		goto out;
-	}
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		abort();
 	if (!strcmp(a.kind, "hist"))
 		rc = plot_hist(mem, &a);
-	else if (!strcmp(a.kind, "cdf"))
-		rc = plot_cdf(mem, &a);
+	else if (!strcmp(a.kind, "cdf") || !strcmp(a.kind, "percentiles"))
+		rc = plot_overlay(mem, &a, strcmp(a.kind, "cdf"));
 	else
 		rc = plot_heatmap(mem, &a);
 	fclose(mem);

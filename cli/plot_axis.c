@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kstatsctl.h"
+#include "plot.h"
 
 /* 1, 2 or 5 times a power of ten, the least one at least @raw. */
 static double nice_step(double raw)
@@ -39,6 +39,13 @@ void ks_axis_linear(struct ks_axis *a, double min, double max, double p0, double
 	a->hi = ceil(max / a->step) * a->step;
 	a->p0 = p0;
 	a->p1 = p1;
+}
+
+void ks_axis_span(struct ks_axis *a, double min, double max, double p0, double p1)
+{
+	ks_axis_linear(a, min, max, p0, p1);
+	a->lo = min;
+	a->hi = max > min ? max : min + 1;
 }
 
 void ks_axis_log(struct ks_axis *a, double min, double max, double p0, double p1)
@@ -79,7 +86,9 @@ static size_t ticks(const struct ks_axis *a, double *v, size_t max)
 	double d, decades, every;
 
 	if (!a->log) {
-		for (d = a->lo; d <= a->hi + a->step / 2 && n < max; d += a->step)
+		/* From the first round value; to hi, not past it (ks_axis_span). */
+		for (d = ceil(a->lo / a->step - 1e-9) * a->step;
+		     d <= a->hi + a->step * 1e-6 && n < max; d += a->step)
 			v[n++] = fabs(d) < a->step / 1e6 ? 0 : d;
 		return n;
 	}
@@ -123,6 +132,10 @@ char *ks_axis_label(char *buf, size_t len, double v, enum ks_axis_kind k)
 		break;
 	case AX_SECONDS:
 		snprintf(buf, len, "%gs", v);
+		break;
+	case AX_TAIL:	/* 1/(1 - p) as p: 10 is 90%, 1000 is 99.9% */
+		snprintf(buf, len, "%.*g%%", (int)ceil(log10(v > 1 ? v : 1)) + 2,
+			 100 * (1 - 1 / v));
 		break;
 	}
 	return buf;

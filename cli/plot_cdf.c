@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kstatsctl.h"
+#include "plot.h"
 
 /* Okabe and Ito's colours, told apart with the common colour blindnesses. */
-static const char *const palette[] = {
+const char *const ks_series_colors[KS_NR_SERIES_COLORS] = {
 	"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
 };
 #define LEGEND_LINE	16
@@ -80,11 +80,11 @@ int ks_plot_cdf(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	size_t i;
 	int rc = 0;
 
-	if (nr > ARRAY_SIZE(palette)) {
+	if (nr > ARRAY_SIZE(ks_series_colors)) {
 		free(h);
 		return ks_fail(EXIT_USAGE, "name the metrics to plot (NAME...)",
 			       "%zu curves: a CDF overlay draws at most %zu", nr,
-			       ARRAY_SIZE(palette));
+			       ARRAY_SIZE(ks_series_colors));
 	}
 	for (i = 0; i < nr; i++) {
 		ks_hist_build(&h[i], sr[i].m, -1);
@@ -105,7 +105,7 @@ int ks_plot_cdf(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	for (i = 0; i < nr; i++) {
 		double ly = 42 + (double)i * LEGEND_LINE;
 
-		svg_line(out, f.x, ly - 4, f.x + 24, ly - 4, palette[i], 2);
+		svg_line(out, f.x, ly - 4, f.x + 24, ly - 4, ks_series_colors[i], 2);
 		svg_text(out, f.x + 30, ly, "", "%s (%s samples)", sr[i].label,
 			 ks_fmt_u128(n, sizeof(n), h[i].total));
 	}
@@ -115,7 +115,7 @@ int ks_plot_cdf(FILE *out, const struct ks_plot_series *sr, size_t nr,
 		     "share of the samples at or below", true);
 	gridlines(out, &f, &y);
 	for (i = 0; i < nr; i++)
-		curve(out, &h[i], &x, &y, palette[i], i);
+		curve(out, &h[i], &x, &y, ks_series_colors[i], i);
 	ks_plot_area(out, &f, true);
 	svg_end(out);
 out:

@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "kstatsctl.h"
+#include "plot.h"
 
 void svg_begin(FILE *out, int width, int height, const char *title)
 {
@@ -96,4 +96,19 @@ void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char 
 {
 	fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
 		"stroke-width=\"%g\"/>\n", x1, y1, x2, y2, stroke, width);
+}
+
+void svg_rect_title(FILE *out, double x, double y, double w, double h, const char *fill,
+		    const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
+		"<title>", x, y, w, h, fill);
+	svg_esc(out, buf);
+	fputs("</title></rect>\n", out);
 }

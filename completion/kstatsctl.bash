@@ -23,7 +23,7 @@ declare -gA _kstatsctl_opts=(
 	[snapshot]="--output --all"
 	[diff]="--metric --cumulative --fail-if --brief"
 	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu --format"
-	[plot]="--output --title --width --height --share"
+	[plot]="--output --title --width --height --share --per-slot --palette --cumulative"
 	[info]=""
 	[help]=""
 )
@@ -119,7 +119,7 @@ _kstatsctl()
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
 		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
-		--title | --width | --height) ((i++)) ;;
+		--title | --width | --height | --palette) ((i++)) ;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else operands+=("$w"); fi ;;
 		esac
@@ -135,6 +135,8 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 	--hdr-unit)
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur")); return ;;
+	--palette)
+		COMPREPLY=($(compgen -W "viridis reds" -- "$cur")); return ;;
 	-f | --format)
 		if [[ $cmd == summary ]]; then
 			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
@@ -195,14 +197,14 @@ _kstatsctl()
 			((skip)) && { skip=0; continue; }
 			case $w in
 			-o | --output | --title | --width | --height | -d | --device | --units | \
-			--color | --percentiles) skip=1 ;;
+			--color | --percentiles | --palette) skip=1 ;;
 			-* | =) ;;
 			*) ops+=("$w") ;;
 			esac
 		done
 		if ((${#ops[@]} <= 1)); then
-			COMPREPLY=($(compgen -W "hist cdf heatmap" -- "$cur"))
-		elif ((${#ops[@]} == 2)) || [[ ${ops[1]} == cdf && ${#ops[@]} == 3 ]]; then
+			COMPREPLY=($(compgen -W "hist cdf percentiles heatmap" -- "$cur"))
+		elif ((${#ops[@]} == 2)) || [[ ${ops[1]} =~ ^(cdf|percentiles)$ && ${#ops[@]} == 3 ]]; then
 			_kstatsctl_files "$cur"
 			[[ ${#ops[@]} == 3 ]] &&
 				COMPREPLY+=($(compgen -W "$(_kstatsctl_metrics "$prog" "${ops[2]/#\~/$HOME}")" -- "$cur"))

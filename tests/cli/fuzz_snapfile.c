@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "plot.h"
 
 /* All of @p is UTF-8, without a control character but tab and newline. */
 static void check_text(const char *p, size_t len)
@@ -39,6 +40,7 @@ static void check_text(const char *p, size_t len)
 static void plot_all(FILE *sink, const struct ks_set *set)
 {
 	struct ks_plot p = { .width = 400, .height = 300, .share = true };
+	struct ks_plot q = { .width = 400, .height = 300, .per_slot = true, .palette = 1 };
 	struct ks_plot_interval *iv = calloc(set->nr + 1, sizeof(*iv));
 	size_t i, n = 0;
 
@@ -51,13 +53,14 @@ static void plot_all(FILE *sink, const struct ks_set *set)
 		ks_hist_build(&h, &set->m[i], -1);
 		if (h.total) {
 			if (ks_plot_hist(sink, &set->m[i], "fuzz", &p) ||
-			    ks_plot_cdf(sink, &sr, 1, &p))
+			    ks_plot_hist(sink, &set->m[i], "fuzz", &q) ||
+			    ks_plot_cdf(sink, &sr, 1, &p) || ks_plot_pct(sink, &sr, 1, &p))
 				abort();
 			iv[n++] = (struct ks_plot_interval){ (double)i, 1, &set->m[i] };
 		}
 		ks_hist_free(&h);
 	}
-	if (n && ks_plot_heatmap(sink, iv, n, &p))
+	if (n && (ks_plot_heatmap(sink, iv, n, &p) || ks_plot_heatmap(sink, iv, n, &q)))
 		abort();
 	free(iv);
 }
