@@ -514,6 +514,9 @@ int cmd_trace(int argc, char **argv)
 			 KEY_NAME_MAX(a.key), keys[a.key].longest, KSTATS_NAME_LEN - 1);
 		goto out;
 	}
+	/* The return type, where BTF tells it (issue 30 W5). */
+	if (a.key == KSTATS_KEY_ERRNO && ks_btf_errno_check(a.start ? a.start : func))
+		goto out;
 	/* The longest prefix asked for: BLOCKED- (--split), else SELF-. */
 	if ((a.split || a.self) &&
 	    strlen(a.name ? a.name : func) > (a.split ? SPLIT_NAME_MAX : SELF_NAME_MAX)) {

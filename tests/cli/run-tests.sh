@@ -45,6 +45,8 @@ bin=$cli/kstatsctl
 update=0
 [[ ${1:-} == --update ]] && update=1
 export TZ=UTC KSTATS_COLOR=never LC_ALL=C.UTF-8
+# trace --by errno reads return types from this BTF, not the host kernel's.
+export KSTATS_BTF=$cli/build/btf_fixture.btf
 unset NO_COLOR COLUMNS	# bars at full width, not the terminal's
 limit=${TIMEOUT:-20}
 passed=0 failed=0

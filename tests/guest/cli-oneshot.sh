@@ -105,6 +105,21 @@ hdr_capture() {
 }
 ok "export -f hdr --interval 1: the HdrHistogram log holds exactly the 500 calls" hdr_capture
 
+# --by errno on a function returning bool (the kernel's capable(), by its
+# BTF): refused before anything is traced, exit 2 (issue 30 W5).
+errno_bool() {
+	local rc
+	"$K" trace capable --by errno --name cli.cap 2>"$tmp/cap.err"
+	rc=$?
+	grep -q 'capable returns _Bool (1 byte)' "$tmp/cap.err" || { cat "$tmp/cap.err"; return 1; }
+	[[ $rc == 2 ]] && ! listed cli.cap
+}
+if [[ -e /sys/kernel/btf/vmlinux ]]; then
+	ok "trace capable --by errno: refused by its BTF return type (bool), nothing traced" errno_bool
+else
+	ok "trace capable --by errno # skip: this kernel has no BTF" true
+fi
+
 # --by errno, one-shot: a key's metric appears with its first call and is
 # compared by name across intervals (ktarget_errno: -EAGAIN on a third).
 oneshot_keys() {

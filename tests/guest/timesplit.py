@@ -31,6 +31,10 @@ written to the target's ctl, then the four metrics read with show -j:
     calls (its wakeup, the way back to block), so RUNQ <= run_delay, short
     of it by at most what a few of those waits take beside the hog: 20 ms,
     plus 2 % (the emulated CPU's stalls stretch the hog's 2 ms);
+  - sigstale 1000 x 20 (ktarget_sigstale: schedule() in TASK_INTERRUPTIBLE
+    with a handled SIGUSR1 pending, so the task never leaves its runqueue)
+    pinned beside a spinning shell: BLOCKED exactly 0, RUNQ > 0 (Debian's
+    6.1 reports that task's sched_switch prev_state as asleep);
   - sections (a kprobe pair, with kretprobe's run) that migrate half way:
     every section in all three parts, and the parts sum to the wall time.
 Kernels without CONFIG_SCHED_INFO (the debug kernel) have no schedstat:
@@ -185,6 +189,31 @@ def vs_schedstat(hogged):
         "short by at most 20 ms + 2 %%)" % (runq, delay_ns))
 
 
+def sigstale(cpu):
+    """Calls that schedule() with a signal pending beside a spinner: never
+    asleep, so BLOCKED is exactly 0 and the waits are RUNQ (issue 30 W3:
+    Debian's 6.1 reports such a task's sched_switch prev_state as asleep)."""
+    name = "t.split.sig"
+    spinner = subprocess.Popen(["taskset", "-c", cpu, "sh", "-c", "while :; do :; done"])
+    kstatsctl("trace", "ktarget_sigstale", "--name", name, "--split", "--mechanism", MECH)
+    try:
+        # The writer handles SIGUSR1: it stays pending through the calls.
+        subprocess.run(["taskset", "-c", cpu, "python3", "-c",
+                        "import signal\n"
+                        "signal.signal(signal.SIGUSR1, lambda *a: None)\n"
+                        "open('%s', 'w').write('sigstale 1000 20\\n')\n" % CTL], check=True)
+        got = show(name)
+    finally:
+        kstatsctl("untrace", name)
+        spinner.kill()
+        spinner.wait()
+    calls = got[name][0]
+    runq, blocked = got["RUNQ-" + name][1], got["BLOCKED-" + name][1]
+    tap(calls == 20 and blocked == 0 and runq > 0,
+        "schedule() with a signal pending beside a spinner, 20 calls (%d): BLOCKED "
+        "%.0f ns, exactly 0; RUNQ %.0f ns, > 0" % (calls, blocked, runq))
+
+
 def main():
     wall, parts = traced("ktarget_sleep", "t.split.sleep", "sleep 2000 100")
     tap(parts["BLOCKED"][1] >= 0.95 * 2000e3 * wall[0],
@@ -215,6 +244,8 @@ def main():
         % parts["RUNQ"][1])
     tap(parts["BLOCKED"][1] == 0,
         "busy calls beside the hog: BLOCKED %.0f ns, exactly 0" % parts["BLOCKED"][1])
+
+    sigstale(cpu)
 
     if MECH == "kretprobe":
         # Sections (kprobes on both ends), on every CPU, each moving to the

@@ -18,6 +18,10 @@
  *				with "migrate" moves to another CPU half way
  *   busy US N			ktarget_busy(US) N times, here, in the writer's
  *				own task: US of work with cond_resched()
+ *   sigstale SCHEDS N		SIGUSR1 to the writer (which must handle it), then
+ *				ktarget_sigstale(SCHEDS) N times: SCHEDS calls of
+ *				schedule() in TASK_INTERRUPTIBLE with the signal
+ *				pending, so the task never leaves its runqueue
  *   recurse DEPTH US N		ktarget_recurse(DEPTH): each level works US
  *				after its inner call, N times; "durations" then
  *				reads how long each call took inside, in ns
@@ -52,6 +56,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/sched/signal.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -206,6 +211,27 @@ static noinline __noclone void ktarget_busy(unsigned int us)
 
 	while (ktime_get_mono_fast_ns() < end)
 		cond_resched();
+}
+
+/*
+ * schedule() in TASK_INTERRUPTIBLE with a signal pending, @scheds times:
+ * the scheduler sets the task running again and keeps it on its runqueue
+ * (it never sleeps), but before upstream 8feb053d5319 (Debian's 6.1)
+ * sched_switch still reports it as TASK_INTERRUPTIBLE whenever another
+ * task runs meanwhile (issue 30 W3). -EAGAIN without a signal pending.
+ */
+static noinline __noclone long ktarget_sigstale(unsigned int scheds)
+{
+	unsigned int i;
+
+	if (!signal_pending(current))
+		return -EAGAIN;
+	for (i = 0; i < scheds; i++) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
 }
 
 static noinline __noclone void ktarget_sec_start(void)
@@ -478,6 +504,14 @@ static int ctl_cmd(char *buf)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)
 		return run_pingpong(a);
+	if (!strcmp(cmd, "sigstale") && n == 3) {
+		long err = 0;
+
+		send_sig(SIGUSR1, current, 1);
+		for (calls = 0; calls < b && !err; calls++)
+			err = ktarget_sigstale(a);
+		return err;
+	}
 	if (!strcmp(cmd, "busy") && n == 3) {
 		for (calls = 0; calls < b; calls++)
 			ktarget_busy(a);

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A traced function's return type, from the kernel's BTF, read with
+ * libbpf: trace --by errno keys the whole return register, which holds
+ * the function's value only for int, long and pointers (for bool, char
+ * and short its upper bits are whatever the register held, and can read
+ * as an error the function never returned). KSTATS_BTF names another
+ * vmlinux BTF file (the host tests' fixture); without BTF, or without the
+ * function in it, nothing is known and nothing is refused.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "kstatsctl.h"
+
+#define BTF_DIR	"/sys/kernel/btf"
+
+/* libbpf's own messages: ours say what matters. */
+static int quiet(enum libbpf_print_level level __attribute__((unused)),
+		 const char *fmt __attribute__((unused)), va_list ap __attribute__((unused)))
+{
+	return 0;
+}
+
+/* @func's prototype's return type id in @btf, or -1 if @btf has no such function. */
+static long return_type(const struct btf *btf, const char *func)
+{
+	const struct btf_type *t;
+	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) ? (long)t->type : -1;
+}
+
+/*
+ * Why @func's return cannot be keyed by errno ("bool, 1 byte"), into @why;
+ * false when it can or nothing is known.
+ */
+static bool too_narrow(const struct btf *btf, long ret, char *why, size_t len)
+{
+	const struct btf_type *t;
+	const char *name;
+	int id;
+
+	if (ret == 0) {
+		snprintf(why, len, "void: the register holds whatever was left there");
+		return true;
+	}
+	id = btf__resolve_type(btf, (unsigned int)ret);
+	t = id < 0 ? NULL : btf__type_by_id(btf, id);
+	if (!t || btf_is_ptr(t) || !(btf_is_int(t) || btf_is_enum(t)) || t->size >= 4)
+		return false;
+	name = btf__name_by_offset(btf, t->name_off);
+	snprintf(why, len, "%s (%u byte%s): the rest of the register is undefined",
+		 name && *name ? name : "an integer", t->size, t->size == 1 ? "" : "s");
+	return true;
+}
+
+/* The module BTF of @mod (or of every module, @mod NULL) that has @func. */
+static struct btf *module_btf(struct btf *vmlinux, const char *mod, const char *func,
+			      long *ret)
+{
+	char path[sizeof(BTF_DIR) + 256];
+	struct dirent *d;
+	struct btf *btf = NULL;
+	DIR *dir;
+
+	if (mod) {
+		snprintf(path, sizeof(path), BTF_DIR "/%s", mod);
+		btf = btf__parse_split(path, vmlinux);
+		if (libbpf_get_error(btf))
+			return NULL;
+		*ret = return_type(btf, func);
+		return btf;
+	}
+	dir = opendir(BTF_DIR);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
+			continue;
+		snprintf(path, sizeof(path), BTF_DIR "/%.200s", d->d_name);
+		btf = btf__parse_split(path, vmlinux);
+		if (libbpf_get_error(btf)) {
+			btf = NULL;
+			continue;
+		}
+		*ret = return_type(btf, func);
+		if (*ret >= 0)
+			break;
+		btf__free(btf);
+		btf = NULL;
+	}
+	if (dir)
+		closedir(dir);
+	return btf;
+}
+
+/*
+ * trace --by errno on @target ("[module:]function"): 0 if its return can
+ * be keyed (or nothing is known), or the usage error, said.
+ */
+int ks_btf_errno_check(const char *target)
+{
+	const char *env = getenv("KSTATS_BTF"), *colon = strchr(target, ':');
+	char mod[128] = "", why[128];
+	struct btf *vmlinux, *btf;
+	long ret = -1;
+	int err = 0;
+
+	libbpf_set_print(quiet);
+	if (colon && (size_t)(colon - target) < sizeof(mod))
+		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - target), target);
+	if (colon)
+		target = colon + 1;
+	vmlinux = env ? btf__parse(env, NULL) : btf__load_vmlinux_btf();
+	if (libbpf_get_error(vmlinux))
+		return 0;	/* no BTF: documented, nothing refused */
+	btf = vmlinux;
+	if (!mod[0])
+		ret = return_type(vmlinux, target);
+	if (ret < 0 && !env)
+		btf = module_btf(vmlinux, mod[0] ? mod : NULL, target, &ret);
+	if (btf && ret >= 0 && too_narrow(btf, ret, why, sizeof(why))) {
+		ks_set_hint("--by errno keys functions returning int, long or a pointer; "
+			    "trace it without --by, or key its caller");
+		err = ks_usage("--by errno: %s returns %s, and would read as errors it "
+			       "never returned", target, why);
+	}
+	if (btf && btf != vmlinux)
+		btf__free(btf);
+	btf__free(vmlinux);
+	return err;
+}
