@@ -23,8 +23,11 @@
  * The output starts with the verdict: one line per metric and condition
  * (fail_if.c), then the details (diff_show.c). The exit status: 4 when a
  * condition surely held for some metric; else 3 when a metric had no
- * interval (it could not be checked; every other was, and passed); else 0.
- * A condition not decided (too few samples) changes nothing.
+ * interval (it could not be checked; every other was, and passed); else 5
+ * when a condition was not decided (too few samples, no value) or a NAME
+ * matched no metric of both A and B, unless --undecided=pass; else 0. A
+ * gate must not pass what it did not decide: with --fail-if, no metric in
+ * both A and B is an error (exit status 1).
  */
 #include <errno.h>
 #include <math.h>
@@ -40,12 +43,13 @@ struct diff_args {
 	char **ops;		/* operands: A, then B or NAMEs */
 	size_t nr_ops;
 	struct ks_names pats;	/* NAME... and -m */
-	bool cumulative, brief;
+	bool cumulative, brief, slots;
 	char **conds;
 	size_t nr_conds;
+	int undecided;		/* --undecided: -1 not given, 0 pass, 1 fail */
 };
 
-enum { OPT_CUMULATIVE = 0x300, OPT_FAIL_IF, OPT_BRIEF };
+enum { OPT_CUMULATIVE = 0x300, OPT_FAIL_IF, OPT_BRIEF, OPT_UNDECIDED, OPT_SLOTS };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -60,8 +64,13 @@ static const struct argp_option diff_options[] = {
 	{ "fail-if", OPT_FAIL_IF, "COND", 0, "Exit with status 4 when COND surely "
 	  "holds: a change 'p99>+10%', 'mean<-5%', or a value 'p99>2ms', "
 	  "'count<1000' (repeatable, or a comma-separated list)", 0 },
+	{ "undecided", OPT_UNDECIDED, "pass|fail", 0, "With --fail-if: what a condition "
+	  "not decided (too few samples, no value) or a NAME compared nowhere does "
+	  "to the exit status: fail, status 5 (the default), or pass", 0 },
 	{ "brief", OPT_BRIEF, NULL, 0, "Print only the verdict: one line per metric "
 	  "and condition", 0 },
+	{ "slots", OPT_SLOTS, NULL, 0, "After each metric's statistics, its slots: "
+	  "the counts in A, B and B - A", 0 },
 	{ 0 }
 };
 
@@ -79,6 +88,16 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BRIEF:
 		a->brief = true;
+		break;
+	case OPT_SLOTS:
+		a->slots = true;
+		break;
+	case OPT_UNDECIDED:
+		if (strcmp(arg, "pass") && strcmp(arg, "fail")) {
+			ks_usage("--undecided takes pass or fail, not '%s'", arg);
+			return EINVAL;
+		}
+		a->undecided = !strcmp(arg, "fail");
 		break;
 	case OPT_FAIL_IF:
 		a->conds = xrealloc(a->conds, a->nr_conds + 1, sizeof(*a->conds));
@@ -101,10 +120,12 @@ const struct argp diff_argp = {
 	"a NAME). NAMEs are shell-style patterns, such as 'net.*'. When B is A's "
 	"metric later (same host, boot and metric, not reset), compares A with "
 	"B - A, the samples recorded in between; with --cumulative, or across "
-	"hosts, A and B whole. Prints the verdict first, then the details. Exit "
-	"status: 4 when a --fail-if condition surely held; else 3 when a metric "
-	"was reset, rebooted or created again between A and B (not compared); "
-	"else 0.",
+	"hosts, A and B whole. Prints the verdict first, then each metric's "
+	"statistics (and slots, with --slots). Exit status: 4 when a --fail-if "
+	"condition surely held; else 3 when a metric was reset, rebooted or "
+	"created again between A and B (not compared); else 5 when a condition "
+	"was not decided or a NAME compared nowhere (--undecided=pass: 0); else "
+	"0. With --fail-if, no metric in both A and B is an error.",
 	children, NULL, NULL
 };
 
@@ -175,6 +196,13 @@ struct verdict {
 	char (*say)[256];	/* the same, as text */
 	size_t count[COND_NO_VALUE + 1];
 	size_t not_compared, metrics_held;
+	size_t only_a, only_b;	/* metrics picked in one side only */
+	/* With --fail-if: the NAMEs that match no metric of both A and B. */
+	const char **nowhere;
+	unsigned char *nowhere_in;	/* 1: some in A only, 2: in B only */
+	size_t nr_nowhere;
+	size_t undecided;	/* not enough samples, no value, NAMEs nowhere */
+	bool undecided_pass;	/* --undecided=pass */
 	int status;
 };
 
@@ -205,8 +233,11 @@ static void verdict_build(struct verdict *v)
 		v->metrics_held += held;
 		sides_free(&sd);
 	}
+	v->undecided = v->count[COND_FEW_SAMPLES] + v->count[COND_NO_VALUE] +
+		       v->nr_nowhere;
 	v->status = v->count[COND_HELD] ? EXIT_FAIL_IF :
-		    v->not_compared ? EXIT_NO_INTERVAL : EXIT_OK;
+		    v->not_compared ? EXIT_NO_INTERVAL :
+		    v->undecided && !v->undecided_pass ? EXIT_UNDECIDED : EXIT_OK;
 }
 
 static void verdict_free(struct verdict *v)
@@ -218,6 +249,8 @@ static void verdict_free(struct verdict *v)
 	free(v->p);
 	free(v->ev);
 	free(v->say);
+	free(v->nowhere);
+	free(v->nowhere_in);
 }
 
 static const char *plural(size_t n, const char *one, const char *more)
@@ -225,27 +258,68 @@ static const char *plural(size_t n, const char *one, const char *more)
 	return n == 1 ? one : more;
 }
 
+/* "6 not decided (1 not enough samples, 5 no value)", or NULL. */
+static char *undecided_text(char *buf, size_t len, const struct verdict *v)
+{
+	size_t few = v->count[COND_FEW_SAMPLES], none = v->count[COND_NO_VALUE];
+
+	if (few && none)
+		snprintf(buf, len, "%zu not decided (%zu not enough samples, %zu no value)",
+			 few + none, few, none);
+	else if (few || none)
+		snprintf(buf, len, "%zu not decided (%s)", few + none,
+			 few ? "not enough samples" : "no value");
+	else
+		return NULL;
+	return buf;
+}
+
 static void verdict_text(const struct verdict *v)
 {
 	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], note[KS_TEXT_LEN(sizeof(v->p->note))];
-	size_t i, c, few = v->count[COND_FEW_SAMPLES];
+	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, "verdict: ", "  " };
+	char item[160];
+	size_t i, c;
 
 	printf("verdict: ");
 	if (!v->nr_conds)
-		printf("no --fail-if condition; %zu %s compared", v->nr - v->not_compared,
-		       plural(v->nr - v->not_compared, "metric", "metrics"));
+		snprintf(item, sizeof(item), "no --fail-if condition; %zu %s compared",
+			 v->nr - v->not_compared,
+			 plural(v->nr - v->not_compared, "metric", "metrics"));
 	else if (v->count[COND_HELD])
-		printf("%zu %s held, on %zu %s", v->count[COND_HELD],
-		       plural(v->count[COND_HELD], "condition", "conditions"),
-		       v->metrics_held, plural(v->metrics_held, "metric", "metrics"));
+		snprintf(item, sizeof(item), "%zu %s held, on %zu %s", v->count[COND_HELD],
+			 plural(v->count[COND_HELD], "condition", "conditions"),
+			 v->metrics_held, plural(v->metrics_held, "metric", "metrics"));
 	else
-		printf("no condition held");
-	if (few)
-		printf("; %zu not decided (not enough samples)", few);
-	if (v->not_compared)
-		printf("; %zu %s not compared", v->not_compared,
-		       plural(v->not_compared, "metric", "metrics"));
-	printf(" (exit status %d)\n", v->status);
+		snprintf(item, sizeof(item), "no condition held");
+	ks_wrap_item(&w, "", item);
+	if (undecided_text(item, sizeof(item), v))
+		ks_wrap_item(&w, "; ", item);
+	if (v->nr_nowhere) {
+		snprintf(item, sizeof(item), "%zu %s compared nowhere", v->nr_nowhere,
+			 plural(v->nr_nowhere, "NAME", "NAMEs"));
+		ks_wrap_item(&w, "; ", item);
+	}
+	if (v->not_compared) {
+		snprintf(item, sizeof(item), "%zu %s not compared", v->not_compared,
+			 plural(v->not_compared, "metric", "metrics"));
+		ks_wrap_item(&w, "; ", item);
+	}
+	if (v->only_a || v->only_b) {
+		snprintf(item, sizeof(item), "%zu only in A, %zu only in B", v->only_a,
+			 v->only_b);
+		ks_wrap_item(&w, "; ", item);
+	}
+	if (v->undecided && v->undecided_pass && !v->count[COND_HELD] && !v->not_compared)
+		ks_wrap_item(&w, "; ", "passed by --undecided=pass");
+	snprintf(item, sizeof(item), "(exit status %d)", v->status);
+	ks_wrap_item(&w, " ", item);
+	ks_wrap_end(&w);
+	for (i = 0; i < v->nr_nowhere; i++)
+		printf("%s: compared nowhere: %s\n",
+		       ks_metric_label(t, sizeof(t), v->nowhere[i]),
+		       v->nowhere_in[i] == 3 ? "only in A, or only in B" :
+		       v->nowhere_in[i] == 1 ? "only in A" : "only in B");
 	for (i = 0; i < v->nr; i++) {
 		ks_metric_label(t, sizeof(t), v->p[i].a->name);
 		if (v->p[i].cmp == CMP_NONE) {
@@ -271,6 +345,19 @@ static void verdict_json(struct json *j, const struct verdict *v)
 	json_ku64(j, "not_enough_samples", v->count[COND_FEW_SAMPLES]);
 	json_ku64(j, "no_value", v->count[COND_NO_VALUE]);
 	json_ku64(j, "not_compared", v->not_compared);
+	json_ku64(j, "only_a_count", v->only_a);
+	json_ku64(j, "only_b_count", v->only_b);
+	if (v->nr_conds) {
+		size_t i;
+
+		json_ku64(j, "undecided", v->undecided);
+		json_kstr(j, "undecided_means", v->undecided_pass ? "pass" : "fail");
+		json_key(j, "compared_nowhere");
+		json_arr(j);
+		for (i = 0; i < v->nr_nowhere; i++)
+			json_str(j, v->nowhere[i]);
+		json_arr_end(j);
+	}
 	json_obj_end(j);
 }
 
@@ -436,13 +523,28 @@ static bool is_file(const char *s)
 	return !strcmp(s, "-") || (!stat(s, &st) && !S_ISDIR(st.st_mode));
 }
 
-/* The names in @x but not in @y, picked (none unless @list). */
-static void only_in(const struct diff_args *a, const struct ks_set *x,
-		    const struct ks_set *y, const char *tag, bool list, struct json *j)
+/* The names in @x but not in @y, picked (none unless @list): how many. */
+static size_t only_in(const struct diff_args *a, const struct ks_set *x,
+		      const struct ks_set *y, bool list)
 {
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	size_t i, n = 0;
+
+	for (i = 0; list && i < x->nr; i++)
+		n += !ks_set_find(y, x->m[i].name) && picked(a, x->m[i].name);
+	return n;
+}
+
+/* Them as text, "only in A: x, y" on lines of the width, or in JSON. */
+static void only_in_print(const struct diff_args *a, const struct ks_set *x,
+			  const struct ks_set *y, const char *tag, bool list,
+			  struct json *j)
+{
+	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, NULL, "  " };
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], start[16];
 	size_t i;
 
+	snprintf(start, sizeof(start), "only in %s: ", tag);
+	w.start = start;
 	if (j) {
 		json_key(j, tag[0] == 'A' ? "only_a" : "only_b");
 		json_arr(j);
@@ -452,11 +554,46 @@ static void only_in(const struct diff_args *a, const struct ks_set *x,
 			continue;
 		if (j)
 			json_str(j, x->m[i].name);
-		else
-			printf("\nonly in %s: %s\n", tag, ks_metric_label(t, sizeof(t), x->m[i].name));
+		else {
+			if (!w.col)
+				printf("\n%s", start);
+			ks_wrap_item(&w, w.col ? ", " : "",
+				     ks_metric_label(t, sizeof(t), x->m[i].name));
+		}
 	}
 	if (j)
 		json_arr_end(j);
+	else if (w.col)
+		ks_wrap_end(&w);
+}
+
+/*
+ * With --fail-if: the NAMEs that match no metric of both A and B (none
+ * compared, so their gate decided nothing), and which side they match.
+ */
+static void find_nowhere(const struct diff_args *a, const struct ks_set *sa,
+			 const struct ks_set *sb, struct verdict *v)
+{
+	struct ks_names one = { NULL, 1 };
+	unsigned char in;
+	size_t i, k;
+
+	v->nowhere = xcalloc(a->pats.nr + 1, sizeof(*v->nowhere));
+	v->nowhere_in = xcalloc(a->pats.nr + 1, 1);
+	for (i = 0; v->nr_conds && i < a->pats.nr; i++) {
+		one.v = &a->pats.v[i];
+		for (k = 0; k < v->nr; k++)
+			if (ks_names_fnmatch(&one, v->p[k].a->name))
+				break;
+		if (k < v->nr)
+			continue;
+		for (k = 0, in = 0; k < sa->nr; k++)
+			in |= ks_names_fnmatch(&one, sa->m[k].name) ? 1 : 0;
+		for (k = 0; k < sb->nr; k++)
+			in |= ks_names_fnmatch(&one, sb->m[k].name) ? 2 : 0;
+		v->nowhere_in[v->nr_nowhere] = in;
+		v->nowhere[v->nr_nowhere++] = a->pats.v[i];
+	}
 }
 
 /* Pairs every metric of A picked with B's of that name, classified. */
@@ -474,8 +611,20 @@ static void pair_up(const struct diff_args *a, const struct ks_set *sa,
 		if (!p->b || !picked(a, p->a->name))
 			continue;
 		classify(p, &sa->src, &sb->src, a->cumulative);
+		/* One unit decision, show's (units.c): ns only when both hold ns. */
+		p->unit = ks_metric_unit(p->b, ks_metric_unit(p->a, opts.units));
 		v->nr++;
 	}
+}
+
+/* --fail-if with no metric in both A and B: it would decide nothing. */
+static int no_common(const struct diff_args *a, const struct verdict *v)
+{
+	ks_set_hint("metrics are matched by name; 'kstatsctl list -i FILE' lists a "
+		    "file's%s", a->pats.nr ? ", and NAMEs pick among them" : "");
+	return ks_fail(EXIT_RUNTIME, NULL, "--fail-if: %s (%zu only in A, %zu only "
+		       "in B)", a->pats.nr ? "no metric matching the NAMEs is in both A "
+		       "and B" : "A and B have no metric in common", v->only_a, v->only_b);
 }
 
 static void print(const struct diff_args *a, const struct verdict *v,
@@ -493,10 +642,10 @@ static void print(const struct diff_args *a, const struct verdict *v,
 		source_line("B", &sb->src);
 		for (i = 0; i < v->nr; i++) {
 			putchar('\n');
-			diff_text(&v->p[i]);
+			diff_text(&v->p[i], a->slots);
 		}
-		only_in(a, sa, sb, "A", true, NULL);
-		only_in(a, sb, sa, "B", !live, NULL);
+		only_in_print(a, sa, sb, "A", true, NULL);
+		only_in_print(a, sb, sa, "B", !live, NULL);
 		return;
 	}
 	j = json_doc("diff");
@@ -505,9 +654,9 @@ static void print(const struct diff_args *a, const struct verdict *v,
 	side_obj(j, "b", &sb->src);
 	verdict_json(j, v);
 	metrics_json(j, v);
-	only_in(a, sa, sb, "A", true, j);
+	only_in_print(a, sa, sb, "A", true, j);
 	/* Live, B is read for A's names only. */
-	only_in(a, sb, sa, "B", !live, j);
+	only_in_print(a, sb, sa, "B", !live, j);
 	if (v->nr_conds)
 		held_json(j, v);
 	json_obj_end(j);
@@ -516,7 +665,7 @@ static void print(const struct diff_args *a, const struct verdict *v,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { 0 };
+	struct diff_args a = { .undecided = -1 };
 	struct ks_set sa = { 0 }, sb = { 0 };
 	struct ks_fail_if *conds = NULL;
 	struct verdict v = { 0 };
@@ -533,6 +682,11 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 	if (!a.nr_ops) {
 		rc = ks_usage("diff needs a snapshot file: 'diff A [B] [NAME...]'");
+		goto out;
+	}
+	if (a.undecided >= 0 && !nr_conds) {
+		rc = ks_usage("--undecided says what a --fail-if condition not decided "
+			      "does: it needs --fail-if");
 		goto out;
 	}
 	if (a.nr_ops > 1 && is_file(a.ops[1]))
@@ -558,6 +712,15 @@ int cmd_diff(int argc, char **argv)
 	pair_up(&a, &sa, &sb, &v);
 	v.conds = conds;
 	v.nr_conds = nr_conds;
+	v.undecided_pass = a.undecided == 0;
+	v.only_a = only_in(&a, &sa, &sb, true);
+	v.only_b = only_in(&a, &sb, &sa, !!fb);	/* live: B is read for A's names */
+	if (nr_conds && !v.nr) {
+		rc = no_common(&a, &v);
+		verdict_free(&v);
+		goto out;
+	}
+	find_nowhere(&a, &sa, &sb, &v);
 	verdict_build(&v);
 	print(&a, &v, &sa, &sb, !fb);
 	rc = v.status;

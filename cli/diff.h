@@ -16,6 +16,7 @@ struct pair {
 	const struct ks_metric *a, *b;
 	struct ks_metric iv;	/* B - A, for CMP_INTERVAL */
 	enum cmp cmp;
+	enum ks_unit unit;	/* --units when both hold ns, else UNIT_NONE */
 	char note[640];
 };
 
@@ -29,6 +30,7 @@ struct sides {
 	struct ks_hist h[3];
 	struct ks_stats st[3];
 	int nr;		/* 2, or 3 with B - A; the compared B is [nr - 1] */
+	enum ks_unit unit;	/* the pair's */
 };
 void sides_build(struct sides *sd, const struct pair *p);
 void sides_free(struct sides *sd);
@@ -48,8 +50,8 @@ struct range diff_row_range(const struct ks_stats *st, int r);
 /* B relative to A, in %, as the lowest and highest their ranges allow. */
 bool diff_change(struct range a, struct range b, double *lo, double *hi);
 
-/* The details of one comparison (diff_show.c). */
-void diff_text(const struct pair *p);
+/* The details of one comparison (diff_show.c); per slot with @slots. */
+void diff_text(const struct pair *p, bool slots);
 void diff_json(struct json *j, const struct pair *p);
 
 /* ---- --fail-if (fail_if.c) ---- */
@@ -76,7 +78,8 @@ enum cond_result {
 	COND_HELD,		/* surely past the threshold */
 	COND_NOT_HELD,		/* not surely */
 	COND_FEW_SAMPLES,	/* a percentile with too few samples beyond it */
-	COND_NO_VALUE,		/* no samples on a side, or a change from 0 */
+	COND_NO_VALUE,		/* no samples on a side, a change from 0, or a
+				 * value in ns for a metric with no unit */
 };
 extern const char *const cond_result_names[];
 
@@ -86,6 +89,7 @@ struct cond_eval {
 	double lo, hi;		/* the change, in % (relative) */
 	ks_u128 beyond_a, beyond_b;	/* a percentile's samples beyond it */
 	bool few_a, few_b;		/* which side has too few */
+	bool no_unit;		/* a value in ns, for a metric with no unit */
 };
 void ks_fail_if_eval(const struct ks_fail_if *f, const struct sides *sd,
 		     struct cond_eval *ev);
