@@ -151,6 +151,7 @@ static int plot_hist(FILE *out, struct plot_args *a)
 		rc = one_metric(a->ops.v[0], &set, &pats);
 	if (!rc) {
 		snprintf(label, sizeof(label), "%s", a->ops.v[0]);
+		opts.units = ks_metric_unit(&set.m[0], opts.units);	/* show's unit (units.c) */
 		rc = ks_plot_hist(out, &set.m[0], label, &a->p);
 	}
 	ks_set_free(&set);
@@ -212,6 +213,7 @@ static int plot_heatmap(FILE *out, struct plot_args *a)
 			if (!strcmp(log.e[i].m.name, set.m[0].name))
 				iv[nr++] = (struct ks_plot_interval){ log.e[i].start_s,
 								      log.e[i].length_s, &log.e[i].m };
+		opts.units = nr ? ks_metric_unit(iv[0].m, opts.units) : opts.units;
 		rc = ks_plot_heatmap(out, iv, nr, &a->p);
 		free(iv);
 	}
@@ -258,6 +260,8 @@ static int plot_cdf(FILE *out, struct plot_args *a)
 		if (k < set[i].nr)
 			nr = ARRAY_SIZE(sr) + 1;	/* past any overlay: refused */
 	}
+	for (i = 0; i < nr && i < ARRAY_SIZE(sr); i++)	/* ns only when every one is */
+		opts.units = ks_metric_unit(sr[i].m, opts.units);
 	if (!rc)
 		rc = ks_plot_cdf(out, sr, nr, &a->p);
 	for (i = 0; i < ARRAY_SIZE(label); i++)
