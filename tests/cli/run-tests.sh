@@ -228,7 +228,7 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # (not split-a: promtool's lint takes its metric "splittest.m" for metres)
 promtool_all() {
 	local f out
-	for f in basic big full hostile later; do
+	for f in basic big full hostile later keys-a keys-b; do
 		"$bin" show -i "data/$f.ksnap" -f prometheus --per-cpu >"$tmp/pt.prom" || return 1
 		out=$(promtool check metrics <"$tmp/pt.prom" 2>&1) || { echo "show $f: $out"; return 1; }
 		"$bin" export -i "data/$f.ksnap" >"$tmp/pt.prom" || return 1
@@ -240,6 +240,16 @@ if command -v promtool >/dev/null; then
 else
 	not_ok "promtool check metrics # promtool missing: tests/deps.sh installs prometheus"
 fi
+export_keys() {	# a trace's keys: their own family, the key a label (issue 31 §8)
+	local f
+	for f in keys-a keys-b; do
+		"$bin" export -i "data/$f.ksnap" >"$tmp/ek.prom" &&
+			"$bin" show -i "data/$f.ksnap" -f json >"$tmp/ek.json" &&
+			"$py" validate.py export-keys "$tmp/ek.prom" "$tmp/ek.json" || return 1
+	done
+}
+check "export of trace keys: kstats_duration_by_KEY_seconds{name=TRACE,KEY=VALUE}, adding up to the trace" \
+	export_keys
 check "show -f prometheus --units us is refused: Prometheus' unit is the second" sh -c "
 	'$bin' show -i data/basic.ksnap -f prometheus --units us >/dev/null 2>&1; [ \$? -eq 2 ]"
 check "summary -f csv: shortest decimals that read back (9.95, not 9.9499999999999993)" sh -c "
