@@ -99,4 +99,33 @@ void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
 void ks_fail_if_json(struct json *j, const struct ks_fail_if *f,
 		     const struct cond_eval *ev);
 
+/* ---- the verdict (diff_verdict.c) ---- */
+
+/* Every metric compared, and each condition's result for it. */
+struct verdict {
+	struct pair *p;
+	size_t nr;
+	const struct ks_fail_if *conds;
+	size_t nr_conds;
+	struct cond_eval *ev;	/* [pair * nr_conds + cond] */
+	char (*say)[256];	/* the same, as text */
+	size_t count[COND_NO_VALUE + 1];
+	size_t not_compared, metrics_held;
+	size_t only_a, only_b;	/* metrics picked in one side only */
+	/* With --fail-if: the NAMEs that match no metric of both A and B. */
+	const char **nowhere;
+	unsigned char *nowhere_in;	/* 1: some in A only, 2: in B only */
+	size_t nr_nowhere;
+	size_t undecided;	/* not enough samples, no value, NAMEs nowhere */
+	bool undecided_pass;	/* --undecided=pass */
+	int status;
+};
+/* Every condition on every pair, and the exit status. */
+void verdict_build(struct verdict *v);
+void verdict_free(struct verdict *v);
+void verdict_text(const struct verdict *v);
+void verdict_json(struct json *j, const struct verdict *v);
+void held_json(struct json *j, const struct verdict *v);	/* "fail_if" */
+void metrics_json(struct json *j, const struct verdict *v);
+
 #endif /* KSTATSCTL_DIFF_H */
