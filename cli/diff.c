@@ -20,11 +20,14 @@
  *   an unknown part of the interval; diff says why and compares nothing
  *   for that metric (--cumulative compares it whole).
  *
- * The output starts with the verdict: one line per metric and condition
- * (fail_if.c), then the details (diff_show.c). The exit status: 4 when a
+ * The output starts with the verdict (diff_verdict.c): one line per metric
+ * and condition (fail_if.c), then the details (diff_show.c). The exit status: 4 when a
  * condition surely held for some metric; else 3 when a metric had no
- * interval (it could not be checked; every other was, and passed); else 0.
- * A condition not decided (too few samples) changes nothing.
+ * interval (it could not be checked; every other was, and passed); else 5
+ * when a condition was not decided (too few samples, no value) or a NAME
+ * matched no metric of both A and B, unless --undecided=pass; else 0. A
+ * gate must not pass what it did not decide: with --fail-if, no metric in
+ * both A and B is an error (exit status 1).
  */
 #include <errno.h>
 #include <math.h>
@@ -40,12 +43,13 @@ struct diff_args {
 	char **ops;		/* operands: A, then B or NAMEs */
 	size_t nr_ops;
 	struct ks_names pats;	/* NAME... and -m */
-	bool cumulative, brief;
+	bool cumulative, brief, slots;
 	char **conds;
 	size_t nr_conds;
+	int undecided;		/* --undecided: -1 not given, 0 pass, 1 fail */
 };
 
-enum { OPT_CUMULATIVE = 0x300, OPT_FAIL_IF, OPT_BRIEF };
+enum { OPT_CUMULATIVE = 0x300, OPT_FAIL_IF, OPT_BRIEF, OPT_UNDECIDED, OPT_SLOTS };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -60,8 +64,13 @@ static const struct argp_option diff_options[] = {
 	{ "fail-if", OPT_FAIL_IF, "COND", 0, "Exit with status 4 when COND surely "
 	  "holds: a change 'p99>+10%', 'mean<-5%', or a value 'p99>2ms', "
 	  "'count<1000' (repeatable, or a comma-separated list)", 0 },
+	{ "undecided", OPT_UNDECIDED, "pass|fail", 0, "With --fail-if: what a condition "
+	  "not decided (too few samples, no value) or a NAME compared nowhere does "
+	  "to the exit status: fail, status 5 (the default), or pass", 0 },
 	{ "brief", OPT_BRIEF, NULL, 0, "Print only the verdict: one line per metric "
 	  "and condition", 0 },
+	{ "slots", OPT_SLOTS, NULL, 0, "After each metric's statistics, its slots: "
+	  "the counts in A, B and B - A", 0 },
 	{ 0 }
 };
 
@@ -79,6 +88,16 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BRIEF:
 		a->brief = true;
+		break;
+	case OPT_SLOTS:
+		a->slots = true;
+		break;
+	case OPT_UNDECIDED:
+		if (strcmp(arg, "pass") && strcmp(arg, "fail")) {
+			ks_usage("--undecided takes pass or fail, not '%s'", arg);
+			return EINVAL;
+		}
+		a->undecided = !strcmp(arg, "fail");
 		break;
 	case OPT_FAIL_IF:
 		a->conds = xrealloc(a->conds, a->nr_conds + 1, sizeof(*a->conds));
@@ -101,10 +120,12 @@ const struct argp diff_argp = {
 	"a NAME). NAMEs are shell-style patterns, such as 'net.*'. When B is A's "
 	"metric later (same host, boot and metric, not reset), compares A with "
 	"B - A, the samples recorded in between; with --cumulative, or across "
-	"hosts, A and B whole. Prints the verdict first, then the details. Exit "
-	"status: 4 when a --fail-if condition surely held; else 3 when a metric "
-	"was reset, rebooted or created again between A and B (not compared); "
-	"else 0.",
+	"hosts, A and B whole. Prints the verdict first, then each metric's "
+	"statistics (and slots, with --slots). Exit status: 4 when a --fail-if "
+	"condition surely held; else 3 when a metric was reset, rebooted or "
+	"created again between A and B (not compared); else 5 when a condition "
+	"was not decided or a NAME compared nowhere (--undecided=pass: 0); else "
+	"0. With --fail-if, no metric in both A and B is an error.",
 	children, NULL, NULL
 };
 
@@ -161,167 +182,6 @@ void diff_classify(struct pair *p, const struct ks_source *sa,
 		snprintf(p->note, sizeof(p->note), "reset between A and B: %s", why);
 	}
 	ks_metric_free(&p->iv);
-}
-
-/* ---- the verdict ---- */
-
-/* Every metric compared, and each condition's result for it. */
-struct verdict {
-	struct pair *p;
-	size_t nr;
-	const struct ks_fail_if *conds;
-	size_t nr_conds;
-	struct cond_eval *ev;	/* [pair * nr_conds + cond] */
-	char (*say)[256];	/* the same, as text */
-	size_t count[COND_NO_VALUE + 1];
-	size_t not_compared, metrics_held;
-	int status;
-};
-
-static void verdict_build(struct verdict *v)
-{
-	struct sides sd;
-	size_t i, c, k;
-	bool held;
-
-	v->ev = xcalloc(v->nr * v->nr_conds + 1, sizeof(*v->ev));
-	v->say = xcalloc(v->nr * v->nr_conds + 1, sizeof(*v->say));
-	for (i = 0; i < v->nr; i++) {
-		if (v->p[i].cmp == CMP_NONE) {
-			v->not_compared++;
-			continue;
-		}
-		if (!v->nr_conds)
-			continue;
-		sides_build(&sd, &v->p[i]);
-		for (c = 0, held = false; c < v->nr_conds; c++) {
-			k = i * v->nr_conds + c;
-			ks_fail_if_eval(&v->conds[c], &sd, &v->ev[k]);
-			ks_fail_if_say(v->say[k], sizeof(v->say[k]), &v->conds[c], &sd,
-				       &v->ev[k]);
-			v->count[v->ev[k].result]++;
-			held |= v->ev[k].result == COND_HELD;
-		}
-		v->metrics_held += held;
-		sides_free(&sd);
-	}
-	v->status = v->count[COND_HELD] ? EXIT_FAIL_IF :
-		    v->not_compared ? EXIT_NO_INTERVAL : EXIT_OK;
-}
-
-static void verdict_free(struct verdict *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr; i++)
-		ks_metric_free(&v->p[i].iv);
-	free(v->p);
-	free(v->ev);
-	free(v->say);
-}
-
-static const char *plural(size_t n, const char *one, const char *more)
-{
-	return n == 1 ? one : more;
-}
-
-static void verdict_text(const struct verdict *v)
-{
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], note[KS_TEXT_LEN(sizeof(v->p->note))];
-	size_t i, c, few = v->count[COND_FEW_SAMPLES];
-
-	printf("verdict: ");
-	if (!v->nr_conds)
-		printf("no --fail-if condition; %zu %s compared", v->nr - v->not_compared,
-		       plural(v->nr - v->not_compared, "metric", "metrics"));
-	else if (v->count[COND_HELD])
-		printf("%zu %s held, on %zu %s", v->count[COND_HELD],
-		       plural(v->count[COND_HELD], "condition", "conditions"),
-		       v->metrics_held, plural(v->metrics_held, "metric", "metrics"));
-	else
-		printf("no condition held");
-	if (few)
-		printf("; %zu not decided (not enough samples)", few);
-	if (v->not_compared)
-		printf("; %zu %s not compared", v->not_compared,
-		       plural(v->not_compared, "metric", "metrics"));
-	printf(" (exit status %d)\n", v->status);
-	for (i = 0; i < v->nr; i++) {
-		ks_metric_label(t, sizeof(t), v->p[i].a->name);
-		if (v->p[i].cmp == CMP_NONE) {
-			printf("%s: not compared: %s\n", t,
-			       ks_text(note, sizeof(note), v->p[i].note));
-			continue;
-		}
-		if (!v->nr_conds)
-			printf("%s: compared (%s)\n", t, diff_cmp_names[v->p[i].cmp]);
-		for (c = 0; c < v->nr_conds; c++)
-			printf("%s: %s: %s\n", t, v->conds[c].text,
-			       v->say[i * v->nr_conds + c]);
-	}
-}
-
-static void verdict_json(struct json *j, const struct verdict *v)
-{
-	json_key(j, "verdict");
-	json_obj(j);
-	json_ku64(j, "exit_status", (uint64_t)v->status);
-	json_ku64(j, "held", v->count[COND_HELD]);
-	json_ku64(j, "not_held", v->count[COND_NOT_HELD]);
-	json_ku64(j, "not_enough_samples", v->count[COND_FEW_SAMPLES]);
-	json_ku64(j, "no_value", v->count[COND_NO_VALUE]);
-	json_ku64(j, "not_compared", v->not_compared);
-	json_obj_end(j);
-}
-
-/* The conditions that held, as "fail_if" has always listed them. */
-static void held_json(struct json *j, const struct verdict *v)
-{
-	const struct cond_eval *ev;
-	size_t i, c;
-
-	json_key(j, "fail_if");
-	json_arr(j);
-	for (i = 0; i < v->nr; i++)
-		for (c = 0; c < v->nr_conds; c++) {
-			ev = &v->ev[i * v->nr_conds + c];
-			if (ev->result != COND_HELD || v->p[i].cmp == CMP_NONE)
-				continue;
-			json_obj(j);
-			json_kstr(j, "name", v->p[i].a->name);
-			json_kstr(j, "condition", v->conds[c].text);
-			if (v->conds[c].relative) {
-				json_kdbl(j, "change_low", ev->lo);
-				json_kdbl(j, "change_high", ev->hi);
-			} else {
-				json_kdbl(j, "value_low", ev->b.lo);
-				json_kdbl(j, "value_high", ev->b.hi);
-			}
-			json_obj_end(j);
-		}
-	json_arr_end(j);
-}
-
-static void metrics_json(struct json *j, const struct verdict *v)
-{
-	size_t i, c;
-
-	json_key(j, "metrics");
-	json_arr(j);
-	for (i = 0; i < v->nr; i++) {
-		json_obj(j);
-		json_kstr(j, "name", v->p[i].a->name);
-		if (v->nr_conds && v->p[i].cmp != CMP_NONE) {
-			json_key(j, "conditions");
-			json_arr(j);
-			for (c = 0; c < v->nr_conds; c++)
-				ks_fail_if_json(j, &v->conds[c], &v->ev[i * v->nr_conds + c]);
-			json_arr_end(j);
-		}
-		diff_json(j, &v->p[i]);
-		json_obj_end(j);
-	}
-	json_arr_end(j);
 }
 
 /* ---- the command ---- */
@@ -436,13 +296,28 @@ static bool is_file(const char *s)
 	return !strcmp(s, "-") || (!stat(s, &st) && !S_ISDIR(st.st_mode));
 }
 
-/* The names in @x but not in @y, picked (none unless @list). */
-static void only_in(const struct diff_args *a, const struct ks_set *x,
-		    const struct ks_set *y, const char *tag, bool list, struct json *j)
+/* The names in @x but not in @y, picked (none unless @list): how many. */
+static size_t only_in(const struct diff_args *a, const struct ks_set *x,
+		      const struct ks_set *y, bool list)
 {
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	size_t i, n = 0;
+
+	for (i = 0; list && i < x->nr; i++)
+		n += !ks_set_find(y, x->m[i].name) && picked(a, x->m[i].name);
+	return n;
+}
+
+/* Them as text, "only in A: x, y" on lines of the width, or in JSON. */
+static void only_in_print(const struct diff_args *a, const struct ks_set *x,
+			  const struct ks_set *y, const char *tag, bool list,
+			  struct json *j)
+{
+	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, NULL, "  " };
+	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], start[16];
 	size_t i;
 
+	snprintf(start, sizeof(start), "only in %s: ", tag);
+	w.start = start;
 	if (j) {
 		json_key(j, tag[0] == 'A' ? "only_a" : "only_b");
 		json_arr(j);
@@ -452,11 +327,46 @@ static void only_in(const struct diff_args *a, const struct ks_set *x,
 			continue;
 		if (j)
 			json_str(j, x->m[i].name);
-		else
-			printf("\nonly in %s: %s\n", tag, ks_metric_label(t, sizeof(t), x->m[i].name));
+		else {
+			if (!w.col)
+				printf("\n%s", start);
+			ks_wrap_item(&w, w.col ? ", " : "",
+				     ks_metric_label(t, sizeof(t), x->m[i].name));
+		}
 	}
 	if (j)
 		json_arr_end(j);
+	else if (w.col)
+		ks_wrap_end(&w);
+}
+
+/*
+ * With --fail-if: the NAMEs that match no metric of both A and B (none
+ * compared, so their gate decided nothing), and which side they match.
+ */
+static void find_nowhere(const struct diff_args *a, const struct ks_set *sa,
+			 const struct ks_set *sb, struct verdict *v)
+{
+	struct ks_names one = { NULL, 1 };
+	unsigned char in;
+	size_t i, k;
+
+	v->nowhere = xcalloc(a->pats.nr + 1, sizeof(*v->nowhere));
+	v->nowhere_in = xcalloc(a->pats.nr + 1, 1);
+	for (i = 0; v->nr_conds && i < a->pats.nr; i++) {
+		one.v = &a->pats.v[i];
+		for (k = 0; k < v->nr; k++)
+			if (ks_names_fnmatch(&one, v->p[k].a->name))
+				break;
+		if (k < v->nr)
+			continue;
+		for (k = 0, in = 0; k < sa->nr; k++)
+			in |= ks_names_fnmatch(&one, sa->m[k].name) ? 1 : 0;
+		for (k = 0; k < sb->nr; k++)
+			in |= ks_names_fnmatch(&one, sb->m[k].name) ? 2 : 0;
+		v->nowhere_in[v->nr_nowhere] = in;
+		v->nowhere[v->nr_nowhere++] = a->pats.v[i];
+	}
 }
 
 /* Pairs every metric of A picked with B's of that name, classified. */
@@ -474,8 +384,20 @@ static void pair_up(const struct diff_args *a, const struct ks_set *sa,
 		if (!p->b || !picked(a, p->a->name))
 			continue;
 		diff_classify(p, &sa->src, &sb->src, a->cumulative);
+		/* One unit decision, show's (units.c): ns only when both hold ns. */
+		p->unit = ks_metric_unit(p->b, ks_metric_unit(p->a, opts.units));
 		v->nr++;
 	}
+}
+
+/* --fail-if with no metric in both A and B: it would decide nothing. */
+static int no_common(const struct diff_args *a, const struct verdict *v)
+{
+	ks_set_hint("metrics are matched by name; 'kstatsctl list -i FILE' lists a "
+		    "file's%s", a->pats.nr ? ", and NAMEs pick among them" : "");
+	return ks_fail(EXIT_RUNTIME, NULL, "--fail-if: %s (%zu only in A, %zu only "
+		       "in B)", a->pats.nr ? "no metric matching the NAMEs is in both A "
+		       "and B" : "A and B have no metric in common", v->only_a, v->only_b);
 }
 
 static void print(const struct diff_args *a, const struct verdict *v,
@@ -493,10 +415,10 @@ static void print(const struct diff_args *a, const struct verdict *v,
 		source_line("B", &sb->src);
 		for (i = 0; i < v->nr; i++) {
 			putchar('\n');
-			diff_text(&v->p[i]);
+			diff_text(&v->p[i], a->slots);
 		}
-		only_in(a, sa, sb, "A", true, NULL);
-		only_in(a, sb, sa, "B", !live, NULL);
+		only_in_print(a, sa, sb, "A", true, NULL);
+		only_in_print(a, sb, sa, "B", !live, NULL);
 		return;
 	}
 	j = json_doc("diff");
@@ -505,9 +427,9 @@ static void print(const struct diff_args *a, const struct verdict *v,
 	side_obj(j, "b", &sb->src);
 	verdict_json(j, v);
 	metrics_json(j, v);
-	only_in(a, sa, sb, "A", true, j);
+	only_in_print(a, sa, sb, "A", true, j);
 	/* Live, B is read for A's names only. */
-	only_in(a, sb, sa, "B", !live, j);
+	only_in_print(a, sb, sa, "B", !live, j);
 	if (v->nr_conds)
 		held_json(j, v);
 	json_obj_end(j);
@@ -516,7 +438,7 @@ static void print(const struct diff_args *a, const struct verdict *v,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { 0 };
+	struct diff_args a = { .undecided = -1 };
 	struct ks_set sa = { 0 }, sb = { 0 };
 	struct ks_fail_if *conds = NULL;
 	struct verdict v = { 0 };
@@ -533,6 +455,11 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 	if (!a.nr_ops) {
 		rc = ks_usage("diff needs a snapshot file: 'diff A [B] [NAME...]'");
+		goto out;
+	}
+	if (a.undecided >= 0 && !nr_conds) {
+		rc = ks_usage("--undecided says what a --fail-if condition not decided "
+			      "does: it needs --fail-if");
 		goto out;
 	}
 	if (a.nr_ops > 1 && is_file(a.ops[1]))
@@ -558,6 +485,15 @@ int cmd_diff(int argc, char **argv)
 	pair_up(&a, &sa, &sb, &v);
 	v.conds = conds;
 	v.nr_conds = nr_conds;
+	v.undecided_pass = a.undecided == 0;
+	v.only_a = only_in(&a, &sa, &sb, true);
+	v.only_b = only_in(&a, &sb, &sa, !!fb);	/* live: B is read for A's names */
+	if (nr_conds && !v.nr) {
+		rc = no_common(&a, &v);
+		verdict_free(&v);
+		goto out;
+	}
+	find_nowhere(&a, &sa, &sb, &v);
 	verdict_build(&v);
 	print(&a, &v, &sa, &sb, !fb);
 	rc = v.status;

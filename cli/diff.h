@@ -16,6 +16,7 @@ struct pair {
 	const struct ks_metric *a, *b;
 	struct ks_metric iv;	/* B - A, for CMP_INTERVAL */
 	enum cmp cmp;
+	enum ks_unit unit;	/* --units when both hold ns, else UNIT_NONE */
 	char note[640];
 };
 
@@ -33,6 +34,7 @@ struct sides {
 	struct ks_hist h[3];
 	struct ks_stats st[3];
 	int nr;		/* 2, or 3 with B - A; the compared B is [nr - 1] */
+	enum ks_unit unit;	/* the pair's */
 };
 void sides_build(struct sides *sd, const struct pair *p);
 void sides_free(struct sides *sd);
@@ -52,8 +54,8 @@ struct range diff_row_range(const struct ks_stats *st, int r);
 /* B relative to A, in %, as the lowest and highest their ranges allow. */
 bool diff_change(struct range a, struct range b, double *lo, double *hi);
 
-/* The details of one comparison (diff_show.c). */
-void diff_text(const struct pair *p);
+/* The details of one comparison (diff_show.c); per slot with @slots. */
+void diff_text(const struct pair *p, bool slots);
 void diff_json(struct json *j, const struct pair *p);
 
 /* ---- --fail-if (fail_if.c) ---- */
@@ -80,7 +82,8 @@ enum cond_result {
 	COND_HELD,		/* surely past the threshold */
 	COND_NOT_HELD,		/* not surely */
 	COND_FEW_SAMPLES,	/* a percentile with too few samples beyond it */
-	COND_NO_VALUE,		/* no samples on a side, or a change from 0 */
+	COND_NO_VALUE,		/* no samples on a side, a change from 0, or a
+				 * value in ns for a metric with no unit */
 };
 extern const char *const cond_result_names[];
 
@@ -90,6 +93,7 @@ struct cond_eval {
 	double lo, hi;		/* the change, in % (relative) */
 	ks_u128 beyond_a, beyond_b;	/* a percentile's samples beyond it */
 	bool few_a, few_b;		/* which side has too few */
+	bool no_unit;		/* a value in ns, for a metric with no unit */
 };
 void ks_fail_if_eval(const struct ks_fail_if *f, const struct sides *sd,
 		     struct cond_eval *ev);
@@ -98,5 +102,34 @@ void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
 		    const struct sides *sd, const struct cond_eval *ev);
 void ks_fail_if_json(struct json *j, const struct ks_fail_if *f,
 		     const struct cond_eval *ev);
+
+/* ---- the verdict (diff_verdict.c) ---- */
+
+/* Every metric compared, and each condition's result for it. */
+struct verdict {
+	struct pair *p;
+	size_t nr;
+	const struct ks_fail_if *conds;
+	size_t nr_conds;
+	struct cond_eval *ev;	/* [pair * nr_conds + cond] */
+	char (*say)[256];	/* the same, as text */
+	size_t count[COND_NO_VALUE + 1];
+	size_t not_compared, metrics_held;
+	size_t only_a, only_b;	/* metrics picked in one side only */
+	/* With --fail-if: the NAMEs that match no metric of both A and B. */
+	const char **nowhere;
+	unsigned char *nowhere_in;	/* 1: some in A only, 2: in B only */
+	size_t nr_nowhere;
+	size_t undecided;	/* not enough samples, no value, NAMEs nowhere */
+	bool undecided_pass;	/* --undecided=pass */
+	int status;
+};
+/* Every condition on every pair, and the exit status. */
+void verdict_build(struct verdict *v);
+void verdict_free(struct verdict *v);
+void verdict_text(const struct verdict *v);
+void verdict_json(struct json *j, const struct verdict *v);
+void held_json(struct json *j, const struct verdict *v);	/* "fail_if" */
+void metrics_json(struct json *j, const struct verdict *v);
 
 #endif /* KSTATSCTL_DIFF_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff's details for one metric: per slot, A's count, B's and B - A; then
- * count, mean, min, max and the percentiles of both sides with the change,
- * as a range where the values are known only to their slots. A percentile
- * with too few samples beyond it is marked (kstatsctl.h, KS_PCT_MIN_BEYOND).
+ * diff's details for one metric: count, mean, min, max and the percentiles
+ * of both sides with the change, as a range where the values are known
+ * only to their slots (the answer first); then, with --slots, per slot, A's
+ * count, B's and B - A. A percentile with too few samples beyond it is
+ * marked (kstatsctl.h, KS_PCT_MIN_BEYOND).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ void sides_build(struct sides *sd, const struct pair *p)
 	int i;
 
 	sd->nr = p->cmp == CMP_INTERVAL ? 3 : 2;
+	sd->unit = p->unit;
 	for (i = 0; i < sd->nr; i++) {
 		ks_hist_build(&sd->h[i], m[i], -1);
 		ks_hist_stats(&sd->h[i], &sd->st[i]);
@@ -123,16 +125,15 @@ static char *delta(char *buf, size_t len, ks_u128 a, ks_u128 b)
 
 /* Row @r of @st as text in the table, marked when a percentile has too few beyond it. */
 static char *row_text(char *buf, size_t len, const struct ks_stats *st, int r,
-		      uint32_t frac_bits)
+		      uint32_t frac_bits, enum ks_unit u)
 {
 	char v[120];
 
 	if (r == ROW_COUNT)
 		return ks_fmt_u128(buf, len, st->count);
 	if (r == ROW_MEAN)
-		return ks_fmt_mean(buf, len, st, opts.units, true);
-	ks_fmt_est(v, sizeof(v), diff_row_est(st, r), frac_bits, opts.units, r < ROW_PCT,
-		   true);
+		return ks_fmt_mean(buf, len, st, u, true);
+	ks_fmt_est(v, sizeof(v), diff_row_est(st, r), frac_bits, u, r < ROW_PCT, true);
 	snprintf(buf, len, "%s%s", v, r < ROW_PCT ? "" : ks_pct_mark(diff_row_est(st, r)));
 	return buf;
 }
@@ -147,6 +148,7 @@ static void slots_text(const struct pair *p, const struct ks_hist *ha,
 
 	if (p->a->frac_bits != p->b->frac_bits || !(ha->total || hb->total))
 		return;
+	putchar('\n');
 	from = ha->total && (!hb->total || ha->first < hb->first) ? ha->first : hb->first;
 	to = ha->total && (!hb->total || ha->last > hb->last) ? ha->last : hb->last;
 	printf("%-28s %12s %12s %12s\n", "slot", "A", "B",
@@ -155,14 +157,14 @@ static void slots_text(const struct pair *p, const struct ks_hist *ha,
 		if (!ha->count[s] && !hb->count[s])
 			continue;
 		printf("%-28s %12s %12s %12s\n",
-		       ks_fmt_slot(label, sizeof(label), s, p->a->frac_bits, opts.units),
+		       ks_fmt_slot(label, sizeof(label), s, p->a->frac_bits, p->unit),
 		       ks_fmt_u128(x, sizeof(x), ha->count[s]),
 		       ks_fmt_u128(y, sizeof(y), hb->count[s]),
 		       delta(d, sizeof(d), ha->count[s], hb->count[s]));
 	}
 }
 
-void diff_text(const struct pair *p)
+void diff_text(const struct pair *p, bool slots)
 {
 	char x[128], y[128], c[48], t[KS_TEXT_LEN(sizeof(p->note))];
 	struct sides sd;
@@ -182,12 +184,11 @@ void diff_text(const struct pair *p)
 	}
 	printf("%s: %s\n", diff_cmp_names[p->cmp], t);
 	sides_build(&sd, p);
-	slots_text(p, &sd.h[0], &sd.h[1]);
 	k = sd.nr - 1;	/* B, or B - A */
 	printf("%-8s %20s %20s %12s\n", "", "A", sides_b_name(&sd), "change");
 	for (r = 0; r < NR_ROWS; r++) {
-		row_text(x, sizeof(x), &sd.st[0], r, sd.h[0].frac_bits);
-		row_text(y, sizeof(y), &sd.st[k], r, sd.h[k].frac_bits);
+		row_text(x, sizeof(x), &sd.st[0], r, sd.h[0].frac_bits, p->unit);
+		row_text(y, sizeof(y), &sd.st[k], r, sd.h[k].frac_bits, p->unit);
 		if (r == ROW_COUNT && k == 2)	/* counts of other durations */
 			snprintf(c, sizeof(c), "-");
 		else if (r == ROW_COUNT)
@@ -199,6 +200,8 @@ void diff_text(const struct pair *p)
 	}
 	if (ks_pct_few(&sd.st[0]) || ks_pct_few(&sd.st[k]))
 		ks_pct_footnote(stdout);
+	if (slots)
+		slots_text(p, &sd.h[0], &sd.h[1]);
 	sides_free(&sd);
 }
 
@@ -253,6 +256,11 @@ void diff_json(struct json *j, const struct pair *p)
 	int r, i;
 
 	json_kstr(j, "comparison", diff_cmp_names[p->cmp]);
+	json_key(j, "unit");	/* what the values are in, as show says it */
+	if (p->unit == UNIT_NONE)
+		json_null(j);
+	else
+		json_str(j, "ns");
 	json_kstr(j, "note", p->note);
 	json_ku64(j, "frac_bits_a", p->a->frac_bits);
 	json_ku64(j, "frac_bits_b", p->b->frac_bits);

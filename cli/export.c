@@ -13,6 +13,13 @@
  *                            in seconds) and those named by --ns
  *   kstats_value             histogram: every other metric, as recorded
  *                            (a module's or a program's own unit)
+ *   kstats_duration_by_KEY_seconds  histogram: a trace's key metrics
+ *                            (trace --by errno|cgroup), the trace's name in
+ *                            "name" and the key's value in a label named
+ *                            after the key, as show -f prometheus gives it:
+ *                            {name="t",errno="-EAGAIN"}, {cgroup="/a/b"};
+ *                            a family of its own, so that summing a trace's
+ *                            family never counts its calls twice
  *   kstats_hits_total, kstats_misses_total  counters, traces only
  *   kstats_probe_floor_seconds              gauge, traces only
  *   kstats_outliers_total, kstats_outliers_lost_total  counters, traces
@@ -136,18 +143,48 @@ const struct argp export_argp = {
 /* @s as a label value: as on a terminal (ks_text), then \ and " escaped. */
 static char *label_value(char *buf, size_t len, const char *s)
 {
-	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)];
+	size_t tl = KS_TEXT_LEN(strlen(s)), o = 0;
+	char *t = xcalloc(tl, 1);
 	const char *p;
-	size_t o = 0;
 
-	ks_text(t, sizeof(t), s);
+	ks_text(t, tl, s);
 	for (p = t; *p && o + 2 < len; p++) {
 		if (*p == '\\' || *p == '"')
 			buf[o++] = '\\';
 		buf[o++] = *p;
 	}
 	buf[o] = '\0';
+	free(t);
 	return buf;
+}
+
+/* Room for a metric's labels: name="...",KEY="..." (a cgroup's path), escaped. */
+#define LABELS_LEN	(2 * KS_TEXT_LEN(KSTATS_NAME_LEN + KS_KEY_VALUE_MAX) + 64)
+
+/*
+ * @m's labels into @buf: name="NAME", or for a trace key's metric
+ * NAME{KEY=VALUE} name="NAME",KEY="VALUE" with the value as text shows it
+ * (errno="-EAGAIN", cgroup="/system.slice"). Returns the key, or NULL.
+ */
+static const char *metric_labels(char *buf, size_t len, const struct ks_metric *m,
+				 struct ks_key *k)
+{
+	char *name = xcalloc(LABELS_LEN, 1), *val = xcalloc(LABELS_LEN, 1);
+	char base[KSTATS_NAME_LEN + 1], text[KS_KEY_VALUE_MAX + 64];
+	const char *key = NULL;
+
+	if (!ks_key_parse(m->name, k)) {
+		snprintf(buf, len, "name=\"%s\"", label_value(name, LABELS_LEN, m->name));
+	} else {
+		snprintf(base, sizeof(base), "%.*s", (int)k->base_len, m->name);
+		snprintf(buf, len, "name=\"%s\",%s=\"%s\"",
+			 label_value(name, LABELS_LEN, base), k->key,
+			 label_value(val, LABELS_LEN, ks_key_value_text(k, text, sizeof(text))));
+		key = k->key;
+	}
+	free(name);
+	free(val);
+	return key;
 }
 
 
@@ -183,40 +220,81 @@ static void series(FILE *out, const char *fam, const char *labels,
 	ks_hist_free(&h);
 }
 
+/*
+ * The histograms of @set in one family: with @key NULL, those of no key,
+ * kstats_duration_seconds (@durations) or kstats_value; else those of
+ * that key, kstats_duration_by_KEY_seconds or kstats_value_by_KEY.
+ */
 static void histograms(FILE *out, const struct ks_set *set, const struct export_args *a,
-		       bool durations)
+		       bool durations, const char *key)
 {
-	const char *fam = durations ? "kstats_duration_seconds" : "kstats_value";
-	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], labels[sizeof(name) + 32];
+	char fam[64], *labels = xcalloc(LABELS_LEN, 1), *lc = xcalloc(LABELS_LEN + 32, 1);
+	const char *mk;
+	struct ks_key k;
 	bool head = false;
 	size_t i;
 	uint32_t r;
 
+	if (key)
+		snprintf(fam, sizeof(fam), durations ? "kstats_duration_by_%s_seconds" :
+			 "kstats_value_by_%s", key);
+	else
+		snprintf(fam, sizeof(fam), durations ? "kstats_duration_seconds" :
+			 "kstats_value");
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
 		uint32_t bits = a->bucket_bits < m->frac_bits ? a->bucket_bits : m->frac_bits;
 
-		if (ks_metric_is_ns(m) != durations)
+		mk = metric_labels(labels, LABELS_LEN, m, &k);
+		if (ks_metric_is_ns(m) != durations || (mk && !key) || (!mk && key) ||
+		    (mk && strcmp(mk, key)))
 			continue;
 		if (!head) {
-			fprintf(out, "# HELP %s %s\n", fam, durations ?
-				"Time measured by kstats (label name: the kstats metric)." :
-				"Values recorded by kstats, in the unit their recorder "
-				"uses (label name: the kstats metric).");
+			if (key)
+				fprintf(out, "# HELP %s %s of a trace, by %s (labels name: the "
+					"trace, %s: the key's value).\n", fam, durations ?
+					"Time measured by kstats" : "Values recorded by kstats",
+					key, key);
+			else
+				fprintf(out, "# HELP %s %s\n", fam, durations ?
+					"Time measured by kstats (label name: the kstats metric)." :
+					"Values recorded by kstats, in the unit their recorder "
+					"uses (label name: the kstats metric).");
 			fprintf(out, "# TYPE %s histogram\n", fam);
 			head = true;
 		}
-		label_value(name, sizeof(name), m->name);
 		if (!a->per_cpu) {
-			snprintf(labels, sizeof(labels), "name=\"%s\"", name);
 			series(out, fam, labels, m, -1, bits, durations ? 1e9 : 1);
 			continue;
 		}
 		for (r = 0; r < m->nr_cpus; r++) {
-			snprintf(labels, sizeof(labels), "name=\"%s\",cpu=\"%u\"", name,
-				 m->cpus[r].cpu);
-			series(out, fam, labels, m, (int)r, bits, durations ? 1e9 : 1);
+			snprintf(lc, LABELS_LEN + 32, "%s,cpu=\"%u\"", labels, m->cpus[r].cpu);
+			series(out, fam, lc, m, (int)r, bits, durations ? 1e9 : 1);
 		}
+	}
+	free(labels);
+	free(lc);
+}
+
+/* Every family of histograms: no key first, then each key in @set's order. */
+static void all_histograms(FILE *out, const struct ks_set *set, const struct export_args *a)
+{
+	struct ks_key k, seen;
+	size_t i, j;
+	int ns;
+
+	for (ns = 1; ns >= 0; ns--)
+		histograms(out, set, a, ns, NULL);
+	for (i = 0; i < set->nr; i++) {
+		if (!ks_key_parse(set->m[i].name, &k))
+			continue;
+		for (j = 0; j < i; j++)
+			if (ks_key_parse(set->m[j].name, &seen) && !strcmp(seen.key, k.key))
+				break;
+		if (j < i)
+			continue;	/* that key's families are out */
+		for (ns = 1; ns >= 0; ns--)
+			histograms(out, set, a, ns, k.key);
 	}
 }
 
@@ -251,8 +329,9 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			   "The governor's estimate of a trace's cost, a share of "
 			   "one CPU (an estimate)." },
 	};
-	char name[2 * KS_TEXT_LEN(KSTATS_NAME_LEN)], v[48];
+	char *labels = xcalloc(LABELS_LEN, 1), v[48];
 	bool head = false;
+	struct ks_key k;
 	size_t i;
 
 	for (i = 0; i < set->nr; i++) {
@@ -293,9 +372,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 				 (m->outl.overwritten + m->outl.ratelimited));
 		else
 			snprintf(v, sizeof(v), "%d", !!(m->flags & KSTATS_METRIC_ACTIVE));
-		fprintf(out, "%s{name=\"%s\"} %s\n", fams[what][0],
-			label_value(name, sizeof(name), m->name), v);
+		metric_labels(labels, LABELS_LEN, m, &k);
+		fprintf(out, "%s{%s} %s\n", fams[what][0], labels, v);
 	}
+	free(labels);
 }
 
 static int write_export(FILE *out, const struct ks_set *set, const struct export_args *a,
@@ -306,8 +386,7 @@ static int write_export(FILE *out, const struct ks_set *set, const struct export
 	fprintf(out, "# HELP kstats_up 1: this export worked, 0: it failed (module not "
 		"loaded, a NAME matched nothing).\n"
 		"# TYPE kstats_up gauge\nkstats_up %d\n", up);
-	histograms(out, set, a, true);
-	histograms(out, set, a, false);
+	all_histograms(out, set, a);
 	extras(out, set, HITS);
 	extras(out, set, MISSES);
 	extras(out, set, FLOOR);

@@ -12,7 +12,8 @@
  * is past the threshold, so a slot's width alone never fails a job. It is
  * not decided (does not hold, and says why) when a percentile it needs has
  * fewer than KS_PCT_MIN_BEYOND samples beyond it, when a side has no
- * samples, or for a change from 0.
+ * samples, for a change from 0, or for a value (2ms) of a metric with no
+ * unit (a module's or a program's, unless --ns names it: units.c).
  */
 #include <ctype.h>
 #include <math.h>
@@ -154,7 +155,8 @@ void ks_fail_if_eval(const struct ks_fail_if *f, const struct sides *sd,
 		ev->few_b = eb->slot >= 0 && !eb->supported;
 	}
 	ev->result = COND_NO_VALUE;
-	if (isnan(ev->b.lo) || (f->relative && isnan(ev->a.lo)))
+	ev->no_unit = !f->relative && f->row != ROW_COUNT && sd->unit == UNIT_NONE;
+	if (ev->no_unit || isnan(ev->b.lo) || (f->relative && isnan(ev->a.lo)))
 		return;
 	if (ev->few_a || ev->few_b) {
 		ev->result = COND_FEW_SAMPLES;
@@ -171,13 +173,13 @@ void ks_fail_if_eval(const struct ks_fail_if *f, const struct sides *sd,
 
 /* @r of @st as the text shows it: "6000", "1.234us (±0.1%)", "in [2us, 2.125us)". */
 static char *value_text(char *buf, size_t len, const struct ks_stats *st, int r,
-			uint32_t frac_bits)
+			uint32_t frac_bits, enum ks_unit u)
 {
 	if (r == ROW_COUNT)
 		return ks_fmt_u128(buf, len, st->count);
 	if (r == ROW_MEAN)
-		return ks_fmt_mean(buf, len, st, opts.units, false);
-	return ks_fmt_est(buf, len, diff_row_est(st, r), frac_bits, opts.units, true, false);
+		return ks_fmt_mean(buf, len, st, u, false);
+	return ks_fmt_est(buf, len, diff_row_est(st, r), frac_bits, u, true, false);
 }
 
 void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
@@ -201,7 +203,10 @@ void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
 					     ev->beyond_b), ev->few_a ? "A" : bn);
 		return;
 	case COND_NO_VALUE:
-		if (isnan(ev->b.lo) || (f->relative && isnan(ev->a.lo)))
+		if (ev->no_unit)
+			snprintf(buf, len, "no value: the metric has no unit "
+				 "('--ns NAME': it holds ns)");
+		else if (isnan(ev->b.lo) || (f->relative && isnan(ev->a.lo)))
 			snprintf(buf, len, "no value: %s has no samples",
 				 isnan(ev->b.lo) ? bn : "A");
 		else
@@ -216,7 +221,8 @@ void ks_fail_if_say(char *buf, size_t len, const struct ks_fail_if *f,
 			 floor(ev->lo * 10) / 10 + 0.0, ceil(ev->hi * 10) / 10 + 0.0);
 	else
 		snprintf(v, sizeof(v), "%s's %s %s", bn, stat,
-			 value_text(w, sizeof(w), b, f->row, sd->h[sd->nr - 1].frac_bits));
+			 value_text(w, sizeof(w), b, f->row, sd->h[sd->nr - 1].frac_bits,
+				    sd->unit));
 	snprintf(buf, len, "%s: %s", ev->result == COND_HELD ? "held" : "not held", v);
 }
 

@@ -80,6 +80,27 @@ void fmt_title(FILE *out, const struct ks_metric *m, const char *what)
 	fmt_title_prefixed(out, m, what, "");
 }
 
+/*
+ * A trace's hits, misses (with their share of the calls: misses are not
+ * random, maxactive drops exactly the concurrent, long calls) and floor.
+ */
+static void trace_counters(FILE *out, const struct ks_metric *m, enum ks_unit u)
+{
+	double share = (double)m->misses / ((double)m->hits + (double)m->misses);
+	char a[64], pct[32] = "";
+
+	if (m->misses)
+		snprintf(pct, sizeof(pct), share < 1e-4 ? " (<0.01%%)" : " (%.2g%%)",
+			 share * 100);
+	fprintf(out, "hits %llu  misses %llu%s  probe floor %s\n",
+		(unsigned long long)m->hits, (unsigned long long)m->misses, pct,
+		ks_fmt_int(a, sizeof(a), m->floor_ns, u));
+	if (share > 0.01)
+		fprintf(out, "note: over 1%% of the calls missed; those are the "
+			"concurrent, long ones,\n      so the histogram leans short "
+			"(trace --maxactive N)\n");
+}
+
 static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_hist *h,
 		       enum ks_unit u)
 {
@@ -117,10 +138,9 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 			ks_fmt_int(a, sizeof(a), kstats_slot_low(h->first, h->frac_bits), u),
 			ks_fmt_high(b, sizeof(b), h->last, h->frac_bits, u));
 	}
-	if (ks_kind_is_trace(m->kind))
-		fprintf(out, "hits %llu  misses %llu  probe floor %s\n",
-			(unsigned long long)m->hits, (unsigned long long)m->misses,
-			ks_fmt_int(a, sizeof(a), m->floor_ns, u));
+	/* A key's metric has none of its own: they are its trace's. */
+	if (ks_kind_is_trace(m->kind) && m->kind != KSTATS_KIND_KEY)
+		trace_counters(out, m, u);
 	ks_sampling_note(out, m);
 	if (m->has_outliers)
 		ks_outliers_line(out, m->name, &m->outl);

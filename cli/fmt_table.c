@@ -6,7 +6,8 @@
  * percentiles: rows at HdrHistogram's percentile ticks (5 per halving of
  * the distance to 100%), columns Value, Percentile, TotalCount and
  * 1/(1-Percentile), then "#[...]" lines with mean, standard deviation,
- * max, count, and the error bound. A Value is the middle of the slot the
+ * max (as HdrHistogram gives it: the highest value of its slot, so never
+ * below the mean), count, and the error bound. A Value is the middle of the slot the
  * percentile falls in, printed to the digits that slot allows (one below
  * the leading digit of its half-width); the Error line gives the largest
  * distance from a printed Value to either end of its slot, relative to it,
@@ -198,7 +199,8 @@ static void pct_one(FILE *out, const struct ks_metric *m, int row,
 	tbl_val(a, sizeof(a), st.mean, st.mean * st.mean_err, u);
 	tbl_val(b, sizeof(b), sd, half, u);
 	fprintf(out, "#[Mean    = %s, StdDeviation   = %s]\n", a, b);
-	tbl_val(a, sizeof(a), st.max.value, st.max.value * st.max.err, u);
+	/* HdrHistogram's max: the highest value of its slot, never below the mean. */
+	tbl_val(a, sizeof(a), (double)st.max.last, 0, u);
 	fprintf(out, "#[Max     = %s, Total count    = %12s]\n", a,
 		ks_fmt_u128(b, sizeof(b), h.total));
 	fprintf(out, "#[Buckets = %12u, SubBuckets     = %12u]\n",

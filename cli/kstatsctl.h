@@ -29,6 +29,7 @@
 #define EXIT_USAGE	2
 #define EXIT_NO_INTERVAL 3	/* diff: a metric was reset between A and B */
 #define EXIT_FAIL_IF	4	/* diff: a --fail-if condition held */
+#define EXIT_UNDECIDED	5	/* diff: a --fail-if condition not decided */
 
 /* Version of every JSON document kstatsctl prints ("schema": N). */
 #define KS_JSON_SCHEMA	2
@@ -248,6 +249,7 @@ void ks_wrap_end(struct ks_wrap *w);	/* the final newline */
 
 /* Formats @ns in @u: exact for integers, 4 significant digits for "auto". */
 char *ks_fmt_int(char *buf, size_t len, uint64_t ns, enum ks_unit u);
+char *ks_fmt_up(char *buf, size_t len, double ns, enum ks_unit u);	/* never below @ns */
 char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u);
 /* The exclusive upper bound of @slot (2^64 for the last), as ks_fmt_int. */
 char *ks_fmt_high(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,

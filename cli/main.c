@@ -316,7 +316,8 @@ static void build_main_doc(void)
 		 "\nWithout a command: list. 'kstatsctl COMMAND --help' shows a "
 		 "command's options.\nExit status: 0 ok, 1 runtime error, "
 		 "2 usage error, 3 diff: a metric has no interval, 4 diff: a "
-		 "--fail-if condition held. See kstatsctl(8).");
+		 "--fail-if condition held, 5 diff: one not decided. See "
+		 "kstatsctl(8).");
 }
 
 static void ks_main_help(FILE *out)

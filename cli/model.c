@@ -446,7 +446,7 @@ static void say_shrank(char *why, size_t len, const struct ks_metric *m,
 	char sl[112];
 	uint64_t count = c ? c->count : 0;
 
-	ks_fmt_slot(sl, sizeof(sl), p->slot, m->frac_bits, opts.units);
+	ks_fmt_slot(sl, sizeof(sl), p->slot, m->frac_bits, ks_metric_unit(m, opts.units));
 	if (count < p->count)
 		snprintf(why, len, "slot %s of CPU %u went from %llu to %llu samples",
 			 sl, p->cpu, (unsigned long long)p->count,

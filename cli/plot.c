@@ -189,6 +189,7 @@ static int plot_hist(FILE *out, struct plot_args *a)
 		rc = one_metric(a->ops.v[0], &set, &pats);
 	if (!rc) {
 		snprintf(label, sizeof(label), "%s", a->ops.v[0]);
+		opts.units = ks_metric_unit(&set.m[0], opts.units);	/* show's unit (units.c) */
 		rc = ks_plot_hist(out, &set.m[0], label, &a->p);
 	}
 	ks_set_free(&set);
@@ -250,6 +251,7 @@ static int plot_heatmap(FILE *out, struct plot_args *a)
 			if (!strcmp(log.e[i].m.name, set.m[0].name))
 				iv[nr++] = (struct ks_plot_interval){ log.e[i].start_s,
 								      log.e[i].length_s, &log.e[i].m };
+		opts.units = nr ? ks_metric_unit(iv[0].m, opts.units) : opts.units;
 		rc = ks_plot_heatmap(out, iv, nr, &a->p);
 		free(iv);
 	}
@@ -366,6 +368,8 @@ static int plot_overlay(FILE *out, struct plot_args *a, bool pct)
 	for (k = 0; !rc && nf == 2 && k < set[1].nr; k++)
 		overlay_b(&o, &set[0], &set[1], ks_set_find(&set[0], set[1].m[k].name),
 			  &set[1].m[k], basename(base[0]), basename(base[1]), a->cumulative);
+	for (i = 0; i < o.nr && i < ARRAY_SIZE(o.sr); i++)	/* ns only when every one is */
+		opts.units = ks_metric_unit(o.sr[i].m, opts.units);
 	if (!rc)
 		rc = (pct ? ks_plot_pct : ks_plot_cdf)(out, o.sr, o.nr, &a->p);
 	overlay_free(&o);

@@ -8,6 +8,12 @@
  * misses; as a table, CSV or JSON. The rate needs a time span: with
  * --interval, two snapshots SECONDS apart, and every figure is then of the
  * samples recorded in between; without, the rate is unknown ("-", null).
+ *
+ * As honest as show: a percentile with fewer than KS_PCT_MIN_BEYOND samples
+ * beyond it is marked "*" (with show's footnote; in CSV, pNN_supported
+ * false), and the max, known only to its slot, is given as below the
+ * slot's end ("<1.024us", rounded up), so that it is never below the mean
+ * or a percentile; the ± column is that of the mean and the percentiles.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -97,15 +103,32 @@ static bool is_trace(const struct ks_metric *m)
 	return m->kind == KSTATS_KIND_TRACE;
 }
 
+/* The max as it is known: exact, or below the end of its slot. */
+static char *max_text(char *buf, size_t len, const struct ks_est *e, uint32_t frac_bits,
+		      enum ks_unit u)
+{
+	char v[64];
+
+	if (e->slot < 0)
+		snprintf(buf, len, "-");
+	else if (e->low == e->last)
+		ks_fmt_int(buf, len, e->low, u);
+	else
+		snprintf(buf, len, "<%s", ks_fmt_up(v, sizeof(v),
+			 kstats_slot_high((uint32_t)e->slot, frac_bits), u));
+	return buf;
+}
+
 /*
  * The table's row for @m: each estimate as a value alone, and one ± for
- * the row, the widest of their bounds, so that it fits 80 columns.
+ * the row, the widest of their bounds, so that it fits 80 columns. *@few:
+ * a percentile was marked.
  */
 static void line_table(struct ks_table *t, const struct ks_metric *m, double secs,
-		       bool traces)
+		       bool traces, bool *few)
 {
 	enum ks_unit u = ks_metric_unit(m, opts.units);
-	char v[64];
+	char v[64], cell[72];
 	struct ks_stats st;
 	struct ks_hist h;
 	double err, worst = 0;
@@ -122,11 +145,13 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 	ks_table_add(t, st.count ? ks_fmt_mean_value(v, sizeof(v), &st, u, &err) : "-");
 	worst = st.count ? err : 0;
 	for (i = 0; i < ks_nr_pcts; i++) {
-		ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.pct[i], u, &err));
+		ks_fmt_est_value(v, sizeof(v), &st.pct[i], u, &err);
+		snprintf(cell, sizeof(cell), "%s%s", v, ks_pct_mark(&st.pct[i]));
+		ks_table_add(t, cell);
 		worst = err > worst ? err : worst;
 	}
-	ks_table_add(t, ks_fmt_est_value(v, sizeof(v), &st.max, u, &err));
-	worst = err > worst ? err : worst;
+	*few |= ks_pct_few(&st);
+	ks_table_add(t, max_text(v, sizeof(v), &st.max, h.frac_bits, u));
 	ks_table_add(t, st.count ? ks_fmt_err(v, sizeof(v), worst) : "-");
 	if (traces) {
 		snprintf(v, sizeof(v), "-");
@@ -170,8 +195,11 @@ static void line_csv(const struct ks_metric *m, double secs)
 	printf("\",%s,%s", ks_kind_name(m->kind), ks_fmt_u128(n, sizeof(n), st.count));
 	csv_num((double)st.count / secs, secs > 0, UNIT_NONE);
 	csv_num(st.mean, st.count, u);
-	for (i = 0; i < ks_nr_pcts; i++)
+	for (i = 0; i < ks_nr_pcts; i++) {
 		csv_num(st.pct[i].value, st.count, u);
+		csv_num(st.pct[i].err, st.count, UNIT_NONE);
+		printf(",%s", !st.count ? "" : st.pct[i].supported ? "true" : "false");
+	}
 	csv_num((double)st.max.low, st.count, u);
 	csv_num((double)st.max.last + 1, st.count, u);
 	csv_num((double)m->hits, is_trace(m), UNIT_NONE);
@@ -236,7 +264,7 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 {
 	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "";
 	struct ks_table t;
-	bool traces = false;
+	bool traces = false, few = false;
 	struct json *j;
 	size_t i;
 
@@ -260,7 +288,8 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	if (a->format == SUM_CSV) {
 		printf("name,kind,count,rate_per_s,mean");
 		for (i = 0; i < ks_nr_pcts; i++)
-			printf(",%s", ks_pct_names[i]);
+			printf(",%s,%s_err,%s_supported", ks_pct_names[i], ks_pct_names[i],
+			       ks_pct_names[i]);
 		printf(",max_low,max_high,hits,misses,unit\n");
 		for (i = 0; i < nr; i++)
 			line_csv(&m[i], secs);
@@ -289,9 +318,11 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	if (traces)
 		ks_table_add(&t, "HIT/MISS");
 	for (i = 0; i < nr; i++)
-		line_table(&t, &m[i], secs, traces);
+		line_table(&t, &m[i], secs, traces, &few);
 	ks_table_print(stdout, &t, ks_out_width(stdout));
 	ks_table_free(&t);
+	if (few)
+		ks_pct_footnote(stdout);
 }
 
 /* B - A for every metric of B, into @d (a metric new in B: all of it). */

@@ -230,6 +230,21 @@ char *ks_fmt_dbl(char *buf, size_t len, double ns, enum ks_unit u)
 	return fmt_dbl(buf, len, ns, u, &shown);
 }
 
+/* As ks_fmt_dbl, rounded up: a bound that stays one (summary's max). */
+char *ks_fmt_up(char *buf, size_t len, double ns, enum ks_unit u)
+{
+	double shown, x = ns;
+	int i;
+
+	/* Nearest, then nudged up until what is printed is not below @ns. */
+	fmt_dbl(buf, len, x, u, &shown);
+	for (i = 0; shown < ns && i < 64; i++) {
+		x += ns - shown + ns * 1e-9;
+		fmt_dbl(buf, len, x, u, &shown);
+	}
+	return buf;
+}
+
 char *ks_fmt_u128(char *buf, size_t len, ks_u128 v)
 {
 	char tmp[48];

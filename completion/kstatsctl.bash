@@ -21,7 +21,7 @@ declare -gA _kstatsctl_opts=(
 	[untrace]=""
 	[outliers]="--input"
 	[snapshot]="--output --all"
-	[diff]="--metric --cumulative --fail-if --brief"
+	[diff]="--metric --cumulative --fail-if --brief --slots --undecided"
 	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu --format"
 	[plot]="--output --title --width --height --share --per-slot --palette --cumulative"
 	[info]=""
@@ -73,7 +73,8 @@ _kstatsctl_diff()
 			continue
 		fi
 		case $w in
-		-m | --metric | --fail-if | -d | --device | --units | --color | --percentiles) ((i++)) ;;
+		-m | --metric | --fail-if | --undecided | -d | --device | --units | --color | \
+		--percentiles) ((i++)) ;;
 		-*) ;;
 		*) ((n++ == 0)) && a=$w ;;
 		esac
@@ -117,7 +118,7 @@ _kstatsctl()
 		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
 		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
-		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
+		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | --undecided | \
 		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
 		--title | --width | --height | --palette) ((i++)) ;;
 		-*) ;;
@@ -153,6 +154,8 @@ _kstatsctl()
 		return ;;
 	--by)
 		COMPREPLY=($(compgen -W "errno cgroup" -- "$cur")); return ;;
+	--undecided)
+		COMPREPLY=($(compgen -W "fail pass" -- "$cur")); return ;;
 	--cgroup)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-b | --bits | --bucket-bits)

@@ -13,10 +13,12 @@
 # Chromium runs as root here: --no-sandbox, a profile of its own in $tmp,
 # and at most $limit * 3 seconds.
 
-plot() {	# plot NAME ARGS...: kstatsctl plot ARGS -o $tmp/NAME.svg
+# The fixtures' metrics are a program's (no unit known): --ns says they are
+# latencies in ns, as the plots are checked against.
+plot() {	# plot NAME ARGS...: kstatsctl --ns '*' plot ARGS -o $tmp/NAME.svg
 	local name=$1
 	shift
-	"$bin" plot "$@" -o "$tmp/$name.svg"
+	"$bin" --ns '*' plot "$@" -o "$tmp/$name.svg"
 }
 check "plot hist: an SVG" plot hist hist data/plot-modes.ksnap
 check "plot hist --share: an SVG" plot hist-share hist --share data/plot-modes.ksnap modes.two
@@ -41,7 +43,7 @@ check "plot hist of an interval log (its intervals summed): an SVG" \
 # significant digit, slot for slot, so the crossing stays where it was.
 check "plot cdf A B.hlog (B exported as HdrHistogram): an SVG" sh -c "
 	'$bin' export --format hdr -i data/plot-cdf-b.ksnap -o '$tmp/cdf-b.hlog' &&
-	'$bin' plot cdf data/plot-cdf-a.ksnap '$tmp/cdf-b.hlog' -o '$tmp/cdf-hlog.svg'"
+	'$bin' --ns '*' plot cdf data/plot-cdf-a.ksnap '$tmp/cdf-b.hlog' -o '$tmp/cdf-hlog.svg'"
 check "plot hist of a log-uniform load: an SVG" plot flat hist data/hlog/js.hlog app.latency
 check "plot hist --per-slot of it: an SVG" plot flat-slot hist --per-slot data/hlog/js.hlog app.latency
 check "plot heatmap of a log-uniform load: an SVG" \

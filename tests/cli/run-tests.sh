@@ -230,7 +230,7 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # (not split-a: promtool's lint takes its metric "splittest.m" for metres)
 promtool_all() {
 	local f out
-	for f in basic big full hostile later; do
+	for f in basic big full hostile later keys-a keys-b; do
 		"$bin" show -i "data/$f.ksnap" -f prometheus --per-cpu >"$tmp/pt.prom" || return 1
 		out=$(promtool check metrics <"$tmp/pt.prom" 2>&1) || { echo "show $f: $out"; return 1; }
 		"$bin" export -i "data/$f.ksnap" >"$tmp/pt.prom" || return 1
@@ -242,10 +242,21 @@ if command -v promtool >/dev/null; then
 else
 	not_ok "promtool check metrics # promtool missing: tests/deps.sh installs prometheus"
 fi
+export_keys() {	# a trace's keys: their own family, the key a label (issue 31 §8)
+	local f
+	for f in keys-a keys-b; do
+		"$bin" export -i "data/$f.ksnap" >"$tmp/ek.prom" &&
+			"$bin" show -i "data/$f.ksnap" -f json >"$tmp/ek.json" &&
+			"$py" validate.py export-keys "$tmp/ek.prom" "$tmp/ek.json" || return 1
+	done
+}
+check "export of trace keys: kstats_duration_by_KEY_seconds{name=TRACE,KEY=VALUE}, adding up to the trace" \
+	export_keys
 check "show -f prometheus --units us is refused: Prometheus' unit is the second" sh -c "
 	'$bin' show -i data/basic.ksnap -f prometheus --units us >/dev/null 2>&1; [ \$? -eq 2 ]"
 check "summary -f csv: shortest decimals that read back (9.95, not 9.9499999999999993)" sh -c "
-	'$bin' summary -i data/basic.ksnap -f csv | grep -q '^\"user.small\",user,100,,9.95,11.5,23.5,16,32,,,\$'"
+	'$bin' summary -i data/basic.ksnap -f csv |
+	grep -q '^\"user.small\",user,100,,9.95,11.5,0.30434782608695654,true,23.5,0.3191489361702128,false,16,32,,,\$'"
 check "--percentiles 99.99999 is labelled p99.99999 (not p100)" sh -c "
 	'$bin' --percentiles 99.99999 summary -i data/basic.ksnap | grep -q ' p99.99999 '"
 
@@ -258,8 +269,8 @@ check "hist fits COLUMNS=60 (no line of bars wider), and 52 wide on a wide one" 
 check "80 columns: every line of show, summary, list text outputs (golden)" \
 	"$py" validate.py width cases.txt golden
 check "a wider terminal: summary and list rows of long names stay on one line" sh -c "
-	[ \$(COLUMNS=200 '$bin' summary -i data/basic.ksnap | wc -l) -eq 6 ] &&
-	[ \$(COLUMNS=200 '$bin' --ns '*' summary -i data/basic.ksnap | wc -l) -eq 6 ] &&
+	[ \$(COLUMNS=200 '$bin' summary -i data/basic.ksnap | wc -l) -eq 7 ] &&
+	[ \$(COLUMNS=200 '$bin' --ns '*' summary -i data/basic.ksnap | wc -l) -eq 7 ] &&
 	[ \$(COLUMNS=40 '$bin' list -i data/basic.ksnap | wc -l) -eq 11 ]"
 check "--per-cpu: one scale for every CPU (a single full bar, on the fullest CPU's row)" sh -c "
 	[ \$(COLUMNS=200 '$bin' show -i data/basic.ksnap net.tx_latency --per-cpu | grep -c '|@\{52\}|') -eq 1 ]"
@@ -350,15 +361,22 @@ few_exit() {	# the 400-sample p99.9 decides nothing; a reset metric beside it
 	local rc
 	"$bin" diff data/few-a.ksnap data/few-b.ksnap few.lat --fail-if 'p99.9>+100%' >/dev/null
 	rc=$?
-	((rc == 0)) || { echo "p99.9 of 400 samples: exit $rc, want 0"; return 1; }
+	((rc == 5)) || { echo "p99.9 of 400 samples: exit $rc, want 5 (not decided)"; return 1; }
+	"$bin" diff data/few-a.ksnap data/few-b.ksnap few.lat --fail-if 'p99.9>+100%' \
+		--undecided=pass >/dev/null
+	rc=$?
+	((rc == 0)) || { echo "p99.9 of 400 samples, --undecided=pass: exit $rc, want 0"; return 1; }
 	"$bin" diff data/few-a.ksnap data/few-b.ksnap --fail-if 'count<1000' >/dev/null
 	rc=$?
 	((rc == 4)) || { echo "a condition held beside a reset metric: exit $rc, want 4"; return 1; }
 	"$bin" diff data/few-a.ksnap data/few-b.ksnap --fail-if 'count>1000' >/dev/null
 	rc=$?
 	((rc == 3)) || { echo "none held, a metric reset: exit $rc, want 3"; return 1; }
+	"$bin" diff data/few-a.ksnap data/few-b.ksnap --fail-if 'p99.9>+100%' >/dev/null
+	rc=$?
+	((rc == 3)) || { echo "not decided beside a reset metric: exit $rc, want 3"; return 1; }
 }
-check "diff exit status: 0 when not decided, 4 over 3, 3 when only a reset" few_exit
+check "diff exit status: 5 when not decided (0 with --undecided=pass), 4 over 3, 3 over 5" few_exit
 
 # 8b. counts and part sums split across CPUs, as a migration between a
 # record's two adds leaves them (split-a: one "add" of kstats_split_test.ko)

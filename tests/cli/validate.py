@@ -41,6 +41,14 @@
                                          between its min and max slots
                                          (counts and part sums split across
                                          CPUs by migrations included)
+  validate.py export-keys PROM JSON      export's text of a file with trace
+                                         keys (--by errno|cgroup) parses with
+                                         prometheus_client; each key's metric
+                                         is in kstats_duration_by_KEY_seconds
+                                         with the trace's name and the key's
+                                         value as labels (no brace in a label),
+                                         its count the show document's, and a
+                                         trace's keys add up to its count
   validate.py hlog-same A B               two HdrHistogram logs are the same
                                          log: every line equal, but each
                                          compressed histogram is compared
@@ -161,6 +169,49 @@ def check_prom(prom_path, json_path):
                 break
         if seen != len(want):
             print(f"{fam.name}: {seen} non-empty buckets, JSON has {len(want)}")
+            ok = False
+    return ok
+
+
+def check_export_keys(prom_path, json_path):
+    from prometheus_client.parser import text_string_to_metric_families
+    text = open(prom_path, encoding="utf-8").read()
+    fams = {f.name: f for f in text_string_to_metric_families(text)}
+    show = {m["name"]: m for m in documents(json_path)[0]["metrics"]}
+    braced = [f"{s.name}{s.labels}" for fam in fams.values() for s in fam.samples
+              if any("{" in v or "}" in v for v in s.labels.values())]
+    ok = not braced
+    for b in braced[:3]:
+        print(f"{b}: a brace in a label value ({len(braced)} such series)")
+    want = {}   # (trace, key): the counts of its key metrics
+    for name, m in show.items():
+        k = re.fullmatch(r"(.*)\{([a-z]+)=.*\}", name)
+        if k:
+            want.setdefault((k.group(1), k.group(2)), []).append(m["count"])
+    if not want:
+        print("no key metric in the show document")
+        return False
+    for (trace, key), counts in want.items():
+        fam = fams.get(f"kstats_duration_by_{key}_seconds")
+        got = [s for s in (fam.samples if fam else []) if s.name.endswith("_count")
+               and s.labels.get("name") == trace]
+        if any(set(s.labels) != {"name", key} for s in got):
+            print(f"{trace} by {key}: labels {[s.labels for s in got]}")
+            ok = False
+        # One series per key metric, each with its count (the values are
+        # text's, -EAGAIN for the module's -11: compared as counts).
+        if sorted(int(s.value) for s in got) != sorted(counts):
+            print(f"{trace} by {key}: _count {sorted(s.value for s in got)}, "
+                  f"the key metrics {sorted(counts)}")
+            ok = False
+        if not same_count(sum(s.value for s in got), show[trace]["count"]):
+            print(f"{trace} by {key}: the keys add to {sum(s.value for s in got)}, "
+                  f"the trace has {show[trace]['count']}")
+            ok = False
+        plain = [s for s in fams["kstats_duration_seconds"].samples
+                 if s.name.endswith("_count") and s.labels.get("name") == trace]
+        if len(plain) != 1 or set(plain[0].labels) != {"name"}:
+            print(f"{trace}: not once in kstats_duration_seconds without a key label")
             ok = False
     return ok
 
@@ -623,6 +674,8 @@ def main(argv):
         return check_truth(argv[2], argv[3])
     if cmd == "same" and len(argv) == 4:
         return check_same(argv[2], argv[3])
+    if cmd == "export-keys" and len(argv) == 4:
+        return check_export_keys(argv[2], argv[3])
     if cmd == "hlog-same" and len(argv) == 4:
         return check_hlog_same(argv[2], argv[3])
     if cmd == "footer" and len(argv) == 4:
