@@ -45,7 +45,7 @@ const struct argp info_argp = {
 /* By bit number (KSTATS_FEAT_*); a bit this kstatsctl does not know: NULL. */
 static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
-	"split", "self", "keys", "cgroup",
+	"split", "self", "keys", "cgroup", "key-values",
 };
 
 static const char *const mech_names[] = {

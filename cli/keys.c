@@ -144,3 +144,55 @@ int ks_key_name_canonical(const char *in, char *out, size_t len)
 	snprintf(out, len, "%.*s{errno=-%d}", (int)k.base_len, in, nr);
 	return 0;
 }
+
+/*
+ * trace --key-values LIST: the values of key @key that alone get a metric,
+ * into @vals (at most KSTATS_KEYS_MAX): for errno, 0 (no error) or an
+ * error by name or number (EAGAIN, -EAGAIN, -11, 11); for cgroup, a
+ * cgroup's path. Their count, or -1 when one is not a value (said).
+ */
+int ks_key_values_parse(uint32_t key, const char *list, uint64_t *vals)
+{
+	char *copy = strdup(list), *item, *save = NULL, *end;
+	int nr = 0;
+
+	if (!copy)
+		abort();
+	for (item = strtok_r(copy, ",", &save); item && nr >= 0;
+	     item = strtok_r(NULL, ",", &save)) {
+		const char *v = item;
+		long n;
+
+		if (nr == KSTATS_KEYS_MAX) {
+			ks_usage("--key-values: at most %d values", KSTATS_KEYS_MAX);
+			nr = -1;
+		} else if (key == KSTATS_KEY_CGROUP) {
+			if (ks_cgroup_id(item, &vals[nr])) {
+				ks_usage("--key-values: no cgroup %s", item);
+				nr = -1;
+			} else {
+				nr++;
+			}
+		} else {
+			if (*v == '-')
+				v++;
+			errno = 0;
+			n = strtol(v, &end, 10);
+			if (*v >= '0' && *v <= '9' && !*end && !errno && n >= 0 && n <= 4095)
+				vals[nr++] = (uint64_t)n;
+			else if ((n = errno_by_name(v)))
+				vals[nr++] = (uint64_t)n;
+			else {
+				ks_usage("--key-values: '%s' is not an error (0, EAGAIN, -11, "
+					 "... up to 4095)", item);
+				nr = -1;
+			}
+		}
+	}
+	free(copy);
+	if (!nr) {
+		ks_usage("--key-values: no value");
+		nr = -1;
+	}
+	return nr;
+}

@@ -93,6 +93,7 @@ int ks_fail(int code, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ks_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ks_btf_errno_check(const char *target);	/* btf.c: trace --by errno */
+int ks_key_values_parse(uint32_t key, const char *list, uint64_t *vals);	/* keys.c */
 void ks_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The hint printed with the next error unless it names one itself. */
 void ks_set_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

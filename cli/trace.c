@@ -3,7 +3,7 @@
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
  *                      [--cpu LIST] [--mechanism M] [--name NAME]
  *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
- *                      [--cgroup PATH] [--by errno|cgroup [--keys N]]
+ *                      [--cgroup PATH] [--by errno|cgroup [--keys N | --key-values LIST]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
  * kstatsctl untrace NAME...
@@ -40,6 +40,7 @@ struct trace_args {
 	uint32_t outlier_ppm, outlier_ring, outlier_rate;
 	bool split, self;
 	uint32_t key, nr_keys;		/* --by, --keys */
+	const char *key_values;		/* --key-values */
 	struct ks_trace_run run;
 };
 
@@ -47,7 +48,7 @@ enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
-	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_CGROUP,
+	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_KEY_VALUES, OPT_CGROUP,
 };
 
 /* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for the longest. */
@@ -94,6 +95,9 @@ static const struct argp_option trace_options[] = {
 	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...)", 0 },
 	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
 	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
+	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "
+	  "get their own, from the start, and no caller can take them (errno: "
+	  "0,EAGAIN,EINTR...; cgroup: paths); every other goes to FUNC{KEY=other}", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
@@ -232,6 +236,9 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		a->cgroup = arg;
 		break;
+	case OPT_KEY_VALUES:
+		a->key_values = arg;
+		break;
 	case OPT_KEYS:
 		if (ks_parse_u32(arg, KSTATS_KEYS_MAX, &a->nr_keys) || !a->nr_keys) {
 			ks_usage("--keys: '%s' is not 1 to %d", arg, KSTATS_KEYS_MAX);
@@ -358,6 +365,15 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 			       "call ('kstatsctl show NAME' shows a trace's floor): "
 			       "pick a larger threshold", "--outliers %s: below the "
 			       "probe's floor on this machine", a->outliers);
+	if (a->key_values && err == EINVAL && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_KEY_VALUES))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'key-values' where a "
+			       "kstats module can; a newer one can", "tracing %s "
+			       "--key-values: this kstats module cannot fix a key's values",
+			       func);
+	if (a->key_values && err == EINVAL)
+		return ks_fail(EXIT_USAGE, "each value once", "tracing %s --key-values "
+			       "%s: refused (EINVAL)", func, a->key_values);
 	if (a->key && err == EINVAL && !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_KEYS))
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'keys' where a "
@@ -445,6 +461,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
 				.run.format = FMT_HIST, .cgroup_fd = -1 };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
+	uint64_t key_values[KSTATS_KEYS_MAX];
 	struct kstats_trace t;
 	const char *func;
 	bool one_shot;
@@ -499,9 +516,20 @@ int cmd_trace(int argc, char **argv)
 			 "its own (trace the functions in it with --self)");
 		goto out;
 	}
-	if (a.nr_keys && !a.key) {
-		ks_usage("--keys goes with --by");
+	if ((a.nr_keys || a.key_values) && !a.key) {
+		ks_usage("--%s goes with --by", a.nr_keys ? "keys" : "key-values");
 		goto out;
+	}
+	if (a.nr_keys && a.key_values) {
+		ks_usage("--keys and --key-values: the values given are the keys");
+		goto out;
+	}
+	if (a.key_values) {
+		int nr = ks_key_values_parse(a.key, a.key_values, key_values);
+
+		if (nr < 0)
+			goto out;
+		a.nr_keys = (uint32_t)nr;
 	}
 	if (a.key == KSTATS_KEY_ERRNO && a.end) {
 		ks_usage("--by errno keys a function's return value: a section has "
@@ -567,6 +595,8 @@ int cmd_trace(int argc, char **argv)
 		t.flags |= KSTATS_TRACE_SELF;
 	t.key = a.key;
 	t.nr_keys = a.nr_keys;
+	if (a.key_values)
+		t.key_values = (uint64_t)(uintptr_t)key_values;
 	rc = EXIT_RUNTIME;
 	if (a.cgroup) {
 		a.cgroup_fd = ks_cgroup_open(a.cgroup);

@@ -2,15 +2,17 @@
 /*
  * Keys: a trace's calls split by a value of each call (KSTATS_KEY_*: the
  * return value's error, the task's cgroup), a metric per value,
- * NAME{KEY=VALUE}. The first nr values seen claim a
- * metric each with one cmpxchg, once; after that a call finds its metric
- * with plain loads, and later values go to NAME{KEY=other}. The metrics
+ * NAME{KEY=VALUE}. The first nr values seen claim a metric each with one
+ * cmpxchg, once (or nr values given at TRACE hold them from the start, and
+ * nothing is claimed); after that a call finds its metric with plain
+ * loads, and other values go to NAME{KEY=other}. The metrics
  * are allocated with the trace (no allocation in a handler) and enter the
  * registry, which takes a mutex, from process context: at the next LIST,
  * or SNAPSHOT or CONTROL of such a name (kstats_trace_publish_keys()).
  */
 #include <linux/err.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "trace.h"
 
@@ -30,7 +32,9 @@ static const struct {
 bool kstats_keys_args_ok(const struct kstats_trace *t)
 {
 	if (!t->key)
-		return !t->nr_keys;
+		return !t->nr_keys && !t->key_values;
+	if (t->key_values && !t->nr_keys)
+		return false;
 	if (t->key >= ARRAY_SIZE(kstats_key_kinds) || !kstats_key_kinds[t->key].name ||
 	    (kstats_key_kinds[t->key].func_only && !t->func) ||
 	    t->nr_keys > KSTATS_KEYS_MAX)
@@ -43,12 +47,45 @@ bool kstats_keys_args_ok(const struct kstats_trace *t)
 	       kstats_key_kinds[t->key].suffix_max <= KSTATS_NAME_MAX;
 }
 
+/*
+ * A key value given at TRACE as its code (kstats_errno_code()'s, or a
+ * cgroup id), or 0 if it is out of range.
+ */
+static u64 kstats_key_value_code(u32 kind, u64 v)
+{
+	if (kind == KSTATS_KEY_ERRNO)
+		return v <= MAX_ERRNO ? v + 1 : 0;
+	return v;
+}
+
+/* The values of key_values (VER5), fixed: no other value claims a metric. */
+static int kstats_keys_fix(struct kstats_keys *k, const struct kstats_trace *req)
+{
+	u64 *vals = memdup_user(u64_to_user_ptr(req->key_values), k->nr * sizeof(u64));
+	u32 i, j;
+	int err = 0;
+
+	if (IS_ERR(vals))
+		return PTR_ERR(vals);
+	for (i = 0; i < k->nr && !err; i++) {
+		k->vals[i] = kstats_key_value_code(k->kind, vals[i]);
+		for (j = 0; j < i && k->vals[i]; j++)
+			if (k->vals[j] == k->vals[i])
+				k->vals[i] = 0;
+		if (!k->vals[i])
+			err = -EINVAL;
+	}
+	kfree(vals);
+	return err;
+}
+
 int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 		      const struct kstats_origin *origin)
 {
 	struct kstats_keys *k;
 	struct kstats_metric *m;
 	u32 i;
+	int err;
 
 	if (!req->key)
 		return 0;
@@ -63,6 +100,11 @@ int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 	k->metrics = kcalloc(k->nr + 1, sizeof(*k->metrics), GFP_KERNEL_ACCOUNT);
 	if (!k->vals || !k->metrics)
 		return -ENOMEM;
+	if (req->key_values) {
+		err = kstats_keys_fix(k, req);
+		if (err)
+			return err;
+	}
 	for (i = 0; i <= k->nr; i++) {
 		m = kstats_metric_alloc(req->frac_bits, origin);
 		if (IS_ERR(m))

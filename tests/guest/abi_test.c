@@ -125,7 +125,8 @@
 	X(kstats_trace, nr_keys, 172, 4) \
 	X(kstats_trace, cgroup_fd, 176, 4) \
 	X(kstats_trace, cgroup_pad, 180, 4) \
-	X(kstats_trace, reserved, 184, 16) \
+	X(kstats_trace, key_values, 184, 8) \
+	X(kstats_trace, reserved, 192, 8) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
@@ -166,7 +167,7 @@
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
 	X(kstats_snapshot, 224, KSTATS_SNAPSHOT_SIZE_VER2, 208, KSTATS_IOC_SNAPSHOT, 0xC0E0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER4, 184, KSTATS_IOC_TRACE, 0x40C8BC07u) \
+	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER5, 192, KSTATS_IOC_TRACE, 0x40C8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
 	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 

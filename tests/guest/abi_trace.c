@@ -34,7 +34,10 @@ const struct tcase trace_cases[] = {
 	{ "flags AUTOREMOVE", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_AUTOREMOVE) }, .expect = OK },
 	{ "pad 1", C_TRACE, .set = { TSET(pad, 1) }, .expect = EINVAL },
 	{ "reserved[0] = 1", C_TRACE, .set = { TSET(reserved[0], 1) }, .expect = EINVAL },
-	{ "reserved[1] = 1 << 63", C_TRACE, .set = { TSET(reserved[1], 1ULL << 63) }, .expect = EINVAL },
+	/* VER5's key_values: only with a key and nr_keys (trace_keys.c has the rest). */
+	{ "key_values without a key", C_TRACE, .set = { TSET(key_values, 8) }, .expect = EINVAL },
+	{ "key_values with a key, nr_keys 0", C_TRACE,
+	  .set = { TSET(key, KSTATS_KEY_ERRNO), TSET(key_values, 8) }, .expect = EINVAL },
 	/* VER4's cgroup fields: 0 but with their flag (trace_cgroup.c has the rest). */
 	{ "cgroup_pad 1", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_CGROUP), TSET(cgroup_pad, 1) },
 	  .expect = EINVAL },

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "trace_test.h"
 
@@ -97,6 +98,49 @@ static void key_counts(const char *m)
 	   (unsigned long long)samples("t.kes{errno=other}"));
 }
 
+/*
+ * Values fixed at TRACE (issue 30 D1): ktarget_errnos returns -1..-20 in
+ * turn, so first come would give -1..-8 their metrics; with -5, -12 and 0
+ * (no error: never here) fixed, those three alone have one, from the
+ * start, and the other 20 - 2 errors go to other, whoever comes first.
+ */
+static void key_values(const char *m, uint32_t mech)
+{
+	uint64_t vals[3] = { 5, 12, 0 }, dup[2] = { 7, 7 }, big[1] = { 4096 };
+	struct kstats_trace t = { .frac_bits = 3, .mechanism = mech, .key = KSTATS_KEY_ERRNO,
+				  .func = (uintptr_t)"ktarget_errnos", .nr_keys = 3,
+				  .key_values = (uintptr_t)vals };
+	uint64_t es = CALLS / 20;
+	struct hist h;
+	int err;
+
+	strcpy((char *)t.name, "t.kv");
+	err = ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
+	if (!ok(!err, "%s: --by errno with 3 values fixed (%s)", m, strerror(err)))
+		return;
+	ok(samples("t.kv{errno=-5}") == 0 && samples("t.kv{errno=-12}") == 0 &&
+	   samples("t.kv{errno=0}") == 0, "%s: the fixed values' metrics exist before a call", m);
+	target("errno 300 0");
+	ok(samples("t.kv{errno=-5}") == es && samples("t.kv{errno=-12}") == es &&
+	   samples("t.kv{errno=0}") == 0 && samples("t.kv{errno=-1}") == ~0ULL &&
+	   samples("t.kv{errno=other}") == CALLS - 2 * es && snap("t.kv", &h) == 0 &&
+	   h.total == CALLS,
+	   "%s: -1..-20 in turn: -5 and -12 %llu each, 0 none, no -1 (first come), other %llu "
+	   "(%llu)", m, (unsigned long long)es, (unsigned long long)(CALLS - 2 * es),
+	   (unsigned long long)samples("t.kv{errno=other}"));
+	untrace("t.kv");
+	t.nr_keys = 2;
+	t.key_values = (uintptr_t)dup;
+	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EINVAL && snap("t.kv", &h) == ENOENT,
+	   "%s: a value given twice: EINVAL, nothing made", m);
+	t.nr_keys = 1;
+	t.key_values = (uintptr_t)big;
+	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EINVAL, "%s: errno 4096: EINVAL", m);
+	t.key_values = 8;
+	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EFAULT && snap("t.kv", &h) == ENOENT,
+	   "%s: key_values unreadable: EFAULT, nothing made", m);
+}
+
 void test_keys(uint32_t mech, const char *m, int supported)
 {
 	struct req r[] = {
@@ -117,6 +161,7 @@ void test_keys(uint32_t mech, const char *m, int supported)
 		return;
 	}
 	key_refusals(m, mech);
+	key_values(m, mech);
 	for (i = 0; i < 3; i++)
 		err |= trace(fd, &r[i]);
 	if (!ok(!err, "%s: three --by errno traces", m))

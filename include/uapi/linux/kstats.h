@@ -82,6 +82,7 @@
 #define KSTATS_FEAT_SELF	(1ULL << 9)	/* TRACE's KSTATS_TRACE_SELF */
 #define KSTATS_FEAT_KEYS	(1ULL << 10)	/* TRACE's key and nr_keys */
 #define KSTATS_FEAT_CGROUP	(1ULL << 11)	/* KSTATS_TRACE_CGROUP, KSTATS_KEY_CGROUP */
+#define KSTATS_FEAT_KEY_VALUES	(1ULL << 12)	/* TRACE's key_values */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -345,6 +346,16 @@ struct kstats_record {
  * key, KSTATS_KEY_ERRNO on a section, with KSTATS_KEY_ERRNO a NAME over 50
  * bytes, with KSTATS_KEY_CGROUP one over 34 (the longest "{cgroup=ID}").
  *
+ * Key values (key_values: VER5, KSTATS_FEAT_KEY_VALUES): first come, first
+ * kept lets anyone who can make the traced calls take every metric (a
+ * delegated cgroup subtree; error returns of their own) and push later
+ * values, root's too, into NAME{KEY=other}. key_values instead points to
+ * nr_keys __u64 values fixed at TRACE, in order: each has its metric from
+ * the start, and every other value goes to NAME{KEY=other}. KSTATS_KEY_ERRNO
+ * values are N for -N (0: no error; at most 4095), KSTATS_KEY_CGROUP values
+ * cgroup ids (not 0). -EINVAL: key_values without a key or with nr_keys 0,
+ * a value out of range or given twice; -EFAULT: key_values unreadable.
+ *
  * Cgroup filter (KSTATS_TRACE_CGROUP, VER4): only calls made by tasks in
  * the cgroup v2 directory open at cgroup_fd, or below it, at the call's
  * start (a section's: at its start and end); in an interrupt, the
@@ -398,13 +409,16 @@ struct kstats_trace {
 	/* With KSTATS_TRACE_CGROUP (VER4). */
 	__s32 cgroup_fd;	/* an open cgroup v2 directory */
 	__u32 cgroup_pad;
-	__u64 reserved[2];
+	/* The key's values, fixed at TRACE (VER5): user pointer to nr_keys __u64s, or 0. */
+	__u64 key_values;
+	__u64 reserved[1];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
 #define KSTATS_TRACE_SIZE_VER1	144	/* up to sample_every */
 #define KSTATS_TRACE_SIZE_VER2	168	/* up to outlier_pad */
 #define KSTATS_TRACE_SIZE_VER3	176	/* up to nr_keys */
 #define KSTATS_TRACE_SIZE_VER4	184	/* up to cgroup_pad */
+#define KSTATS_TRACE_SIZE_VER5	192	/* up to key_values */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 
