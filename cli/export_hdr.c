@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl export --format hdr: the metrics as an HdrHistogram interval
- * log (hdr_log.c writes it), tag = metric name, values in nanoseconds.
+ * log (hdr_log.c writes it), tag = metric name, values in nanoseconds
+ * (or plain numbers, for a metric that does not hold ns).
+ *
+ * Before a tag's first line, a comment that HdrHistogram's readers skip
+ * says how kstatsctl reads it back: "#[kstats: tag=NAME frac_bits=N
+ * unit=ns|none]". HdrHistogram has 1 or 2 significant digits where kstats
+ * has frac_bits 0..5, and each slot's count sits at the slot's last value;
+ * without the comment a reader could not tell a count known to lie in
+ * [8, 16) from a count of exactly 15 (hlog_bits.c).
  *
  * Once (no --interval): one line per metric, what it holds, at the time of
  * its snapshot with length 0 (kstats does not know when its samples
@@ -18,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kstatsctl.h"
+#include "hdr.h"
 
 /* Lines for @set's metrics; -1 (printed) when one cannot be written. */
 static int hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
@@ -33,9 +41,12 @@ static int hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *pre
 		double end_s = (double)cur->realtime_ns / 1e9, start_s = end_s;
 
 		if (!prev) {
+			ks_hlog_write_kstats(f, cur);
 			rc = ks_hlog_write_metric(f, cur, end_s - base_s, 0);
 		} else {
 			old = ks_set_find(prev, cur->name);
+			if (!old || old->frac_bits != cur->frac_bits)
+				ks_hlog_write_kstats(f, cur);	/* new, or made again */
 			start_s = old ? (double)old->realtime_ns / 1e9 : tick_s;
 			ks_metric_since(old, cur, &iv);
 			rc = ks_hlog_write_metric(f, &iv, start_s - base_s, end_s - start_s);
@@ -135,6 +146,8 @@ int ks_export_hdr_loop(const struct ks_names *pats, const char *path, double int
 	if (rc)
 		goto out;
 	ks_hlog_write_header(mem, base);
+	for (n = 0; n < (long)prev.nr; n++)
+		ks_hlog_write_kstats(mem, &prev.m[n]);
 	rc = push(mem, &text, &len, fd, path);
 	for (n = 0; !rc && (!count || n < count); n++) {
 		ks_sleep_until(&next, interval);

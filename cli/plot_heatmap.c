@@ -193,7 +193,10 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 	t = (time_t)t0;
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	snprintf(sub, sizeof(sub), "%zu intervals from %s; rows of frac_bits %u", nr, when, r);
+	/* The log's intervals, summed into columns of bin_s (hlog_columns.c). */
+	snprintf(sub, sizeof(sub), "%zu intervals from %s, in columns of %.6g s; rows of "
+		 "frac_bits %u", p->nr_intervals ? p->nr_intervals : nr, when,
+		 p->bin_s > 0 ? p->bin_s : iv[0].length_s, r);
 	svg_begin(out, p->width, p->height, p->title ? p->title : iv[0].m->name);
 	ks_plot_title(out, p, iv[0].m->name, sub);
 	ks_plot_area(out, &f, false);

@@ -6,7 +6,7 @@
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show summary create delete record start stop reset trace untrace outliers snapshot diff export plot info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --from --to --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits"
@@ -116,6 +116,7 @@ _kstatsctl()
 		case $w in
 		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
 		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
+		--from | --to | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | \
 		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
@@ -135,6 +136,8 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 	--hdr-unit)
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur")); return ;;
+	--from | --to)
+		return ;;	# seconds or a UTC time: nothing to offer
 	-f | --format)
 		if [[ $cmd == summary ]]; then
 			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))

@@ -86,8 +86,10 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	fi
 done
 
-# The damaged HdrHistogram logs (data/hlog/js.hlog is hdr-histogram-js's).
-((update)) && "$py" gen_hlogs.py data/hlog
+# The damaged HdrHistogram logs (data/hlog/js.hlog is hdr-histogram-js's), and
+# kstatsctl's own log of basic.ksnap (the round trip of cli-w3.md section 2).
+basic_hlog() { "$bin" export -f hdr -i data/basic.ksnap 'tcp*' 'net*' 'user*' -o "$1/basic.hlog"; }
+((update)) && basic_hlog data/hlog && "$py" gen_hlogs.py data/hlog
 
 # 2. golden cases
 run_case() {	# run_case ARGS...: stdout, stderr and exit status, as in golden/
@@ -441,6 +443,7 @@ check "an empty file is an error" malformed /dev/null
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js
 # (hdr-js.sh: pinned, fetched once into the cache), under Debian's node.
 mkdir -p "$tmp/hlog"	# apart from gen_snapshots' plot-modes.hlog
+basic_hlog "$tmp/hlog" || not_ok "export -f hdr of basic.ksnap"
 "$py" gen_hlogs.py "$tmp/hlog" 2>&1 || not_ok "gen_hlogs.py runs"
 for f in "$tmp"/hlog/*.hlog; do
 	check "data/hlog/${f##*/} is what gen_hlogs.py writes" cmp "$f" "data/hlog/${f##*/}"
@@ -496,10 +499,39 @@ for x, y in zip(a, b):
 assert len(a) == len(b) == 2' "$tmp/b1.json" "$tmp/b2.json"
 }
 check "export -f hdr then show -i: frac_bits 4 and 5 come back slot for slot" hdr_back
+# The round trip on every fixture that exports: show of the log is show of the
+# snapshot (frac_bits, unit, count, min, max, every percentile with its bound
+# and mark, every slot), all but the sums, which HdrHistogram does not keep
+# (kstatsctl(8)); HdrHistogram's counts stop at 2^63 - 1 (big.cpus is past).
+hdr_roundtrip() {	# hdr_roundtrip SNAP [PATTERN...]
+	local f=$1
+	shift
+	"$bin" export -f hdr -i "$f" "$@" >"$tmp/rt.hlog" &&
+		"$bin" -j show -i "$f" "$@" >"$tmp/rt1.json" &&
+		"$bin" -j show -i "$tmp/rt.hlog" >"$tmp/rt2.json" &&
+		"$py" -c 'import json, sys
+a, b = (sorted(json.load(open(f))["metrics"], key=lambda m: m["name"]) for f in sys.argv[1:])
+assert [m["name"] for m in a] == [m["name"] for m in b] and a
+for x, y in zip(a, b):
+    for m in x, y:
+        for s in m["buckets"]:
+            del s["sum"]
+    for k in ["frac_bits", "error_bound", "unit", "count", "min", "max", "percentiles", "buckets"]:
+        assert x[k] == y[k], (x["name"], k, x[k], y[k])' "$tmp/rt1.json" "$tmp/rt2.json"
+}
+check "export -f hdr then show -i, every metric of hdr.ksnap: show of the snapshot" \
+	hdr_roundtrip data/hdr.ksnap
+check "... of basic.ksnap (unitless frac_bits 0 and 3, a trace, empty): the same" \
+	hdr_roundtrip data/basic.ksnap user.small net.tx_latency tcp_sendmsg empty.one
+for f in plot-modes few-a interval-a split-a; do
+	check "... of $f.ksnap: the same" hdr_roundtrip "data/$f.ksnap"
+done
+check "... of big.ksnap (counts to 2^62): the same" hdr_roundtrip data/big.ksnap 'big.1e*' big.2p63
 hdr_stdin() { "$bin" export -f hdr -i data/hdr.ksnap | "$bin" summary -i - | grep -q '^hdr.b3 .* 5100 '; }
 check "an hlog on standard input (-i -)" hdr_stdin
 for f in data/hlog/*.hlog; do
-	[[ $f == */js.hlog ]] && continue
+	[[ $f == */js.hlog || $f == */basic*.hlog || $f == */cut-tail.hlog || $f == */long.hlog ]] &&
+		continue
 	check "${f##*/}: exit 1, an error naming the file and line" sh -c \
 		"out=\$('$bin' show -i $f 2>&1 >/dev/null); rc=\$?;
 		 [ \$rc = 1 ] && echo \"\$out\" | grep -q '^kstatsctl: error: $f\(:[0-9]*\)\?: '"
