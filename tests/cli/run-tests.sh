@@ -519,6 +519,35 @@ for x, y in zip(a, b):
     for k in ["frac_bits", "error_bound", "unit", "count", "min", "max", "percentiles", "buckets"]:
         assert x[k] == y[k], (x["name"], k, x[k], y[k])' "$tmp/rt1.json" "$tmp/rt2.json"
 }
+# Without its kstats comments (another writer's log, or kstatsctl's before
+# them) a tag is read at the snapshot's frac_bits or coarser, never finer:
+# each slot read back holds exactly the snapshot's slots inside it.
+hdr_foreign() {	# hdr_foreign SNAP [PATTERN...]
+	local f=$1
+	shift
+	"$bin" export -f hdr -i "$f" "$@" | grep -v '^#\[kstats: ' >"$tmp/fo.hlog" &&
+		"$bin" -j show -i "$f" "$@" >"$tmp/fo1.json" &&
+		"$bin" -j show -i "$tmp/fo.hlog" >"$tmp/fo2.json" &&
+		"$py" -c 'import json, sys
+a, b = ({m["name"]: m for m in json.load(open(f))["metrics"]} for f in sys.argv[1:])
+assert sorted(a) == sorted(b) and a
+for name, x in a.items():
+    y = b[name]
+    assert y["frac_bits"] <= x["frac_bits"] or not x["count"], (name, x["frac_bits"], y["frac_bits"])
+    assert x["count"] == y["count"], name
+    for k in y["buckets"]:
+        inside = sum(s["count"] for s in x["buckets"] if k["low"] <= s["low"] and s["high"] <= k["high"])
+        assert inside == k["count"], (name, k, inside)
+    assert sum(k["count"] for k in y["buckets"]) == y["count"], name' "$tmp/fo1.json" "$tmp/fo2.json"
+}
+check "a log without kstats comments: hdr.ksnap read at its frac_bits or coarser, slots merged exactly" \
+	hdr_foreign data/hdr.ksnap
+for f in basic plot-modes few-a interval-a split-a big; do
+	pats=()
+	[[ $f == basic ]] && pats=(user.small net.tx_latency tcp_sendmsg empty.one)
+	[[ $f == big ]] && pats=('big.1e*' big.2p63)
+	check "... $f.ksnap: the same" hdr_foreign "data/$f.ksnap" "${pats[@]}"
+done
 check "export -f hdr then show -i, every metric of hdr.ksnap: show of the snapshot" \
 	hdr_roundtrip data/hdr.ksnap
 check "... of basic.ksnap (unitless frac_bits 0 and 3, a trace, empty): the same" \
