@@ -253,6 +253,8 @@ static int parse_histogram(struct hlog_read *r, char *s)
 	if (in && t->selected && decode(r, f[3], &h))
 		return EXIT_RUNTIME;
 	r->nr_lines++;
+	r->first_start = fmin(r->first_start, start);
+	r->last_start = fmax(r->last_start, start);
 	t->intervals_seen++;
 	if (!in || !t->selected) {
 		r->nr_window += in;
@@ -301,9 +303,19 @@ static int one_line(struct hlog_read *r, char *line, size_t n, bool cut)
 	return 0;
 }
 
+static const char *utc(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&s, &tm));
+	return buf;
+}
+
 int ks_hlog_scan(struct hlog_read *r, const char *buf, size_t len)
 {
 	const char *line = buf, *next, *end = buf + len;
+	char when[64];
 	size_t cap = 0;
 	int rc = 0;
 
@@ -312,6 +324,8 @@ int ks_hlog_scan(struct hlog_read *r, const char *buf, size_t len)
 	r->lineno = 0;
 	r->started = false;
 	r->nr_lines = r->nr_window = 0;
+	r->first_start = INFINITY;
+	r->last_start = -INFINITY;
 	if (!r->line_fn)
 		r->line_fn = sum_line;
 	for (; line < end && !rc; line = next) {
@@ -335,10 +349,14 @@ int ks_hlog_scan(struct hlog_read *r, const char *buf, size_t len)
 	r->line = NULL;
 	if (!rc && !r->nr_lines)
 		rc = ks_fail(EXIT_RUNTIME, HLOG_HINT, "%s: no histograms in it", r->path);
-	if (!rc && !r->nr_window)
-		rc = ks_fail(EXIT_RUNTIME, "--from and --to are seconds from the log's start, "
-			     "or UTC clock times", "%s: none of its %zu intervals starts in "
+	if (!rc && !r->nr_window) {
+		ks_set_hint("its intervals start from %.3f to %.3f s after the log's start, "
+			    "%s; --from and --to are seconds from it, or UTC times",
+			    r->first_start - r->log_start, r->last_start - r->log_start,
+			    utc(r->log_start, when, sizeof(when)));
+		rc = ks_fail(EXIT_RUNTIME, NULL, "%s: none of its %zu intervals starts in "
 			     "the window of --from/--to", r->path, r->nr_lines);
+	}
 	return rc;
 }
 

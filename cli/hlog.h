@@ -47,6 +47,7 @@ struct hlog_read {
 	double log_start, from, to;	/* epoch s: the window [from, to) */
 	bool started;			/* a histogram line was read */
 	size_t nr_lines, nr_window;	/* histograms; in the window */
+	double first_start, last_start;	/* interval starts (epoch s) */
 	struct hlog_tag *tags;
 	size_t nr_tags;
 	char *line;			/* the line being read, copied */
