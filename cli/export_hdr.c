@@ -28,35 +28,57 @@
 
 #include "hdr.h"
 
-/* Lines for @set's metrics; -1 (printed) when one cannot be written. */
-static int hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
-		     double base_s, double tick_s)
+/*
+ * Does @m fit HdrHistogram? A sample at or past 2^63 ns does not: the
+ * metric is left out, with a warning, and the others written. A slot of
+ * more than 2^63 - 1 samples is written as that many, with a warning.
+ */
+static bool hdr_fits(const struct ks_metric *m, bool warn)
+{
+	struct ks_hdr h;
+	uint64_t max;
+	int rc = ks_hdr_from_metric(m, &h, &max);
+
+	ks_hdr_free(&h);
+	if (!warn)
+		return rc >= 0;
+	if (rc < 0)
+		ks_warn("%s: a sample at or past 2^63 ns, beyond HdrHistogram's values: "
+			"left out of the log", m->name);
+	else if (rc > 0)
+		ks_warn("%s: a slot of more than 2^63 - 1 samples, HdrHistogram's most: "
+			"written as 2^63 - 1", m->name);
+	return rc >= 0;
+}
+
+/* Lines for @set's metrics (those that fit); how many were written. */
+static size_t hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
+			double base_s, double tick_s)
 {
 	struct ks_metric iv;
-	size_t i;
-	int rc = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < set->nr && !rc; i++) {
-		const struct ks_metric *cur = &set->m[i], *old;
+	for (i = 0; i < set->nr; i++) {
+		const struct ks_metric *cur = &set->m[i], *old = NULL;
 		double end_s = (double)cur->realtime_ns / 1e9, start_s = end_s;
 
-		if (!prev) {
-			ks_hlog_write_kstats(f, cur);
-			rc = ks_hlog_write_metric(f, cur, end_s - base_s, 0);
-		} else {
+		if (prev) {
 			old = ks_set_find(prev, cur->name);
-			if (!old || old->frac_bits != cur->frac_bits)
-				ks_hlog_write_kstats(f, cur);	/* new, or made again */
 			start_s = old ? (double)old->realtime_ns / 1e9 : tick_s;
 			ks_metric_since(old, cur, &iv);
-			rc = ks_hlog_write_metric(f, &iv, start_s - base_s, end_s - start_s);
-			ks_metric_free(&iv);
+		} else {
+			iv = *cur;
 		}
-		if (rc)
-			ks_fail(EXIT_RUNTIME, "HdrHistogram takes values below 2^63",
-				"%s: a sample at or past 2^63 ns", cur->name);
+		if (hdr_fits(&iv, true)) {
+			if (!prev || !old || old->frac_bits != cur->frac_bits)
+				ks_hlog_write_kstats(f, cur);	/* first, new, or made again */
+			ks_hlog_write_metric(f, &iv, start_s - base_s, end_s - start_s);
+			n++;
+		}
+		if (prev)
+			ks_metric_free(&iv);
 	}
-	return rc ? EXIT_RUNTIME : 0;
+	return n;
 }
 
 static double set_start(const struct ks_set *set)
@@ -70,22 +92,23 @@ static double set_start(const struct ks_set *set)
 	return t;
 }
 
-/* One log of @set as it is, into @f; nothing when a metric cannot be. */
+/* One log of @set as it is, into @f; an error when no metric fits. */
 int ks_export_hdr_once(FILE *f, const struct ks_set *set)
 {
 	double base = set_start(set);
-	struct ks_hdr h;
-	uint64_t max;
-	size_t i;
+	size_t i, fit = 0;
 
-	for (i = 0; i < set->nr; i++) {
-		if (ks_hdr_from_metric(&set->m[i], &h, &max))
-			return ks_fail(EXIT_RUNTIME, "HdrHistogram takes values below 2^63",
-				       "%s: a sample at or past 2^63 ns", set->m[i].name);
-		ks_hdr_free(&h);
+	for (i = 0; i < set->nr; i++)
+		fit += hdr_fits(&set->m[i], false);
+	if (set->nr && !fit) {
+		for (i = 0; i < set->nr; i++)
+			hdr_fits(&set->m[i], true);
+		return ks_fail(EXIT_RUNTIME, "HdrHistogram takes values below 2^63 ns",
+			       "no metric fits an HdrHistogram: nothing written");
 	}
 	ks_hlog_write_header(f, base);
-	return hdr_lines(f, set, NULL, base, base);
+	hdr_lines(f, set, NULL, base, base);
+	return 0;
 }
 
 static double now_s(void)
@@ -154,7 +177,7 @@ int ks_export_hdr_loop(const struct ks_names *pats, const char *path, double int
 		tick = now_s();
 		rc = ks_take_matching(dev, pats, &cur);
 		if (!rc)
-			rc = hdr_lines(mem, &cur, &prev, base, tick);
+			hdr_lines(mem, &cur, &prev, base, tick);
 		if (!rc)
 			rc = push(mem, &text, &len, fd, path);
 		ks_set_free(&prev);

@@ -102,9 +102,9 @@ static int parse_tag(struct hlog_read *r, const char *tag, size_t n, char *out)
 		return hlog_bad(r, "a tag of %zu characters (kstats names have 1 to %d)",
 				n, KSTATS_NAME_LEN - 1);
 	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)tag[i]) && !strchr("_.:-", tag[i]))
+		if (!isalnum((unsigned char)tag[i]) && !strchr("_.:-{}=", tag[i]))
 			return hlog_bad(r, "tag character 0x%02x at column %zu (kstats "
-					"names have letters, digits and _ . : -)",
+					"names have letters, digits and _ . : - { } =)",
 					(unsigned char)tag[i], i + 5);
 	memcpy(out, tag, n);
 	out[n] = '\0';
@@ -462,13 +462,14 @@ int ks_hlog_write_metric(FILE *f, const struct ks_metric *m, double start_s,
 	struct ks_hdr h;
 	uint64_t max;
 	char *b64;
+	int rc = ks_hdr_from_metric(m, &h, &max);
 
-	if (ks_hdr_from_metric(m, &h, &max))
+	if (rc < 0)
 		return -1;
 	b64 = ks_hdr_encode(&h);
 	fprintf(f, "Tag=%s,%.3f,%.3f,%.6f,%s\n", m->name, start_s, length_s,
 		(double)max / 1e6, b64);
 	free(b64);
 	ks_hdr_free(&h);
-	return 0;
+	return rc;
 }

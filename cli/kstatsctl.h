@@ -577,7 +577,7 @@ bool ks_hlog_detect(const void *buf, size_t len);
 /* The log as a set: one metric per tag, its intervals summed (hdr.h: which). */
 int ks_hlog_parse_set(const char *path, const void *buf, size_t len, struct ks_set *set);
 void ks_hlog_write_header(FILE *f, double start_s);
-/* One line; -1 when a sample is past HdrHistogram's range (2^63 - 1). */
+/* One line; -1 when a sample is past HdrHistogram's range (2^63 - 1), 1 when counts were cut. */
 int ks_hlog_write_metric(FILE *f, const struct ks_metric *m, double start_s,
 			 double length_s);
 

@@ -24,7 +24,7 @@ static void roundtrip(const struct ks_metric *m)
 	uint64_t max;
 	char *b64, why[200];
 
-	if (ks_hdr_from_metric(m, &h, &max))
+	if (ks_hdr_from_metric(m, &h, &max) < 0)
 		return;	/* past 2^63 */
 	b64 = ks_hdr_encode(&h);
 	if (ks_unbase64(b64, strlen(b64), &bin, &len, why, sizeof(why)) ||

@@ -552,7 +552,7 @@ check "export -f hdr then show -i, every metric of hdr.ksnap: show of the snapsh
 	hdr_roundtrip data/hdr.ksnap
 check "... of basic.ksnap (unitless frac_bits 0 and 3, a trace, empty): the same" \
 	hdr_roundtrip data/basic.ksnap user.small net.tx_latency tcp_sendmsg empty.one
-for f in plot-modes few-a interval-a split-a; do
+for f in plot-modes few-a interval-a split-a keys-a; do
 	check "... of $f.ksnap: the same" hdr_roundtrip "data/$f.ksnap"
 done
 check "... of big.ksnap (counts to 2^62): the same" hdr_roundtrip data/big.ksnap 'big.1e*' big.2p63
