@@ -455,7 +455,9 @@ else
 	hdr_export() {	# hdr_export SNAP [PATTERN...]: decoded by hdr-histogram-js
 		local f=$1
 		shift
+		# With its "#[kstats: ...]" comments, which HdrHistogram's readers skip.
 		"$bin" export -f hdr -i "$f" "$@" >"$tmp/e.hlog" &&
+			grep -q '^#\[kstats: tag=' "$tmp/e.hlog" &&
 			"$bin" show -j -i "$f" "$@" >"$tmp/e.json" &&
 			hjs export "$tmp/e.hlog" "$tmp/e.json"
 	}
