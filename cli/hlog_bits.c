@@ -108,7 +108,7 @@ static uint32_t foreign_bits(struct hlog_read *r, struct hlog_tag *t, bool warn)
 	if (warn && (uint32_t)t->nest < t->layout_bits)
 		ks_warn("%s: %s: at %s, HdrHistogram's buckets straddle the kstats slots of "
 			"frac_bits %d and finer: read at frac_bits %d, the finest where each "
-			"lies inside one slot (the log's buckets have the precision of %u)",
+			"lies inside one slot (its buckets alone would allow frac_bits %u)",
 			r->path, t->name, unit, t->nest + 1, t->nest, t->layout_bits);
 	return bits;
 }
