@@ -558,6 +558,25 @@ for f in plot-modes few-a interval-a split-a keys-a; do
 	check "... of $f.ksnap: the same" hdr_roundtrip "data/$f.ksnap"
 done
 check "... of big.ksnap (counts to 2^62): the same" hdr_roundtrip data/big.ksnap 'big.1e*' big.2p63
+# A log longer than the plot is wide: its intervals summed into columns of
+# equal time, at most one per pixel, none drawn over another (cli-w3.md
+# section 4: a day drew 86,400 rectangles, about 6 per pixel).
+heatmap_columns() {
+	"$bin" plot heatmap data/hlog/long.hlog --width 400 --height 300 >"$tmp/long.svg" &&
+		"$py" -c 'import re, sys
+svg = open(sys.argv[1]).read()
+assert "300 intervals" in svg and "in columns of 2 s" in svg
+cells = svg.split("class=\"cells\"")[1].split("</g>")[0]
+rects = [tuple(map(float, m)) for m in re.findall(
+    r"<rect x=\"([\d.]+)\" y=\"([\d.]+)\" width=\"([\d.]+)\" height=\"([\d.]+)\"", cells)]
+xs = sorted({r[0] for r in rects})
+w = rects[0][2]
+assert 100 < len(xs) <= 150, len(xs)	# the idle intervals draw nothing
+assert all(b - a >= w - 0.02 for a, b in zip(xs, xs[1:])), "columns overlap"
+assert len({(r[0], r[1]) for r in rects}) == len(rects), "a cell drawn twice"' "$tmp/long.svg"
+}
+check "plot heatmap of 300 intervals 230 pixels wide: at most 150 columns of 2 s, none overlapping, no cell twice" \
+	heatmap_columns
 hdr_stdin() { "$bin" export -f hdr -i data/hdr.ksnap | "$bin" summary -i - | grep -q '^hdr.b3 .* 5100 '; }
 check "an hlog on standard input (-i -)" hdr_stdin
 for f in data/hlog/*.hlog; do
