@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "hdr.h"
 
 struct diff_args {
 	char **ops;		/* operands: A, then B or NAMEs */
@@ -469,6 +470,7 @@ int cmd_diff(int argc, char **argv)
 			rc = EXIT_USAGE;
 			goto out;
 		}
+	ks_hlog_select(&a.pats);	/* a log's other tags: not decoded */
 	rc = ks_snapfile_read(a.ops[0], &sa);
 	if (rc)
 		goto out;

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl export --format hdr: the metrics as an HdrHistogram interval
- * log (hdr_log.c writes it), tag = metric name, values in nanoseconds.
+ * log (hdr_log.c writes it), tag = metric name, values in nanoseconds
+ * (or plain numbers, for a metric that does not hold ns).
+ *
+ * Before a tag's first line, a comment that HdrHistogram's readers skip
+ * says how kstatsctl reads it back: "#[kstats: tag=NAME frac_bits=N
+ * unit=ns|none]". HdrHistogram has 1 or 2 significant digits where kstats
+ * has frac_bits 0..5, and each slot's count sits at the slot's last value;
+ * without the comment a reader could not tell a count known to lie in
+ * [8, 16) from a count of exactly 15 (hlog_bits.c).
  *
  * Once (no --interval): one line per metric, what it holds, at the time of
  * its snapshot with length 0 (kstats does not know when its samples
@@ -18,34 +26,59 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kstatsctl.h"
+#include "hdr.h"
 
-/* Lines for @set's metrics; -1 (printed) when one cannot be written. */
-static int hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
-		     double base_s, double tick_s)
+/*
+ * Does @m fit HdrHistogram? A sample at or past 2^63 ns does not: the
+ * metric is left out, with a warning, and the others written. A slot of
+ * more than 2^63 - 1 samples is written as that many, with a warning.
+ */
+static bool hdr_fits(const struct ks_metric *m, bool warn)
+{
+	struct ks_hdr h;
+	uint64_t max;
+	int rc = ks_hdr_from_metric(m, &h, &max);
+
+	ks_hdr_free(&h);
+	if (!warn)
+		return rc >= 0;
+	if (rc < 0)
+		ks_warn("%s: a sample at or past 2^63 ns, beyond HdrHistogram's values: "
+			"left out of the log", m->name);
+	else if (rc > 0)
+		ks_warn("%s: a slot of more than 2^63 - 1 samples, HdrHistogram's most: "
+			"written as 2^63 - 1", m->name);
+	return rc >= 0;
+}
+
+/* Lines for @set's metrics (those that fit); how many were written. */
+static size_t hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
+			double base_s, double tick_s)
 {
 	struct ks_metric iv;
-	size_t i;
-	int rc = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < set->nr && !rc; i++) {
-		const struct ks_metric *cur = &set->m[i], *old;
+	for (i = 0; i < set->nr; i++) {
+		const struct ks_metric *cur = &set->m[i], *old = NULL;
 		double end_s = (double)cur->realtime_ns / 1e9, start_s = end_s;
 
-		if (!prev) {
-			rc = ks_hlog_write_metric(f, cur, end_s - base_s, 0);
-		} else {
+		if (prev) {
 			old = ks_set_find(prev, cur->name);
 			start_s = old ? (double)old->realtime_ns / 1e9 : tick_s;
 			ks_metric_since(old, cur, &iv);
-			rc = ks_hlog_write_metric(f, &iv, start_s - base_s, end_s - start_s);
-			ks_metric_free(&iv);
+		} else {
+			iv = *cur;
 		}
-		if (rc)
-			ks_fail(EXIT_RUNTIME, "HdrHistogram takes values below 2^63",
-				"%s: a sample at or past 2^63 ns", cur->name);
+		if (hdr_fits(&iv, true)) {
+			if (!prev || !old || old->frac_bits != cur->frac_bits)
+				ks_hlog_write_kstats(f, cur);	/* first, new, or made again */
+			ks_hlog_write_metric(f, &iv, start_s - base_s, end_s - start_s);
+			n++;
+		}
+		if (prev)
+			ks_metric_free(&iv);
 	}
-	return rc ? EXIT_RUNTIME : 0;
+	return n;
 }
 
 static double set_start(const struct ks_set *set)
@@ -59,22 +92,23 @@ static double set_start(const struct ks_set *set)
 	return t;
 }
 
-/* One log of @set as it is, into @f; nothing when a metric cannot be. */
+/* One log of @set as it is, into @f; an error when no metric fits. */
 int ks_export_hdr_once(FILE *f, const struct ks_set *set)
 {
 	double base = set_start(set);
-	struct ks_hdr h;
-	uint64_t max;
-	size_t i;
+	size_t i, fit = 0;
 
-	for (i = 0; i < set->nr; i++) {
-		if (ks_hdr_from_metric(&set->m[i], &h, &max))
-			return ks_fail(EXIT_RUNTIME, "HdrHistogram takes values below 2^63",
-				       "%s: a sample at or past 2^63 ns", set->m[i].name);
-		ks_hdr_free(&h);
+	for (i = 0; i < set->nr; i++)
+		fit += hdr_fits(&set->m[i], false);
+	if (set->nr && !fit) {
+		for (i = 0; i < set->nr; i++)
+			hdr_fits(&set->m[i], true);
+		return ks_fail(EXIT_RUNTIME, "HdrHistogram takes values below 2^63 ns",
+			       "no metric fits an HdrHistogram: nothing written");
 	}
 	ks_hlog_write_header(f, base);
-	return hdr_lines(f, set, NULL, base, base);
+	hdr_lines(f, set, NULL, base, base);
+	return 0;
 }
 
 static double now_s(void)
@@ -135,13 +169,15 @@ int ks_export_hdr_loop(const struct ks_names *pats, const char *path, double int
 	if (rc)
 		goto out;
 	ks_hlog_write_header(mem, base);
+	for (n = 0; n < (long)prev.nr; n++)
+		ks_hlog_write_kstats(mem, &prev.m[n]);
 	rc = push(mem, &text, &len, fd, path);
 	for (n = 0; !rc && (!count || n < count); n++) {
 		ks_sleep_until(&next, interval);
 		tick = now_s();
 		rc = ks_take_matching(dev, pats, &cur);
 		if (!rc)
-			rc = hdr_lines(mem, &cur, &prev, base, tick);
+			hdr_lines(mem, &cur, &prev, base, tick);
 		if (!rc)
 			rc = push(mem, &text, &len, fd, path);
 		ks_set_free(&prev);

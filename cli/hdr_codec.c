@@ -203,13 +203,15 @@ void ks_hdr_free(struct ks_hdr *h)
  * @m (all CPUs) as an HdrHistogram: frac_bits 4 (or fewer) as 1
  * significant figure, 5 as 2, lowest discernible value 1; each slot's
  * count in the bucket that holds the slot's last value, which the finer
- * layout has as its own last value. 0, or -1 when a sample is past
- * HdrHistogram's range (2^63 - 1).
+ * layout has as its own last value. 0; 1 when a slot's count was cut to
+ * 2^63 - 1, HdrHistogram's most; or -1 when a sample is past its range
+ * (2^63 - 1).
  */
 int ks_hdr_from_metric(const struct ks_metric *m, struct ks_hdr *h, uint64_t *max)
 {
 	struct ks_hist kh;
 	uint32_t s, i;
+	int capped = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->sig_figs = m->frac_bits <= 4 ? 1 : 2;
@@ -234,9 +236,10 @@ int ks_hdr_from_metric(const struct ks_metric *m, struct ks_hdr *h, uint64_t *ma
 		i = kstats_hist_slot(kstats_slot_last(s, kh.frac_bits), h->half_mag);
 		/* One slot holds below 2^64 per CPU; HdrHistogram's counts are signed. */
 		h->counts[i] = kh.count[s] > INT64_MAX ? INT64_MAX : (uint64_t)kh.count[s];
+		capped |= kh.count[s] > INT64_MAX;
 	}
 	ks_hist_free(&kh);
-	return 0;
+	return capped;
 }
 
 /* The compressed V2 record of @h, base64 (freed by the caller). */

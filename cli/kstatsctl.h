@@ -576,25 +576,12 @@ int ks_hdr_decode(const uint8_t *buf, size_t len, struct ks_hdr *h, char *why,
 		  size_t why_len);
 void ks_hdr_free(struct ks_hdr *h);
 
-struct ks_hlog_entry {
-	char tag[KSTATS_NAME_LEN];	/* the metric's name ("" when untagged) */
-	double start_s, length_s;	/* interval start (absolute, epoch s) and length */
-	struct ks_metric m;		/* that interval's histogram as a kstats metric */
-};
-struct ks_hlog {
-	struct ks_hlog_entry *e;
-	size_t nr;
-};
-/* 0, or an exit code (error printed, naming the file and line). */
-int ks_hlog_read(const char *path, struct ks_hlog *log);
-int ks_hlog_parse(const char *path, const void *buf, size_t len, struct ks_hlog *log);
-void ks_hlog_free(struct ks_hlog *log);
 /* Does @buf look like an hlog rather than a snapshot file? */
 bool ks_hlog_detect(const void *buf, size_t len);
-/* The log as a set: one metric per tag, its intervals summed. */
+/* The log as a set: one metric per tag, its intervals summed (hdr.h: which). */
 int ks_hlog_parse_set(const char *path, const void *buf, size_t len, struct ks_set *set);
 void ks_hlog_write_header(FILE *f, double start_s);
-/* One line; -1 when a sample is past HdrHistogram's range (2^63 - 1). */
+/* One line; -1 when a sample is past HdrHistogram's range (2^63 - 1), 1 when counts were cut. */
 int ks_hlog_write_metric(FILE *f, const struct ks_metric *m, double start_s,
 			 double length_s);
 
@@ -707,6 +694,7 @@ struct ks_plot {
 	bool share;		/* hist: each slot's share of the samples, not its count */
 	bool per_slot;		/* hist: counts per slot, not per 1/2^b octave */
 	int palette;		/* heatmap: enum ks_palette (plot.h) */
+	double bin_s; size_t nr_intervals;	/* heatmap: its columns' width; intervals in them */
 };
 /* One curve of a CDF overlay, and its legend. */
 struct ks_plot_series {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kstatsctl.h"
+#include "hdr.h"
 
 const struct ks_cmd ks_cmds[] = {
 	{ "list", cmd_list, &list_argp, "every metric: kind, owner, state, frac_bits, count" },
@@ -46,6 +46,8 @@ enum {
 	OPT_COLOR,
 	OPT_NS,
 	OPT_HDR_UNIT,
+	OPT_FROM,
+	OPT_TO,
 };
 
 static const struct argp_option global_options[] = {
@@ -64,6 +66,10 @@ static const struct argp_option global_options[] = {
 	  "(traces' always do; others are plain numbers)", -1 },
 	{ "hdr-unit", OPT_HDR_UNIT, "UNIT", 0,
 	  "The unit of an HdrHistogram log's values (-i): ns (the default), us, ms or s", -1 },
+	{ "from", OPT_FROM, "TIME", 0, "Read an HdrHistogram log's intervals that start at "
+	  "TIME or later: seconds from its start (3600, 90m, 2h) or a UTC time "
+	  "(HH:MM[:SS], YYYY-MM-DDTHH:MM[:SS])", -1 },
+	{ "to", OPT_TO, "TIME", 0, "... and before TIME (as --from)", -1 },
 	{ "help", 'h', NULL, 0, "Give this help list", -1 },
 	{ "version", 'V', NULL, 0, "Print the program, module and ABI versions", -1 },
 	{ 0 }
@@ -149,6 +155,9 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
+	case OPT_FROM:
+	case OPT_TO:
+		return ks_hlog_window_parse(arg, key == OPT_TO) ? EINVAL : 0;
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, state->name);
 		help_done = true;

@@ -20,12 +20,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "diff.h"
 #include "plot.h"
+#include "hdr.h"
 
 enum plot_kind { PLOT_HIST, PLOT_CDF, PLOT_HEATMAP };
 
@@ -184,6 +186,7 @@ static int plot_hist(FILE *out, struct plot_args *a)
 	if (a->ops.nr < 1 || a->ops.nr > 2)
 		return ks_usage("plot hist FILE [NAME]: %s", a->ops.nr ? "one metric" :
 				"which file?");
+	ks_hlog_select(&pats);	/* a log's other tags: not decoded */
 	rc = ks_snapfile_read(a->ops.v[0], &set);
 	if (!rc)
 		rc = one_metric(a->ops.v[0], &set, &pats);
@@ -197,30 +200,20 @@ static int plot_hist(FILE *out, struct plot_args *a)
 }
 
 /*
- * The interval log's tags as a set of metrics without samples, for the
- * one-metric rule: its names, once each.
+ * A heatmap of the intervals of an interval log (export --format hdr
+ * --interval): the one tag's intervals summed into at most one column per
+ * pixel of the plot (hlog_columns.c), so that a day's log draws as fast as
+ * it reads.
  */
-static void hlog_tags(const struct ks_hlog *log, struct ks_set *set)
-{
-	size_t i;
-
-	memset(set, 0, sizeof(*set));
-	set->m = xcalloc(log->nr ? log->nr : 1, sizeof(*set->m));
-	for (i = 0; i < log->nr; i++)
-		if (!ks_set_find(set, log->e[i].m.name))
-			memcpy(set->m[set->nr++].name, log->e[i].m.name, KSTATS_NAME_LEN);
-}
-
-/* A heatmap of the intervals of an interval log (export --format hdr --interval). */
 static int plot_heatmap(FILE *out, struct plot_args *a)
 {
 	struct ks_names pats = { a->ops.v + 1, a->ops.nr - 1 };
-	struct ks_plot_interval *iv;
+	struct ks_plot_interval *iv = NULL;
 	const char *path;
-	struct ks_hlog log;
 	struct ks_set set;
+	struct ks_frame f;
 	uint8_t *buf;
-	size_t len, i, nr = 0;
+	size_t len, nr = 0;
 	int rc;
 
 	if (a->ops.nr < 1 || a->ops.nr > 2)
@@ -239,24 +232,21 @@ static int plot_heatmap(FILE *out, struct plot_args *a)
 					 "S -o FILE.hlog' records one", "%s: a snapshot holds "
 					 "one instant; a heatmap needs an interval log", path);
 	}
-	rc = ks_hlog_parse(path, buf, len, &log);
-	free(buf);
-	if (rc)
-		return rc;
-	hlog_tags(&log, &set);
-	rc = one_metric(path, &set, &pats);
+	rc = ks_hlog_tags(path, buf, len, &set);
+	if (!rc)
+		rc = one_metric(path, &set, &pats);
 	if (!rc) {
-		iv = xcalloc(log.nr, sizeof(*iv));
-		for (i = 0; i < log.nr; i++)
-			if (!strcmp(log.e[i].m.name, set.m[0].name))
-				iv[nr++] = (struct ks_plot_interval){ log.e[i].start_s,
-								      log.e[i].length_s, &log.e[i].m };
-		opts.units = nr ? ks_metric_unit(iv[0].m, opts.units) : opts.units;
-		rc = ks_plot_heatmap(out, iv, nr, &a->p);
-		free(iv);
+		/* The frame plot_heatmap.c draws in: one column per pixel at most. */
+		ks_plot_frame(&f, &a->p, 64, 90);
+		rc = ks_hlog_columns(path, buf, len, set.m[0].name, (size_t)fmax(1, f.w),
+				     &iv, &nr, &a->p.bin_s, &a->p.nr_intervals);
+		opts.units = !rc && nr ? ks_metric_unit(iv[0].m, opts.units) : opts.units;
 	}
+	if (!rc)
+		rc = nr ? ks_plot_heatmap(out, iv, nr, &a->p) : ks_plot_empty(set.m[0].name);
+	ks_hlog_columns_free(iv, nr);
 	ks_set_free(&set);
-	ks_hlog_free(&log);
+	free(buf);
 	return rc;
 }
 
@@ -353,6 +343,7 @@ static int plot_overlay(FILE *out, struct plot_args *a, bool pct)
 		return ks_usage("plot %s A [B] [NAME...]: which file?", pct ? "percentiles" : "cdf");
 	nf = a->ops.nr > 1 && is_file(a->ops.v[1]) ? 2 : 1;
 	pats = (struct ks_names){ a->ops.v + nf, a->ops.nr - nf };
+	ks_hlog_select(&pats);
 	for (i = 0; i < nf && !rc; i++) {
 		rc = ks_snapfile_read(a->ops.v[i], &set[i]);
 		if (!rc)

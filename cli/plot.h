@@ -31,6 +31,14 @@ double ks_slot_octaves(uint32_t s, uint32_t r);
 void svg_rect_title(FILE *out, double x, double y, double w, double h, const char *fill,
 		    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
+/*
+ * The heatmap's column width: the least round one (1, 2, 5 s... 1 min, 5 min,
+ * ... 1 day) of at least @min seconds, in plot_heatmap.c; hlog_columns.c
+ * sums a log's intervals into columns of it, so that each column is drawn
+ * once.
+ */
+double ks_plot_round_width(double min);
+
 /* A linear axis from exactly @min to @max, ticks at round steps inside. */
 void ks_axis_span(struct ks_axis *a, double min, double max, double p0, double p1);
 

@@ -108,8 +108,8 @@ static uint32_t row_bits(uint32_t fb, const struct ks_axis *y)
 	return fb;
 }
 
-/* The least round width >= @min seconds. */
-static double round_width(double min)
+/* The least round width >= @min seconds (also hlog_columns.c's columns). */
+double ks_plot_round_width(double min)
 {
 	double w = 1;
 	size_t i;
@@ -319,7 +319,7 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 	ks_axis_log(&y, lo, hi, f.y + f.h, f.y);
 	hm.r = row_bits(fb, &y);
 	hm.nrows = kstats_hist_nslots(hm.r);
-	hm.binw = round_width(fmax((x.hi - x.lo) / f.w, median_length(iv, nr)));
+	hm.binw = ks_plot_round_width(fmax((x.hi - x.lo) / f.w, median_length(iv, nr)));
 	hm.ncols = (size_t)ceil((x.hi - x.lo) / hm.binw - 1e-6);
 	if (!hm.ncols)
 		hm.ncols = 1;
@@ -332,8 +332,9 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 		snprintf(per, sizeof(per), "1/%u octave", 1u << hm.r);
 	else
 		snprintf(per, sizeof(per), "octave");
+	/* The log's intervals, summed into columns (hlog_columns.c, then bin()). */
 	snprintf(sub, sizeof(sub), "%zu intervals from %s; columns of %s, rows of frac_bits %u",
-		 nr, when, width, hm.r);
+		 p->nr_intervals ? p->nr_intervals : nr, when, width, hm.r);
 	svg_begin(out, p->width, p->height, p->title ? p->title : iv[0].m->name);
 	ks_plot_title(out, p, iv[0].m->name, sub);
 	ks_plot_area(out, &f, false);

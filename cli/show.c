@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kstatsctl.h"
+#include "hdr.h"
 
 const char *const ks_format_names[] = {
 	[FMT_HIST] = "hist", [FMT_PERCENTILES] = "percentiles", [FMT_CDF] = "cdf",
@@ -423,6 +423,7 @@ int cmd_show(int argc, char **argv)
 	sh.src = &set.src;
 
 	if (a.input) {
+		ks_hlog_select(&a.pats);	/* a log's other tags: not decoded */
 		rc = ks_snapfile_read(a.input, &set);
 		if (rc)
 			goto out;

@@ -86,6 +86,7 @@
 
 #include "kstatsctl.h"
 #include "snapfile.h"
+#include "hdr.h"
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
@@ -530,6 +531,9 @@ int ks_snapfile_read(const char *path, struct ks_set *set)
 		return rc;
 	if (ks_hlog_detect(buf, len))
 		rc = ks_hlog_parse_set(path, buf, len, set);
+	else if (ks_hlog_window_set())	/* hdr.h */
+		rc = ks_fail(EXIT_USAGE, "--from and --to cut a window of an HdrHistogram "
+			     "interval log", "%s: a snapshot file holds one instant", path);
 	else if (ks_snapfile_parse(buf, len, set, &why))
 		rc = ks_fail(EXIT_RUNTIME, why.hint, "%s: %s", path, why.msg);
 	free(buf);

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kstatsctl.h"
+#include "hdr.h"
 
 enum sum_format { SUM_TABLE, SUM_CSV, SUM_JSON };
 
@@ -364,6 +364,7 @@ int cmd_summary(int argc, char **argv)
 		goto out;
 	}
 	if (a.input) {
+		ks_hlog_select(&a.pats);	/* a log's other tags: not decoded */
 		rc = ks_snapfile_read(a.input, &sb);
 		if (rc)
 			goto out;

@@ -6,7 +6,7 @@
 # Install as /usr/share/bash-completion/completions/kstatsctl.
 
 _kstatsctl_commands="list show summary create delete record start stop reset trace untrace outliers snapshot diff export plot info help"
-_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --help --version"
+_kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --from --to --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input"
 	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits"
@@ -117,6 +117,7 @@ _kstatsctl()
 		case $w in
 		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
 		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
+		--from | --to | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | --undecided | \
 		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
@@ -138,6 +139,8 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur")); return ;;
 	--palette)
 		COMPREPLY=($(compgen -W "viridis reds" -- "$cur")); return ;;
+	--from | --to)
+		return ;;	# seconds or a UTC time: nothing to offer
 	-f | --format)
 		if [[ $cmd == summary ]]; then
 			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))

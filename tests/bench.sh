@@ -2,11 +2,12 @@
 # `make bench`: the record path and the tracing overhead against bpftrace
 # and funclatency, in one VM boot of Debian's 6.12 kernel (another lane:
 # `make bench BENCH_LANE=7.3`, or tests/bench.sh LANE, or KSTATS_BENCH_LANE),
-# then kstatsctl's formatters on the host. Figures are ratios within one run;
+# then kstatsctl's formatters and a day-long HdrHistogram log on the host. Figures are ratios within one run;
 # absolute numbers under software emulation say little about real hardware.
 # KSTATS_BENCH_PARTS picks parts (default "record alloc trace cli"): record
 # (the record path, and its instructions), alloc (what one SNAPSHOT
-# allocates), trace (tracing overhead), cli (kstatsctl's formatters).
+# allocates), trace (tracing overhead), cli (kstatsctl's formatters, and
+# summary/show/heatmap of a day's interval log: < 2 s and < 100 MB each).
 # Usage: tests/bench.sh [LANE]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -6,14 +6,15 @@
  * into one log line here, so that mutations reach the counts' decoder past
  * zlib and base64. What is read is then shown as a histogram and as JSON,
  * and written back as an HdrHistogram, which must decode to the same
- * counts. A malformed log must give an error, never a crash, an
+ * counts, and summed into a heatmap's columns, which must hold every
+ * sample. A malformed log must give an error, never a crash, an
  * out-of-bounds access or undefined behaviour (ASan, UBSan).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "kstatsctl.h"
+#include "hdr.h"
 
 static void roundtrip(const struct ks_metric *m)
 {
@@ -23,7 +24,7 @@ static void roundtrip(const struct ks_metric *m)
 	uint64_t max;
 	char *b64, why[200];
 
-	if (ks_hdr_from_metric(m, &h, &max))
+	if (ks_hdr_from_metric(m, &h, &max) < 0)
 		return;	/* past 2^63 */
 	b64 = ks_hdr_encode(&h);
 	if (ks_unbase64(b64, strlen(b64), &bin, &len, why, sizeof(why)) ||
@@ -36,6 +37,23 @@ static void roundtrip(const struct ks_metric *m)
 	ks_hdr_free(&back);
 	free(bin);
 	free(b64);
+}
+
+/* The heatmap's columns of @name: every sample of the tag, in some column. */
+static void columns(const char *text, size_t len, const struct ks_metric *m)
+{
+	struct ks_plot_interval *iv;
+	size_t nr, n, i;
+	uint64_t total = 0;
+	double bin;
+
+	if (ks_hlog_columns("fuzz.hlog", text, len, m->name, 7, &iv, &nr, &bin, &n))
+		return;
+	for (i = 0; i < nr; i++)
+		total += iv[i].m->cpus[0].count;
+	if (nr > 7 || total != m->cpus[0].count)
+		abort();
+	ks_hlog_columns_free(iv, nr);
 }
 
 static void read_log(const char *text, size_t len)
@@ -55,6 +73,7 @@ static void read_log(const char *text, size_t len)
 			fmt_hist(sink, &set.m[i], &sh);
 			fmt_json_metric(j, &set.m[i], &sh);
 			roundtrip(&set.m[i]);
+			columns(text, len, &set.m[i]);
 		}
 		json_arr_end(j);
 		json_end(j);

@@ -88,8 +88,10 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	fi
 done
 
-# The damaged HdrHistogram logs (data/hlog/js.hlog is hdr-histogram-js's).
-((update)) && "$py" gen_hlogs.py data/hlog
+# The damaged HdrHistogram logs (data/hlog/js.hlog is hdr-histogram-js's), and
+# kstatsctl's own log of basic.ksnap (the round trip of cli-w3.md section 2).
+basic_hlog() { "$bin" export -f hdr -i data/basic.ksnap 'tcp*' 'net*' 'user*' -o "$1/basic.hlog"; }
+((update)) && basic_hlog data/hlog && "$py" gen_hlogs.py data/hlog
 
 # 2. golden cases
 run_case() {	# run_case ARGS...: stdout, stderr and exit status, as in golden/
@@ -461,6 +463,7 @@ check "an empty file is an error" malformed /dev/null
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js
 # (hdr-js.sh: pinned, fetched once into the cache), under Debian's node.
 mkdir -p "$tmp/hlog"	# apart from gen_snapshots' plot-modes.hlog
+basic_hlog "$tmp/hlog" || not_ok "export -f hdr of basic.ksnap"
 "$py" gen_hlogs.py "$tmp/hlog" 2>&1 || not_ok "gen_hlogs.py runs"
 for f in "$tmp"/hlog/*.hlog; do
 	check "data/hlog/${f##*/} is what gen_hlogs.py writes" cmp "$f" "data/hlog/${f##*/}"
@@ -472,7 +475,9 @@ else
 	hdr_export() {	# hdr_export SNAP [PATTERN...]: decoded by hdr-histogram-js
 		local f=$1
 		shift
+		# With its "#[kstats: ...]" comments, which HdrHistogram's readers skip.
 		"$bin" export -f hdr -i "$f" "$@" >"$tmp/e.hlog" &&
+			grep -q '^#\[kstats: tag=' "$tmp/e.hlog" &&
 			"$bin" show -j -i "$f" "$@" >"$tmp/e.json" &&
 			hjs export "$tmp/e.hlog" "$tmp/e.json"
 	}
@@ -516,10 +521,87 @@ for x, y in zip(a, b):
 assert len(a) == len(b) == 2' "$tmp/b1.json" "$tmp/b2.json"
 }
 check "export -f hdr then show -i: frac_bits 4 and 5 come back slot for slot" hdr_back
+# The round trip on every fixture that exports: show of the log is show of the
+# snapshot (frac_bits, unit, count, min, max, every percentile with its bound
+# and mark, every slot), all but the sums, which HdrHistogram does not keep
+# (kstatsctl(8)); HdrHistogram's counts stop at 2^63 - 1 (big.cpus is past).
+hdr_roundtrip() {	# hdr_roundtrip SNAP [PATTERN...]
+	local f=$1
+	shift
+	"$bin" export -f hdr -i "$f" "$@" >"$tmp/rt.hlog" &&
+		"$bin" -j show -i "$f" "$@" >"$tmp/rt1.json" &&
+		"$bin" -j show -i "$tmp/rt.hlog" >"$tmp/rt2.json" &&
+		"$py" -c 'import json, sys
+a, b = (sorted(json.load(open(f))["metrics"], key=lambda m: m["name"]) for f in sys.argv[1:])
+assert [m["name"] for m in a] == [m["name"] for m in b] and a
+for x, y in zip(a, b):
+    for m in x, y:
+        for s in m["buckets"]:
+            del s["sum"]
+    for k in ["frac_bits", "error_bound", "unit", "count", "min", "max", "percentiles", "buckets"]:
+        assert x[k] == y[k], (x["name"], k, x[k], y[k])' "$tmp/rt1.json" "$tmp/rt2.json"
+}
+# Without its kstats comments (another writer's log, or kstatsctl's before
+# them) a tag is read at the snapshot's frac_bits or coarser, never finer:
+# each slot read back holds exactly the snapshot's slots inside it.
+hdr_foreign() {	# hdr_foreign SNAP [PATTERN...]
+	local f=$1
+	shift
+	"$bin" export -f hdr -i "$f" "$@" | grep -v '^#\[kstats: ' >"$tmp/fo.hlog" &&
+		"$bin" -j show -i "$f" "$@" >"$tmp/fo1.json" &&
+		"$bin" -j show -i "$tmp/fo.hlog" >"$tmp/fo2.json" &&
+		"$py" -c 'import json, sys
+a, b = ({m["name"]: m for m in json.load(open(f))["metrics"]} for f in sys.argv[1:])
+assert sorted(a) == sorted(b) and a
+for name, x in a.items():
+    y = b[name]
+    assert y["frac_bits"] <= x["frac_bits"] or not x["count"], (name, x["frac_bits"], y["frac_bits"])
+    assert x["count"] == y["count"], name
+    for k in y["buckets"]:
+        inside = sum(s["count"] for s in x["buckets"] if k["low"] <= s["low"] and s["high"] <= k["high"])
+        assert inside == k["count"], (name, k, inside)
+    assert sum(k["count"] for k in y["buckets"]) == y["count"], name' "$tmp/fo1.json" "$tmp/fo2.json"
+}
+check "a log without kstats comments: hdr.ksnap read at its frac_bits or coarser, slots merged exactly" \
+	hdr_foreign data/hdr.ksnap
+for f in basic plot-modes few-a interval-a split-a big; do
+	pats=()
+	[[ $f == basic ]] && pats=(user.small net.tx_latency tcp_sendmsg empty.one)
+	[[ $f == big ]] && pats=('big.1e*' big.2p63)
+	check "... $f.ksnap: the same" hdr_foreign "data/$f.ksnap" "${pats[@]}"
+done
+check "export -f hdr then show -i, every metric of hdr.ksnap: show of the snapshot" \
+	hdr_roundtrip data/hdr.ksnap
+check "... of basic.ksnap (unitless frac_bits 0 and 3, a trace, empty): the same" \
+	hdr_roundtrip data/basic.ksnap user.small net.tx_latency tcp_sendmsg empty.one
+for f in plot-modes few-a interval-a split-a keys-a; do
+	check "... of $f.ksnap: the same" hdr_roundtrip "data/$f.ksnap"
+done
+check "... of big.ksnap (counts to 2^62): the same" hdr_roundtrip data/big.ksnap 'big.1e*' big.2p63
+# A log longer than the plot is wide: its intervals summed into columns of
+# equal time, at most one per pixel, none drawn over another (cli-w3.md
+# section 4: a day drew 86,400 rectangles, about 6 per pixel).
+heatmap_columns() {
+	"$bin" plot heatmap data/hlog/long.hlog --width 400 --height 300 >"$tmp/long.svg" &&
+		"$py" -c 'import re, sys
+svg = open(sys.argv[1]).read()
+assert "300 intervals" in svg and "columns of 2 s" in svg
+cells = svg.split("class=\"cells\"")[1].split("</g>")[0]
+rects = [tuple(map(float, m)) for m in re.findall(
+    r"<rect x=\"([\d.]+)\" y=\"([\d.]+)\" width=\"([\d.]+)\" height=\"([\d.]+)\"", cells)]
+xs = sorted({r[0] for r in rects})
+width = {r[0]: r[2] for r in rects}	# whole pixels: 1 or 2 wide here
+assert 100 < len(xs) <= 150, len(xs)	# the idle intervals draw nothing
+assert all(b - a >= width[a] - 0.02 for a, b in zip(xs, xs[1:])), "columns overlap"
+assert len({(r[0], r[1]) for r in rects}) == len(rects), "a cell drawn twice"' "$tmp/long.svg"
+}
+check "plot heatmap of 300 intervals 230 pixels wide: at most 150 columns of 2 s, none overlapping, no cell twice" \
+	heatmap_columns
 hdr_stdin() { "$bin" export -f hdr -i data/hdr.ksnap | "$bin" summary -i - | grep -q '^hdr.b3 .* 5100 '; }
 check "an hlog on standard input (-i -)" hdr_stdin
 for f in data/hlog/*.hlog; do
-	[[ $f == */js.hlog ]] && continue
+	[[ $f == */js.hlog || $f == */basic*.hlog || $f == */cut-tail.hlog || $f == */long.hlog ]] &&
+		continue
 	check "${f##*/}: exit 1, an error naming the file and line" sh -c \
 		"out=\$('$bin' show -i $f 2>&1 >/dev/null); rc=\$?;
 		 [ \$rc = 1 ] && echo \"\$out\" | grep -q '^kstatsctl: error: $f\(:[0-9]*\)\?: '"

@@ -98,6 +98,8 @@ hdr_capture() {
 	kill -TERM "$pid"
 	wait "$pid"
 	"$K" untrace cli.h || return 1
+	# How kstatsctl reads the tag back: its frac_bits, in ns (a trace).
+	grep -q '^#\[kstats: tag=cli\.h frac_bits=[0-5] unit=ns\]$' "$tmp/run.hlog" || return 1
 	out=$("$K" -j summary -i "$tmp/run.hlog" cli.h | "$py" -c \
 		'import json, sys; print(json.load(sys.stdin)["metrics"][0]["count"])') || return 1
 	echo "# export -f hdr --interval 1: $(hlog_lines) intervals, count $out"
