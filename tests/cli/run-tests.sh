@@ -255,6 +255,10 @@ check "hist fits COLUMNS=60 (no line of bars wider), and 52 wide on a wide one" 
 	COLUMNS=200 '$bin' show -i data/basic.ksnap user.small | grep -q '|@\{52\}|\$'"
 check "80 columns: every line of the text outputs for people (golden; diff: pending)" \
 	"$py" validate.py width cases.txt golden
+check "show on a terminal of 30 lines: rows fit 22 (30 less the footer), said" sh -c "
+	out=\$(script -qec \"stty rows 30 cols 80; KSTATS_COLOR=never '$bin' show -i data/basic.ksnap tcp_sendmsg\" /dev/null | tr -d '\\r') &&
+	echo \"\$out\" | grep -q '^rows merged to frac_bits 1 to fit 22 lines; -b 5 for every slot\$' &&
+	[ \$(echo \"\$out\" | grep -c '^\\[') -le 22 ]"
 check "-i FILE in diff and plot: the same output as the file operands" sh -c "
 	[ \"\$('$bin' diff -i data/basic.ksnap -i data/later.ksnap)\" = \"\$('$bin' diff data/basic.ksnap data/later.ksnap)\" ] &&
 	[ \"\$('$bin' diff -i data/basic.ksnap user.small -i data/later.ksnap)\" = \"\$('$bin' diff data/basic.ksnap data/later.ksnap user.small)\" ] &&
