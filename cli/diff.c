@@ -82,10 +82,18 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 	case OPT_BRIEF:
 		a->brief = true;
 		break;
-	case OPT_FAIL_IF:
+	case OPT_FAIL_IF: {
+		/* 'p99 > 1ms, mean<+5%': blanks are never part of a condition. */
+		char *to = arg, *from;
+
+		for (from = arg; *from; from++)
+			if (*from != ' ' && *from != '\t')
+				*to++ = *from;
+		*to = '\0';
 		a->conds = xrealloc(a->conds, a->nr_conds + 1, sizeof(*a->conds));
 		a->conds[a->nr_conds++] = arg;
 		break;
+	}
 	case 'i': {
 		size_t k;
 

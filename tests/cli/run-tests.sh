@@ -264,6 +264,10 @@ check "-i FILE in diff and plot: the same output as the file operands" sh -c "
 	[ \"\$('$bin' diff -i data/basic.ksnap user.small -i data/later.ksnap)\" = \"\$('$bin' diff data/basic.ksnap data/later.ksnap user.small)\" ] &&
 	[ \"\$('$bin' plot cdf -i data/basic.ksnap -i data/later.ksnap tcp_sendmsg)\" = \"\$('$bin' plot cdf data/basic.ksnap data/later.ksnap tcp_sendmsg)\" ] &&
 	[ \"\$('$bin' plot -i data/basic.ksnap hist user.small)\" = \"\$('$bin' plot hist data/basic.ksnap user.small)\" ]"
+check "--fail-if: blanks are ignored ('p99 > 1ms' decides as 'p99>1ms')" sh -c "
+	a=\$('$bin' diff data/basic.ksnap data/later.ksnap --fail-if 'p99 > 1ms, mean < +5%' --brief; echo \$?) &&
+	b=\$('$bin' diff data/basic.ksnap data/later.ksnap --fail-if 'p99>1ms,mean<+5%' --brief; echo \$?) &&
+	[ \"\$a\" = \"\$b\" ] && ! echo \"\$a\" | grep -q 'error'"
 check "-f json where -j works: list and outliers print the same document" sh -c "
 	[ \"\$('$bin' list -i data/basic.ksnap -f json)\" = \"\$('$bin' -j list -i data/basic.ksnap)\" ] &&
 	[ \"\$('$bin' outliers -i data/outliers.ksnap outl.kept -f json)\" = \"\$('$bin' -j outliers -i data/outliers.ksnap outl.kept)\" ]"
