@@ -192,13 +192,37 @@ static int wait_open(int tries)
 	return fd;
 }
 
+/*
+ * -d PATH opened: is it kstats' device? Every kstats module answers INFO;
+ * anything else (/dev/null, a file) says ENOTTY, which would otherwise
+ * read as "the module is older than kstatsctl".
+ */
+static int check_named_device(int fd)
+{
+	struct kstats_info info;
+
+	if (!opts.device || ks_dev_info(fd, &info) != -ENOTTY)
+		return fd;
+	close(fd);
+	ks_fail(EXIT_RUNTIME, "-d names the kstats device; without it, kstatsctl "
+		"opens " KSTATS_DEVICE, "%s is not a kstats device (ENOTTY)", opts.device);
+	return -1;
+}
+
 int ks_dev_open(void)
 {
 	int fd = ks_dev_try_open(), err;
 
 	if (fd >= 0)
-		return fd;
+		return check_named_device(fd);
 	err = errno;
+	/* -d PATH: that path, not the module, is what is missing. */
+	if (opts.device && err == ENOENT) {
+		ks_fail(EXIT_RUNTIME, "-d names the kstats device; without it, kstatsctl "
+			"opens " KSTATS_DEVICE " (and loads the module)",
+			"cannot open %s: %s", opts.device, strerror(err));
+		return -1;
+	}
 	if (err == ENOENT || err == ENXIO || err == ENODEV) {
 		if (ks_module_loaded()) {
 			fd = wait_open(20);

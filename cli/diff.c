@@ -42,7 +42,7 @@
 
 struct diff_args {
 	char **ops;		/* operands: A, then B or NAMEs */
-	size_t nr_ops;
+	size_t nr_ops, nr_inputs;	/* -i FILEs: the first operands */
 	struct ks_names pats;	/* NAME... and -m */
 	bool cumulative, brief, slots;
 	char **conds;
@@ -58,6 +58,8 @@ static const struct argp_child children[] = {
 };
 
 static const struct argp_option diff_options[] = {
+	{ "input", 'i', "FILE", 0, "FILE_A, then (again) FILE_B: the files, as the "
+	  "operands (-i as in the other commands)", 0 },
 	{ "metric", 'm', "NAME", 0, "Only metrics matching NAME, as a NAME operand "
 	  "(the older spelling; repeatable)", 0 },
 	{ "cumulative", OPT_CUMULATIVE, NULL, 0, "Compare A and B whole, even when B "
@@ -100,10 +102,27 @@ static error_t diff_parse(int key, char *arg, struct argp_state *state)
 		}
 		a->undecided = !strcmp(arg, "fail");
 		break;
-	case OPT_FAIL_IF:
+	case OPT_FAIL_IF: {
+		/* 'p99 > 1ms, mean<+5%': blanks are never part of a condition. */
+		char *to = arg, *from;
+
+		for (from = arg; *from; from++)
+			if (*from != ' ' && *from != '\t')
+				*to++ = *from;
+		*to = '\0';
 		a->conds = xrealloc(a->conds, a->nr_conds + 1, sizeof(*a->conds));
 		a->conds[a->nr_conds++] = arg;
 		break;
+	}
+	case 'i': {
+		size_t k;
+
+		a->ops = xrealloc(a->ops, a->nr_ops + 1, sizeof(*a->ops));
+		for (k = a->nr_ops++; k > a->nr_inputs; k--)
+			a->ops[k] = a->ops[k - 1];
+		a->ops[a->nr_inputs++] = arg;
+		break;
+	}
 	case ARGP_KEY_ARG:
 		a->ops = xrealloc(a->ops, a->nr_ops + 1, sizeof(*a->ops));
 		a->ops[a->nr_ops++] = arg;

@@ -68,7 +68,7 @@ struct export_args {
 	bool hdr;		/* --format hdr (export_hdr.c) */
 };
 
-enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_PER_CPU };
+enum { OPT_INTERVAL = 0x300, OPT_COUNT, OPT_PER_CPU, OPT_BUCKET_BITS };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -78,11 +78,13 @@ static const struct argp_child children[] = {
 static const struct argp_option export_options[] = {
 	{ "input", 'i', "FILE", 0, "Read a snapshot file instead of the live metrics", 0 },
 	{ "output", 'o', "FILE", 0, "Replace FILE atomically (default: standard output)", 0 },
-	{ "interval", OPT_INTERVAL, "SECONDS", 0, "Export again every SECONDS "
+	{ "interval", 'w', "SECONDS", 0, "Export again every SECONDS "
 	  "(with -o), until stopped", 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N exports", 0 },
-	{ "bits", 'b', "B", 0, "2^B buckets per power of two, 0 to 5 (default 0)", 0 },
-	{ "bucket-bits", 0, NULL, OPTION_ALIAS, NULL, 0 },
+	{ "bucket-bits", OPT_BUCKET_BITS, "B", 0, "2^B buckets per power of two, "
+	  "0 to 5 (default 0)", 0 },
+	/* Its old spelling: -b is frac_bits in show and trace (kstatsctl(8)). */
+	{ "bits", 'b', "B", OPTION_HIDDEN, NULL, 0 },
 	{ "per-cpu", OPT_PER_CPU, NULL, 0, "A series per CPU (cpu label)", 0 },
 	{ "format", 'f', "FORMAT", 0, "prometheus (the default), or hdr: an HdrHistogram "
 	  "interval log (with --interval, one interval per period)", 0 },
@@ -100,13 +102,17 @@ static error_t export_parse(int key, char *arg, struct argp_state *state)
 	case 'o':
 		a->output = arg;
 		break;
-	case OPT_INTERVAL:
-		return ks_parse_seconds("--interval", arg, 1, 86400, &a->interval);
+	case 'w':
+		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->interval);
 	case OPT_COUNT:
 		return ks_parse_count("--count", arg, &a->count);
 	case 'b':
+		ks_warn("export's -b and --bits are now --bucket-bits "
+			"(-b is frac_bits in show and trace)");
+		/* fall through */
+	case OPT_BUCKET_BITS:
 		if (ks_parse_u32(arg, KSTATS_FRAC_BITS_MAX, &a->bucket_bits)) {
-			ks_usage("--bits: '%s' is not 0 to %u", arg,
+			ks_usage("--bucket-bits: '%s' is not 0 to %u", arg,
 				 KSTATS_FRAC_BITS_MAX);
 			return EINVAL;
 		}

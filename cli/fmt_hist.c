@@ -6,7 +6,10 @@
  *
  * from the first to the last non-empty slot (every slot with --all-slots;
  * with --bits B, rows of the coarser slots of frac_bits B, each the sum of
- * whole slots), bars fitted to the terminal's width and, with --per-cpu,
+ * whole slots; by default, the finest frac_bits whose rows fit the
+ * terminal's height, at most KS_HIST_ROWS, as bpftrace's and funclatency's
+ * log2 histograms do, said in a line under the title), bars fitted to the
+ * terminal's width and, with --per-cpu,
  * scaled alike on every CPU; then a footer, of the metric's own slots: count, mean, min, max, the percentiles, how many slots are
  * used over which range, and for traces the hits, misses and probe floor.
  * What is known only to a slot says so: min and max as the slot
@@ -18,11 +21,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "kstatsctl.h"
 
 #define BAR_WIDTH 52	/* at most; fewer on a narrower terminal */
 #define BAR_MIN 10
+/* Rows of one histogram by default: about a screen, with its footer. */
+#define KS_HIST_ROWS 40
+#define KS_HIST_ROWS_MIN 10
+#define FOOTER_LINES 8
 
 /* @h with its slots merged into those of frac_bits @bits (<= its own). */
 static void hist_merge(struct ks_hist *to, const struct ks_hist *h, uint32_t bits)
@@ -47,6 +56,47 @@ static void hist_merge(struct ks_hist *to, const struct ks_hist *h, uint32_t bit
 	}
 	for (k = 0; k < to->nslots; k++)
 		to->used += !!to->count[k];
+}
+
+/* The rows hist_rows() prints for @h: empty runs are one row each. */
+static uint32_t hist_nrows(const struct ks_hist *h)
+{
+	uint32_t s, n = 0;
+
+	for (s = h->first; s <= h->last && s < h->nslots; s++)
+		n += h->count[s] || s == h->first || h->count[s - 1];
+	return n;
+}
+
+/* The rows a histogram may have on @out: KS_HIST_ROWS, less on a short terminal. */
+static uint32_t hist_max_rows(FILE *out)
+{
+	struct winsize ws;
+	uint32_t n = KS_HIST_ROWS;
+
+	if (isatty(fileno(out)) && !ioctl(fileno(out), TIOCGWINSZ, &ws) &&
+	    ws.ws_row && ws.ws_row < KS_HIST_ROWS + FOOTER_LINES)
+		n = ws.ws_row > KS_HIST_ROWS_MIN + FOOTER_LINES ?
+		    ws.ws_row - FOOTER_LINES : KS_HIST_ROWS_MIN;
+	return n;
+}
+
+/*
+ * The finest frac_bits, at most @h's own, whose rows fit @max: merging
+ * never splits a slot (the slots of frac_bits b are unions of those of
+ * b + 1), so each row is the exact sum of the slots in it.
+ */
+static uint32_t hist_fit_bits(const struct ks_hist *h, uint32_t max)
+{
+	struct ks_hist merged;
+	uint32_t b = h->frac_bits, n = hist_nrows(h);
+
+	while (n > max && b > 0) {
+		hist_merge(&merged, h, --b);
+		n = hist_nrows(&merged);
+		ks_hist_free(&merged);
+	}
+	return b;
 }
 
 void fmt_title_prefixed(FILE *out, const struct ks_metric *m, const char *what,
@@ -229,8 +279,43 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 	}
 }
 
+/*
+ * The frac_bits of the rows: -b's, every slot with --all-slots, else the
+ * finest that fits the terminal (chosen on all CPUs' samples, so that
+ * --per-cpu shows every CPU alike; with --cpu N, on that CPU's).
+ */
+static uint32_t rows_bits(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
+{
+	struct ks_hist h;
+	uint32_t b;
+
+	if (sh->bits >= 0)
+		return (uint32_t)sh->bits < m->frac_bits ? (uint32_t)sh->bits : m->frac_bits;
+	if (sh->all_slots)
+		return m->frac_bits;
+	/* --cpu N: that CPU's rows are the ones shown. */
+	ks_hist_build(&h, m, sh->cpu >= 0 ? ks_metric_row(m, (uint32_t)sh->cpu) : -1);
+	b = hist_fit_bits(&h, hist_max_rows(out));
+	ks_hist_free(&h);
+	return b;
+}
+
+/* Under the title: the rows are coarser than the metric's slots, and why. */
+static void merged_note(FILE *out, const struct ks_metric *m, const struct ks_show *sh,
+			uint32_t bits)
+{
+	if (bits >= m->frac_bits)
+		return;
+	if (sh->bits >= 0)
+		fprintf(out, "rows merged to frac_bits %u (-b %d); -b %u for every slot\n",
+			bits, sh->bits, m->frac_bits);
+	else
+		fprintf(out, "rows merged to frac_bits %u to fit %u lines; -b %u for every slot\n",
+			bits, hist_max_rows(out), m->frac_bits);
+}
+
 static void one(FILE *out, const struct ks_metric *m, int row,
-		const struct ks_show *sh, struct labels *l, ks_u128 scale)
+		const struct ks_show *sh, struct labels *l, ks_u128 scale, uint32_t bits)
 {
 	enum ks_unit u = ks_metric_unit(m, sh->units);
 	struct ks_hist h, merged;
@@ -242,8 +327,9 @@ static void one(FILE *out, const struct ks_metric *m, int row,
 	else if (sh->cpu_list)
 		snprintf(what, sizeof(what), "CPUs %.26s", sh->cpu_list);
 	fmt_title(out, m, row >= 0 || sh->cpu_list ? what : NULL);
-	if (sh->bits >= 0 && (uint32_t)sh->bits < h.frac_bits) {
-		hist_merge(&merged, &h, (uint32_t)sh->bits);
+	merged_note(out, m, sh, bits);
+	if (bits < h.frac_bits) {
+		hist_merge(&merged, &h, bits);
 		hist_rows(out, &merged, sh, u, l, scale);
 		ks_hist_free(&merged);
 	} else {
@@ -254,7 +340,7 @@ static void one(FILE *out, const struct ks_metric *m, int row,
 }
 
 /* The fullest row of any CPU, at the frac_bits shown: one scale for all. */
-static ks_u128 per_cpu_scale(const struct ks_metric *m, const struct ks_show *sh)
+static ks_u128 per_cpu_scale(const struct ks_metric *m, uint32_t bits)
 {
 	struct ks_hist h, merged, *p;
 	ks_u128 max = 0;
@@ -263,8 +349,8 @@ static ks_u128 per_cpu_scale(const struct ks_metric *m, const struct ks_show *sh
 	for (r = 0; r < m->nr_cpus; r++) {
 		ks_hist_build(&h, m, (int)r);
 		p = &h;
-		if (sh->bits >= 0 && (uint32_t)sh->bits < h.frac_bits) {
-			hist_merge(&merged, &h, (uint32_t)sh->bits);
+		if (bits < h.frac_bits) {
+			hist_merge(&merged, &h, bits);
 			p = &merged;
 		}
 		for (s = 0; s < p->nslots; s++)
@@ -278,27 +364,27 @@ static ks_u128 per_cpu_scale(const struct ks_metric *m, const struct ks_show *sh
 
 void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 {
-	uint32_t n = kstats_hist_nslots(m->frac_bits), r;
+	uint32_t n = kstats_hist_nslots(m->frac_bits), r, bits = rows_bits(out, m, sh);
 	struct labels l = { xcalloc(n, sizeof(*l.lo)), xcalloc(n, sizeof(*l.hi)) };
 	bool first = true;
 	ks_u128 scale;
 
 	if (sh->cpu >= 0) {
-		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, &l, 0);
+		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, &l, 0, bits);
 	} else if (!sh->per_cpu) {
-		one(out, m, -1, sh, &l, 0);
+		one(out, m, -1, sh, &l, 0, bits);
 	} else {
-		scale = per_cpu_scale(m, sh);
+		scale = per_cpu_scale(m, bits);
 		for (r = 0; r < m->nr_cpus; r++) {
 			if (!ks_metric_row_used(m, r))
 				continue;
 			if (!first)
 				fputc('\n', out);
 			first = false;
-			one(out, m, (int)r, sh, &l, scale);
+			one(out, m, (int)r, sh, &l, scale, bits);
 		}
 		if (first)
-			one(out, m, -1, sh, &l, 0);
+			one(out, m, -1, sh, &l, 0, bits);
 	}
 	free(l.lo);
 	free(l.hi);

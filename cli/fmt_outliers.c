@@ -80,33 +80,90 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 	json_arr_end(j);
 }
 
+/* @text on lines of the terminal's width, broken between words. */
+static void wrap_words(FILE *out, const char *text, const char *start, const char *cont)
+{
+	struct ks_wrap w = { out, ks_out_width(out), 0, start, cont };
+	char word[KS_TEXT_LEN(600)];
+	size_t n;
+
+	fputs(start, out);
+	while (*text) {
+		n = strcspn(text, " ");
+		snprintf(word, sizeof(word), "%.*s", (int)n, text);
+		if (n)
+			ks_wrap_item(&w, " ", word);
+		text += n + !!text[n];
+	}
+	ks_wrap_end(&w);
+}
+
+/* The counters, within the terminal's width (a name may be 63 characters). */
+static void header(FILE *out, const char *name, const struct ks_outl *ol)
+{
+	const struct kstats_outliers *o = &ol->o;
+	char thr[128], item[256], t[KS_TEXT_LEN(600)];
+	struct ks_wrap w = { out, ks_out_width(out), 0, "", "  " };
+
+	snprintf(item, sizeof(item), "%s:", name);
+	ks_wrap_item(&w, "", item);
+	snprintf(item, sizeof(item), "%u outlier%s %s", ol->nr, ol->nr == 1 ? "" : "s",
+		 ks_outliers_threshold(thr, sizeof(thr), o));
+	ks_wrap_item(&w, " ", item);
+	snprintf(item, sizeof(item), "kept of %llu (ring of %u)",
+		 (unsigned long long)o->captured, o->capacity);
+	ks_wrap_item(&w, " ", item);
+	snprintf(item, sizeof(item), "%llu overwritten, %llu rate-limited",
+		 (unsigned long long)o->overwritten, (unsigned long long)o->ratelimited);
+	ks_wrap_item(&w, "; ", item);
+	ks_wrap_end(&w);
+	if (ol->note[0]) {
+		snprintf(item, sizeof(item), "(%s)", ks_text(t, sizeof(t), ol->note));
+		wrap_words(out, item, "", " ");
+	}
+}
+
+/* "#5  2026-11-21 22:26:36.123333  3.1ms  pid 0 swapper/0  CPU 1->1  (interrupt)" */
+static void entry_line(FILE *out, const struct ks_outl *ol, const struct ks_outl_entry *e)
+{
+	char when[64], dur[64], item[KS_TEXT_LEN(600) + 64], t[KS_TEXT_LEN(600)];
+	/* Continued by 2 spaces: the stack's frames are indented by 4. */
+	struct ks_wrap w = { out, ks_out_width(out), 0, "", "  " };
+
+	wall_time(when, sizeof(when), e->realtime_ns);
+	ks_fmt_int(dur, sizeof(dur), e->duration_ns, opts.units);
+	snprintf(item, sizeof(item), "#%llu", (unsigned long long)e->seq);
+	ks_wrap_item(&w, "", item);
+	ks_wrap_item(&w, "  ", when);
+	ks_wrap_item(&w, "  ", dur);
+	/* A comm is any bytes a task chose (PR_SET_NAME): made safe. */
+	if (withheld(ol, e) && !e->pid && !e->tgid && !e->comm[0])
+		snprintf(item, sizeof(item), "(task withheld)");
+	else if (e->pid == e->tgid)	/* a process's main thread: one number */
+		snprintf(item, sizeof(item), "pid %d %s", e->pid,
+			 ks_text(t, sizeof(t), e->comm));
+	else
+		snprintf(item, sizeof(item), "pid %d tgid %d %s", e->pid, e->tgid,
+			 ks_text(t, sizeof(t), e->comm));
+	ks_wrap_item(&w, "  ", item);
+	snprintf(item, sizeof(item), "CPU %u->%u", e->cpu_start, e->cpu_end);
+	ks_wrap_item(&w, "  ", item);
+	if (e->flags & KSTATS_OUTLIER_NOTASK)
+		ks_wrap_item(&w, "  ", "(interrupt)");
+	ks_wrap_end(&w);
+}
+
 void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol)
 {
-	char thr[128], when[64], dur[64], t[KS_TEXT_LEN(600)];
-	const struct kstats_outliers *o = &ol->o;
+	char t[KS_TEXT_LEN(600)];
 	uint32_t i, f;
 
-	fprintf(out, "%s: %u outlier%s %s kept of %llu (ring of %u); %llu overwritten, "
-		"%llu rate-limited\n", name, ol->nr, ol->nr == 1 ? "" : "s",
-		ks_outliers_threshold(thr, sizeof(thr), o), (unsigned long long)o->captured,
-		o->capacity, (unsigned long long)o->overwritten,
-		(unsigned long long)o->ratelimited);
-	if (ol->note[0])
-		fprintf(out, "(%s)\n", ks_text(t, sizeof(t), ol->note));
+	header(out, name, ol);
 	for (i = 0; i < ol->nr; i++) {
 		const struct ks_outl_entry *e = &ol->e[i];
 
-		wall_time(when, sizeof(when), e->realtime_ns);
-		ks_fmt_int(dur, sizeof(dur), e->duration_ns, opts.units);
-		/* A comm is any bytes a task chose (PR_SET_NAME): made safe. */
-		fprintf(out, "\n#%llu  %s  %s  ", (unsigned long long)e->seq, when, dur);
-		if (withheld(ol, e) && !e->pid && !e->tgid && !e->comm[0])
-			fprintf(out, "(task withheld)");
-		else
-			fprintf(out, "pid %d tgid %d %s", e->pid, e->tgid,
-				ks_text(t, sizeof(t), e->comm));
-		fprintf(out, "  CPU %u->%u%s\n", e->cpu_start, e->cpu_end,
-			e->flags & KSTATS_OUTLIER_NOTASK ? "  (interrupt)" : "");
+		fputc('\n', out);
+		entry_line(out, ol, e);
 		if (withheld(ol, e)) {
 			fprintf(out, "    (%u frames withheld)\n", e->nr_frames);
 			continue;
@@ -114,7 +171,7 @@ void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol)
 		for (f = 0; f < e->nr_stack; f++)
 			fprintf(out, "    %s\n", ks_text(t, sizeof(t), ol->text + e->stack[f]));
 		if (e->flags & KSTATS_OUTLIER_TRUNCATED)
-			fprintf(out, "    (the kernel's unwinder stops at the probe's "
-				"trampoline here: the caller only)\n");
+			fprintf(out, "    (the unwinder stops at the probe's trampoline here: "
+				"the caller only)\n");
 	}
 }

@@ -7,6 +7,7 @@
  * kstats, and what the lockdown state allows.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <grp.h>
 #include <pwd.h>
@@ -52,6 +53,33 @@ static const char *const mech_names[] = {
 	[KSTATS_MECH_FPROBE] = "fprobe", [KSTATS_MECH_KRETPROBE] = "kretprobe",
 	[KSTATS_MECH_KPROBE] = "kprobe", [KSTATS_MECH_TRACEPOINT] = "tracepoint",
 };
+
+/*
+ * "label        value", the value's words wrapped under it within the
+ * terminal's width (an install hint or a config line is longer than 80).
+ */
+static void __attribute__((format(printf, 2, 3))) field(const char *label, const char *fmt, ...)
+{
+	char text[2048], start[16], word[2048];
+	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, start, "             " };
+	const char *p = text;
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	snprintf(start, sizeof(start), "%-12s ", label);
+	fputs(start, stdout);
+	while (*p) {
+		n = strcspn(p, " ");
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (n)
+			ks_wrap_item(&w, w.col ? " " : "", word);
+		p += n + !!p[n];
+	}
+	ks_wrap_end(&w);
+}
 
 static void mode_string(char *buf, mode_t m)
 {
@@ -159,30 +187,29 @@ static int info_unloaded(void)
 	}
 	printf("kstatsctl    %s (ABI %u)\n", KSTATS_VERSION, KSTATS_ABI_VERSION);
 	if (installed)
-		printf("module       not loaded; installed: %s, version %s ('sudo modprobe "
-		       "kstats', or any command as root, loads it)\n",
-		       ks_text(t, sizeof(t), path), ks_text(v, sizeof(v), ver));
+		field("module", "not loaded; installed: %s, version %s ('sudo modprobe "
+		      "kstats', or any command as root, loads it)",
+		      ks_text(t, sizeof(t), path), ks_text(v, sizeof(v), ver));
 	else
-		printf("module       not loaded, and not installed for this kernel (the "
-		       "kstats-dkms package, or 'dkms install' from the source tree)\n");
+		field("module", "not loaded, and not installed for this kernel (the "
+		      "kstats-dkms package, or 'dkms install' from the source tree)");
 	printf("kernel       %s\n", ks_text(t, sizeof(t), un.release));
 	printf("lockdown     %s%s\n", lockmode ? lockmode : "unknown",
 	       !lockmode || !strcmp(lockmode, "none") ? "" :
 	       !strcmp(lockmode, "confidentiality") ?
 	       " (tracing blocked; only signed modules load)" : " (only signed modules load)");
 	if (!cfg) {
-		printf("config       %s not readable: what the kernel offers is unknown\n",
-		       cfgpath);
+		field("config", "%s not readable: what the kernel offers is unknown",
+		      cfgpath);
 	} else {
 		for (i = 0; i < ARRAY_SIZE(config_keys); i++)
-			printf("%-12s %s=%s: %s\n", i ? "" : "config",
+			field(i ? "" : "config", "%s=%s: %s",
 			       config_keys[i][0],
 			       config_value(cfg, config_keys[i][0], v, sizeof(v)),
 			       config_keys[i][1]);
 		fclose(cfg);
 	}
-	printf("device       %s: not there while the module is not loaded\n",
-	       ks_dev_path());
+	field("device", "%s: not there while the module is not loaded", ks_dev_path());
 	return 0;
 }
 
@@ -193,7 +220,7 @@ int cmd_info(int argc, char **argv)
 	struct stat st;
 	struct passwd *pw;
 	struct group *gr;
-	char lock[64], mode[12], user[32], group[32], t1[4 * 256 + 1];
+	char lock[64], mode[12], user[32], group[32], t1[4 * 256 + 1], list[512];
 	const char *lockmode;
 	int rc, done, fd, i;
 	bool traced = false;
@@ -268,17 +295,19 @@ int cmd_info(int argc, char **argv)
 	printf("device       %s %s %s ", ks_dev_path(), mode, ks_text(t1, sizeof(t1), user));
 	printf("%s (%u:%u)\n", ks_text(t1, sizeof(t1), group), major(st.st_rdev),
 	       minor(st.st_rdev));
-	printf("features    ");
+	list[0] = '\0';
 	for (i = 0; i < (int)ARRAY_SIZE(feature_names); i++)
 		if (info.features & (1ull << i) && feature_names[i])
-			printf(" %s", feature_names[i]);
-	printf("\ntracing     ");
-	if (!traced)
-		printf(" not supported by this module");
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s",
+				 feature_names[i]);
+	field("features", "%s", list + !!list[0]);
+	list[0] = '\0';
 	for (i = 1; traced && i < (int)ARRAY_SIZE(mech_names); i++)
 		if (info.mechanisms & (1ull << i))
-			printf(" %s", mech_names[i]);
-	printf("\nlockdown     %s%s\n", lockmode ? lockmode : "unknown",
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s",
+				 mech_names[i]);
+	field("tracing", "%s", traced ? list + !!list[0] : "not supported by this module");
+	printf("lockdown     %s%s\n", lockmode ? lockmode : "unknown",
 	       info.flags & KSTATS_INFO_LOCKDOWN ? " (tracing blocked)" : "");
 	printf("cpus         %u possible\n", info.nr_cpus);
 	printf("metrics      %u\n", info.nr_metrics);

@@ -8,10 +8,12 @@
  * text and as Prometheus' label.
  */
 #define _GNU_SOURCE	/* strerrorname_np() */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kstatsctl.h"
 
@@ -40,7 +42,7 @@ static const char *errno_name(int nr)
 	return nr < 512 ? strerrorname_np(nr) : NULL;
 }
 
-/* The error called @name ("EAGAIN"), or 0. */
+/* The error called @name ("EAGAIN", "eagain"), or 0. */
 static int errno_by_name(const char *name)
 {
 	int nr;
@@ -48,7 +50,7 @@ static int errno_by_name(const char *name)
 	for (nr = 1; nr <= 4095; nr++) {
 		const char *n = errno_name(nr);
 
-		if (n && !strcmp(n, name))
+		if (n && !strcasecmp(n, name))
 			return nr;
 	}
 	return 0;
@@ -132,15 +134,16 @@ int ks_key_name_canonical(const char *in, char *out, size_t len)
 			 (unsigned long long)id);
 		return 0;
 	}
-	if (!ks_key_parse(in, &k) || strcmp(k.key, "errno") || k.value[0] != '-' ||
-	    (k.value[1] >= '0' && k.value[1] <= '9')) {
+	/* -EAGAIN, as the key is written; EAGAIN, eagain and -eagain too. */
+	if (!ks_key_parse(in, &k) || strcmp(k.key, "errno") ||
+	    !isalpha((unsigned char)k.value[k.value[0] == '-']) || strpbrk(k.value, "*?[")) {
 		snprintf(out, len, "%s", in);
 		return 0;
 	}
-	nr = errno_by_name(k.value + 1);
+	nr = errno_by_name(k.value + (k.value[0] == '-'));
 	if (!nr)
 		return ks_usage("'%s': no error called %s (a number, as errno=-11, is "
-				"taken too)", in, k.value + 1);
+				"taken too)", in, k.value + (k.value[0] == '-'));
 	snprintf(out, len, "%.*s{errno=-%d}", (int)k.base_len, in, nr);
 	return 0;
 }

@@ -849,6 +849,8 @@ void ks_block_stop_signals(sigset_t *set);
 void ks_sleep_until(struct timespec *next, double step);
 /* Option values: 0, or EINVAL with the usage error printed. */
 int ks_parse_seconds(const char *opt, const char *arg, double min, double max, double *out);
+/* -f table or json (json: as -j), where -j is the only other output. */
+int ks_parse_table_json(const char *arg);
 int ks_parse_count(const char *opt, const char *arg, long *out);	/* >= 1 */
 
 /* trace --duration/--interval (trace_run.c): what to wait for and print. */

@@ -19,6 +19,7 @@ static const struct argp_child list_children[] = {
 static const struct argp_option list_options[] = {
 	{ "input", 'i', "FILE", 0, "The metrics a snapshot file holds, instead of "
 	  "the live ones", 0 },
+	{ "format", 'f', "FORMAT", 0, "table (default) or json (as -j)", 0 },
 	{ 0 }
 };
 
@@ -35,6 +36,8 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 		a->input = arg;
 		return 0;
 	}
+	if (key == 'f')
+		return ks_parse_table_json(arg);
 	if (key == ARGP_KEY_ARG) {
 		return ks_names_add(&a->pats, arg) ? EINVAL : 0;
 	}

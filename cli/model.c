@@ -42,11 +42,16 @@ int ks_pcts_parse(const char *s)
 
 	for (;;) {
 		v = strtod(p, &end);
-		if (end == p || !(v > 0 && v <= 100) || (*end && *end != ',') ||
-		    n == KS_MAX_PCT) {
-			ks_usage("--percentiles: '%s' is not a list of at most %d "
-				 "percentiles above 0 and up to 100, such as 50,95,99.5",
-				 s, KS_MAX_PCT);
+		if (n == KS_MAX_PCT) {
+			ks_usage("--percentiles: '%s' has more than %d percentiles", s,
+				 KS_MAX_PCT);
+			return EINVAL;
+		}
+		if (end == p || !(v > 0 && v <= 100) || (*end && *end != ',')) {
+			/* Which item: "0,101" has two, and one is wrong. */
+			ks_usage("--percentiles: '%.*s' (item %zu) is not a percentile above "
+				 "0 and up to 100, as in 50,95,99.5", (int)strcspn(p, ","), p,
+				 n + 1);
 			return EINVAL;
 		}
 		ks_pcts[n] = v / 100;

@@ -49,6 +49,15 @@ int ks_names_cmd(const struct argp *argp, const char *cmd, int argc, char **argv
 	int rc, done;
 
 	rc = ks_parse(argp, argc, argv, &n, &done);
+	for (size_t i = 0; !rc && !done && i < n.nr; i++) {
+		/* 'tcp_*': these commands change metrics, one named each. */
+		if (strpbrk(n.v[i], "*?[")) {
+			ks_set_hint("'kstatsctl list \"%s\"' shows the names that match",
+				    n.v[i]);
+			rc = ks_usage("'%s': %s takes metric names, not patterns", n.v[i],
+				      cmd);
+		}
+	}
 	if (!rc && !done)
 		rc = n.nr ? ks_each_name(cmd, &n, NULL, op, NULL) :
 			    ks_usage("%s needs a NAME", cmd);

@@ -26,6 +26,7 @@ static const struct argp_child children[] = {
 static const struct argp_option outliers_options[] = {
 	{ "input", 'i', "FILE", 0, "Read a snapshot file ('-': stdin) instead of "
 	  "the module; NAME may be left out when it holds one trace's outliers", 0 },
+	{ "format", 'f', "FORMAT", 0, "table (default) or json (as -j)", 0 },
 	{ 0 }
 };
 
@@ -37,6 +38,8 @@ static error_t outliers_parse(int key, char *arg, struct argp_state *state)
 	case 'i':
 		a->input = arg;
 		break;
+	case 'f':
+		return ks_parse_table_json(arg);
 	case ARGP_KEY_ARG:
 		if (ks_names_add(&a->names, arg))
 			return EINVAL;
@@ -129,6 +132,31 @@ static void keepers(char *buf, size_t len, const struct ks_set *set, size_t *n)
 	}
 }
 
+/*
+ * Every trace of the file that keeps outliers, one after the other, as
+ * 'show -i' prints every metric; one of counters alone says so.
+ */
+static void print_all(const struct ks_set *set)
+{
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < set->nr; i++) {
+		const struct ks_metric *m = &set->m[i];
+
+		if (!m->has_outliers)
+			continue;
+		if (!first)
+			fputc('\n', stdout);
+		first = false;
+		if (m->outl_entries)
+			print(m->name, m->outl_entries);
+		else
+			printf("%s: the file keeps its outlier counters alone "
+			       "(show -i prints them)\n", m->name);
+	}
+}
+
 static int from_file(const char *path, const char *name)
 {
 	struct ks_names one = { 0 };
@@ -152,9 +180,16 @@ static int from_file(const char *path, const char *name)
 	} else if (n == 1) {
 		for (i = 0; !m; i++)
 			m = set.m[i].has_outliers ? &set.m[i] : NULL;
+	} else if (n && !opts.json) {
+		print_all(&set);
+		rc = 0;
+		goto out;
 	} else {
-		rc = n ? ks_fail(EXIT_RUNTIME, "name one: kstatsctl outliers -i FILE NAME",
-				 "%s: %zu traces keep outliers (%s)", path, n, names) :
+		/* JSON: one document of one trace's outliers (the schema's). */
+		if (n)
+			ks_set_hint("name one: kstatsctl -j outliers -i %s NAME", path);
+		rc = n ? ks_fail(EXIT_RUNTIME, NULL, "%s: %zu traces keep outliers (%s)",
+				 path, n, names) :
 			 ks_fail(EXIT_RUNTIME, "'kstatsctl trace FUNC --outliers 5ms' keeps "
 				 "them, and 'kstatsctl snapshot' saves them",
 				 "%s: no trace in it keeps outliers", path);
@@ -169,9 +204,10 @@ static int from_file(const char *path, const char *name)
 				    "lists its metrics)", path);
 		ks_fail(rc, NULL, "%s: %s: not a trace that keeps outliers", path, m->name);
 	} else if (!m->outl_entries) {
-		ks_fail(rc, "'kstatsctl show -i FILE NAME' prints them; files of "
-			"format 3 keep no outliers, nor does a snapshot taken while the "
-			"trace's could not be read", "%s: %s: the file keeps the trace's "
+		ks_set_hint("'kstatsctl show -i %s %s' prints them; files of "
+			    "format 3 keep no outliers, nor does a snapshot taken while the "
+			    "trace's could not be read", path, m->name);
+		ks_fail(rc, NULL, "%s: %s: the file keeps the trace's "
 			"outlier counters alone, not the outliers", path, m->name);
 	} else {
 		print(m->name, m->outl_entries);

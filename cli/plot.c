@@ -35,6 +35,7 @@ struct plot_args {
 	const char *kind;
 	struct ks_names ops;	/* the operands after the kind */
 	const char *output;
+	size_t nr_inputs;	/* -i FILEs: the first operands, in their order */
 	bool palette_set;
 	bool cumulative;	/* cdf, percentiles: B whole, even when it is A later */
 	struct ks_plot p;
@@ -50,6 +51,7 @@ static const struct argp_child children[] = {
 
 static const struct argp_option plot_options[] = {
 	{ "output", 'o', "FILE", 0, "Write the SVG to FILE (default: standard output)", 0 },
+	{ "input", 'i', "FILE", 0, "A file to plot, as a FILE operand (twice: A, then B)", 0 },
 	{ "title", OPT_TITLE, "TEXT", 0, "The picture's title (default: the metric's name)", 0 },
 	{ "width", OPT_WIDTH, "PIXELS", 0, "The picture's width (default 800)", 0 },
 	{ "height", OPT_HEIGHT, "PIXELS", 0, "The picture's height (default 500)", 0 },
@@ -73,6 +75,16 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 	case 'o':
 		a->output = arg;
 		break;
+	case 'i': {
+		/* -i FILE: what every other command spells it; first, before NAMEs. */
+		size_t k;
+
+		a->ops.v = xrealloc(a->ops.v, a->ops.nr + 1, sizeof(*a->ops.v));
+		for (k = a->ops.nr++; k > a->nr_inputs; k--)
+			a->ops.v[k] = a->ops.v[k - 1];
+		a->ops.v[a->nr_inputs++] = arg;
+		break;
+	}
 	case OPT_TITLE:
 		a->p.title = arg;
 		break;

@@ -157,9 +157,11 @@ static const struct argp_option show_options[] = {
 	  "that interval (until stopped, or --count)", 0 },
 	{ "watch", 0, NULL, OPTION_ALIAS, NULL, 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N intervals", 0 },
-	{ "all-slots", OPT_ALL_SLOTS, NULL, 0, "Every slot, empty edges too", 0 },
+	{ "all-slots", OPT_ALL_SLOTS, NULL, 0, "Every slot, empty edges too, none "
+	  "merged", 0 },
 	{ "bits", 'b', "B", 0, "hist: rows of 2^B slots per power of two, "
-	  "merged from the metric's (B below its frac_bits)", 0 },
+	  "merged from the metric's (B below its frac_bits; the metric's own: "
+	  "every slot). Default: the finest that fits 40 rows", 0 },
 	{ 0 }
 };
 

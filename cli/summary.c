@@ -43,7 +43,7 @@ static const struct argp_child children[] = {
 
 static const struct argp_option summary_options[] = {
 	{ "input", 'i', "FILE", 0, "Read a snapshot file instead of the live metrics", 0 },
-	{ "interval", OPT_INTERVAL, "SECONDS", 0, "What was recorded over SECONDS, "
+	{ "interval", 'w', "SECONDS", 0, "What was recorded over SECONDS, "
 	  "with the rate", 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --interval: N intervals, a table each "
 	  "(default 1)", 0 },
@@ -59,7 +59,7 @@ static error_t summary_parse(int key, char *arg, struct argp_state *state)
 	case 'i':
 		a->input = arg;
 		break;
-	case OPT_INTERVAL:
+	case 'w':
 		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->interval);
 	case OPT_COUNT:
 		return ks_parse_count("--count", arg, &a->count);
@@ -119,13 +119,23 @@ static char *max_text(char *buf, size_t len, const struct ks_est *e, uint32_t fr
 	return buf;
 }
 
+/* A cell without its unit's name: the header says it ("p50(ms)"). */
+static const char *bare(char *v, enum ks_unit u, bool strip)
+{
+	size_t n = strlen(v), k = strlen(ks_unit_name(u));
+
+	if (strip && n > k && !strcmp(v + n - k, ks_unit_name(u)))
+		v[n - k] = '\0';
+	return v;
+}
+
 /*
  * The table's row for @m: each estimate as a value alone, and one ± for
  * the row, the widest of their bounds, so that it fits 80 columns. *@few:
- * a percentile was marked.
+ * a percentile was marked. @strip: the header names the unit.
  */
 static void line_table(struct ks_table *t, const struct ks_metric *m, double secs,
-		       bool traces, bool *few)
+		       bool traces, bool *few, bool strip)
 {
 	enum ks_unit u = ks_metric_unit(m, opts.units);
 	char v[64], cell[72];
@@ -142,16 +152,17 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 		snprintf(v, sizeof(v), "%.4g", (double)st.count / secs);
 		ks_table_add(t, v);
 	}
-	ks_table_add(t, st.count ? ks_fmt_mean_value(v, sizeof(v), &st, u, &err) : "-");
+	ks_table_add(t, st.count ? bare(ks_fmt_mean_value(v, sizeof(v), &st, u, &err), u,
+					 strip) : "-");
 	worst = st.count ? err : 0;
 	for (i = 0; i < ks_nr_pcts; i++) {
-		ks_fmt_est_value(v, sizeof(v), &st.pct[i], u, &err);
+		bare(ks_fmt_est_value(v, sizeof(v), &st.pct[i], u, &err), u, strip);
 		snprintf(cell, sizeof(cell), "%s%s", v, ks_pct_mark(&st.pct[i]));
 		ks_table_add(t, cell);
 		worst = err > worst ? err : worst;
 	}
 	*few |= ks_pct_few(&st);
-	ks_table_add(t, max_text(v, sizeof(v), &st.max, h.frac_bits, u));
+	ks_table_add(t, bare(max_text(v, sizeof(v), &st.max, h.frac_bits, u), u, strip));
 	ks_table_add(t, st.count ? ks_fmt_err(v, sizeof(v), worst) : "-");
 	if (traces) {
 		snprintf(v, sizeof(v), "-");
@@ -259,12 +270,21 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 	ks_hist_free(&h);
 }
 
+/* A column's header, with the unit of its cells when they do not say it. */
+static void head(struct ks_table *t, const char *name, const char *unit)
+{
+	char h[48];
+
+	snprintf(h, sizeof(h), "%.32s%.8s", name, unit);
+	ks_table_add(t, h);
+}
+
 static void print_summary(const struct summary_args *a, struct ks_metric *m, size_t nr,
 			  double secs)
 {
-	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "";
+	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "", unit[8];
 	struct ks_table t;
-	bool traces = false, few = false;
+	bool traces = false, few = false, strip;
 	struct json *j;
 	size_t i;
 
@@ -305,20 +325,30 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	/* RATE/S with a time span, HITS/MISSES with a trace: columns that say something. */
 	snprintf(align, sizeof(align), "lr%sr%srr%s", secs > 0 ? "r" : "", pcts,
 		 traces ? "r" : "");
+	/*
+	 * --units ms on time metrics alone: the unit once, in the header, not
+	 * in every cell ("0.008684ms" pushed each name onto a line of its own).
+	 */
+	strip = opts.units_set && opts.units != UNIT_AUTO && opts.units != UNIT_NONE;
+	for (i = 0; i < nr; i++)
+		strip &= ks_metric_unit(&m[i], opts.units) == opts.units;
+	snprintf(unit, sizeof(unit), "(%s)", strip ? ks_unit_name(opts.units) : "");
+	if (!strip)
+		unit[0] = '\0';
 	ks_table_init(&t, align);
 	ks_table_add(&t, "NAME");
 	ks_table_add(&t, "COUNT");
 	if (secs > 0)
 		ks_table_add(&t, "RATE/S");
-	ks_table_add(&t, "MEAN");
+	head(&t, "MEAN", unit);
 	for (i = 0; i < ks_nr_pcts; i++)
-		ks_table_add(&t, ks_pct_names[i]);
-	ks_table_add(&t, "MAX");
+		head(&t, ks_pct_names[i], unit);
+	head(&t, "MAX", unit);
 	ks_table_add(&t, "±");
 	if (traces)
 		ks_table_add(&t, "HIT/MISS");
 	for (i = 0; i < nr; i++)
-		line_table(&t, &m[i], secs, traces, &few);
+		line_table(&t, &m[i], secs, traces, &few, strip);
 	ks_table_print(stdout, &t, ks_out_width(stdout));
 	ks_table_free(&t);
 	if (few)

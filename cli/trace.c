@@ -107,7 +107,7 @@ static const struct argp_option trace_options[] = {
 	  "histogram is a sample; calls are still counted exactly", 0 },
 	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
 	  "Ctrl-C), print the histogram, untrace", 0 },
-	{ "interval", OPT_INTERVAL, "S", 0, "One-shot: print what each S seconds "
+	{ "interval", 'w', "S", 0, "One-shot: print what each S seconds "
 	  "recorded, until --duration, --count or Ctrl-C", 0 },
 	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N intervals", 0 },
 	{ "outliers", OPT_OUTLIERS, "T", 0, "Keep the calls of at least T (5ms, 200us) "
@@ -265,7 +265,7 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DURATION:
 		return ks_parse_seconds("--duration", arg, 0.01, 604800, &a->run.duration);
-	case OPT_INTERVAL:
+	case 'w':
 		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->run.interval);
 	case OPT_COUNT:
 		return ks_parse_count("--count", arg, &a->run.count);
@@ -507,6 +507,14 @@ int cmd_trace(int argc, char **argv)
 		a.run.format = FMT_JSON;
 	if (a.cpus && ks_parse_cpulist(a.cpus, cpus, KS_CPU_BITS)) {
 		ks_usage("--cpu: '%s' is not a CPU list like 0-3,8", a.cpus);
+		goto out;
+	}
+	/* 'vfs_*': a function's name is not a metric's, nor a pattern. */
+	if (!a.name && strpbrk(func, "*?[")) {
+		ks_set_hint("'grep \" %.*s\" /proc/kallsyms' lists the functions; trace "
+			    "each one you need (a probe and a metric each)",
+			    (int)strcspn(func, "*?["), func);
+		ks_usage("'%s': trace takes one function, not a pattern", func);
 		goto out;
 	}
 	if (ks_name_valid(a.name ? a.name : func))

@@ -8,7 +8,7 @@
 _kstatsctl_commands="list show summary create delete record start stop reset trace untrace outliers snapshot diff export plot info help"
 _kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --from --to --help --version"
 declare -gA _kstatsctl_opts=(
-	[list]="--input"
+	[list]="--input --format"
 	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits"
 	[summary]="--input --interval --count --format"
 	[create]="--bits --autoremove"
@@ -19,11 +19,11 @@ declare -gA _kstatsctl_opts=(
 	[reset]="--all"
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
 	[untrace]=""
-	[outliers]="--input"
+	[outliers]="--input --format"
 	[snapshot]="--output --all"
-	[diff]="--metric --cumulative --fail-if --brief --slots --undecided"
-	[export]="--input --output --interval --count --bits --bucket-bits --per-cpu --format"
-	[plot]="--output --title --width --height --share --per-slot --palette --cumulative"
+	[diff]="--input --metric --cumulative --fail-if --brief --slots --undecided"
+	[export]="--input --output --interval --count --bucket-bits --per-cpu --format"
+	[plot]="--input --output --title --width --height --share --per-slot --palette --cumulative"
 	[info]=""
 	[help]=""
 )
@@ -144,6 +144,8 @@ _kstatsctl()
 	-f | --format)
 		if [[ $cmd == summary ]]; then
 			COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
+		elif [[ $cmd == list || $cmd == outliers ]]; then
+			COMPREPLY=($(compgen -W "table json" -- "$cur"))
 		elif [[ $cmd == export ]]; then
 			COMPREPLY=($(compgen -W "prometheus hdr" -- "$cur"))
 		else

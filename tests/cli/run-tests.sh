@@ -268,8 +268,32 @@ check "percentiles, mean, min, max: the exact value in the slot given" \
 check "hist fits COLUMNS=60 (no line of bars wider), and 52 wide on a wide one" sh -c "
 	[ -z \"\$(COLUMNS=60 '$bin' show -i data/basic.ksnap --all | grep '|\$' | awk 'length > 60')\" ] &&
 	COLUMNS=200 '$bin' show -i data/basic.ksnap user.small | grep -q '|@\{52\}|\$'"
-check "80 columns: every line of show, summary, list text outputs (golden)" \
+check "80 columns: every line of the text outputs for people (golden; diff: pending)" \
 	"$py" validate.py width cases.txt golden
+check "show on a terminal of 30 lines: rows fit 22 (30 less the footer), said" sh -c "
+	out=\$(script -qec \"stty rows 30 cols 80; KSTATS_COLOR=never '$bin' show -i data/basic.ksnap tcp_sendmsg\" /dev/null | tr -d '\\r') &&
+	echo \"\$out\" | grep -q '^rows merged to frac_bits 1 to fit 22 lines; -b 5 for every slot\$' &&
+	[ \$(echo \"\$out\" | grep -c '^\\[') -le 22 ]"
+check "-i FILE in diff and plot: the same output as the file operands" sh -c "
+	[ \"\$('$bin' diff -i data/basic.ksnap -i data/later.ksnap)\" = \"\$('$bin' diff data/basic.ksnap data/later.ksnap)\" ] &&
+	[ \"\$('$bin' diff -i data/basic.ksnap user.small -i data/later.ksnap)\" = \"\$('$bin' diff data/basic.ksnap data/later.ksnap user.small)\" ] &&
+	[ \"\$('$bin' plot cdf -i data/basic.ksnap -i data/later.ksnap tcp_sendmsg)\" = \"\$('$bin' plot cdf data/basic.ksnap data/later.ksnap tcp_sendmsg)\" ] &&
+	[ \"\$('$bin' plot -i data/basic.ksnap hist user.small)\" = \"\$('$bin' plot hist data/basic.ksnap user.small)\" ]"
+check "--fail-if: blanks are ignored ('p99 > 1ms' decides as 'p99>1ms')" sh -c "
+	a=\$('$bin' diff data/basic.ksnap data/later.ksnap --fail-if 'p99 > 1ms, mean < +5%' --brief; echo \$?) &&
+	b=\$('$bin' diff data/basic.ksnap data/later.ksnap --fail-if 'p99>1ms,mean<+5%' --brief; echo \$?) &&
+	[ \"\$a\" = \"\$b\" ] && ! echo \"\$a\" | grep -q 'error'"
+check "-f json where -j works: list and outliers print the same document" sh -c "
+	[ \"\$('$bin' list -i data/basic.ksnap -f json)\" = \"\$('$bin' -j list -i data/basic.ksnap)\" ] &&
+	[ \"\$('$bin' outliers -i data/outliers.ksnap outl.kept -f json)\" = \"\$('$bin' -j outliers -i data/outliers.ksnap outl.kept)\" ]"
+check "export -b (the old spelling) writes what --bucket-bits writes, and warns" sh -c "
+	[ \"\$('$bin' export -i data/basic.ksnap -b 2 2>/dev/null)\" = \"\$('$bin' export -i data/basic.ksnap --bucket-bits 2)\" ] &&
+	'$bin' export -i data/basic.ksnap -b 2 2>&1 >/dev/null | grep -q 'warning: .*--bucket-bits'"
+check "info fits 80 columns (here: no module)" sh -c "
+	[ -z \"\$('$bin' --no-autoload info | awk 'length > 80')\" ]"
+check "show's hist fits 40 rows: merged to the finest frac_bits that fits, said, exact sums" \
+	"$py" check_rows.py "$bin" data/basic.ksnap data/later.ksnap data/big.ksnap \
+	data/full.ksnap data/plot-modes.ksnap data/hdr.ksnap
 check "a wider terminal: summary and list rows of long names stay on one line" sh -c "
 	[ \$(COLUMNS=200 '$bin' summary -i data/basic.ksnap | wc -l) -eq 7 ] &&
 	[ \$(COLUMNS=200 '$bin' --ns '*' summary -i data/basic.ksnap | wc -l) -eq 7 ] &&

@@ -621,8 +621,8 @@ def check_hlog_same(a, b):
 
 
 def check_width(cases_path, golden_dir, width=80):
-    """Every line of the default text outputs of show, summary, list and
-    diff fits @width columns (characters, not bytes: "±" is one). Exempt:
+    """Every line of the default text outputs of show, summary, list, info,
+    outliers and diff fits @width columns (characters, not bytes: "±" is one). Exempt:
     outputs for programs (-f raw, csv, json, prometheus, -j), and the
     documented cases below."""
     exempt = {
@@ -640,7 +640,7 @@ def check_width(cases_path, golden_dir, width=80):
         name, args = words[0], words[1:]
         cmd = next((a for a in args if not a.startswith("-") and a not in
                     ("ns", "us", "ms", "s", "always", "never")), "")
-        if cmd not in ("show", "summary", "list", "diff") or name in exempt:
+        if cmd not in ("show", "summary", "list", "diff", "info", "outliers") or name in exempt:
             continue
         if cmd == "diff" and not diff_too:
             pending += 1
