@@ -42,6 +42,11 @@ double ks_plot_round_width(double min);
 /* A linear axis from exactly @min to @max, ticks at round steps inside. */
 void ks_axis_span(struct ks_axis *a, double min, double max, double p0, double p1);
 
+/* The overlays' legend (cdf, percentiles): a line of KS_PLOT_LEGEND_LINE px a curve. */
+#define KS_PLOT_LEGEND_LINE	16
+void ks_plot_legend(FILE *out, double x, double y0, const struct ks_plot_series *sr,
+		    const struct ks_hist *h, size_t nr);
+
 /* The curves' colours (Okabe and Ito's, told apart with colour blindness). */
 #define KS_NR_SERIES_COLORS	7
 extern const char *const ks_series_colors[KS_NR_SERIES_COLORS];

@@ -22,7 +22,24 @@
 const char *const ks_series_colors[KS_NR_SERIES_COLORS] = {
 	"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
 };
-#define LEGEND_LINE	16
+
+/* The curves' legend, a line each from @y0: colour, label, samples. */
+void ks_plot_legend(FILE *out, double x, double y0, const struct ks_plot_series *sr,
+		    const struct ks_hist *h, size_t nr)
+{
+	char n[48];
+	size_t i;
+
+	fputs("<g class=\"legend\">\n", out);
+	for (i = 0; i < nr; i++) {
+		double ly = y0 + (double)i * KS_PLOT_LEGEND_LINE;
+
+		svg_line(out, x, ly - 4, x + 24, ly - 4, ks_series_colors[i], 2);
+		svg_text(out, x + 30, ly, "", "%s (%s samples)", sr[i].label,
+			 ks_fmt_u128(n, sizeof(n), h[i].total));
+	}
+	fputs("</g>\n", out);
+}
 
 static void gridlines(FILE *out, const struct ks_frame *f, const struct ks_axis *y)
 {
@@ -76,7 +93,6 @@ int ks_plot_cdf(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	double lo = INFINITY, hi = 0, top;
 	struct ks_axis x, y;
 	struct ks_frame f;
-	char n[48];
 	size_t i;
 	int rc = 0;
 
@@ -95,21 +111,13 @@ int ks_plot_cdf(FILE *out, const struct ks_plot_series *sr, size_t nr,
 		lo = fmin(lo, (double)kstats_slot_low(h[i].first, h[i].frac_bits));
 		hi = fmax(hi, kstats_slot_high(h[i].last, h[i].frac_bits));
 	}
-	top = 50 + (double)nr * LEGEND_LINE;
+	top = 50 + (double)nr * KS_PLOT_LEGEND_LINE;
 	ks_plot_frame(&f, p, top, 60);
 	ks_axis_log(&x, lo, hi, f.x, f.x + f.w);
 	ks_axis_linear(&y, 0, 1, f.y + f.h, f.y);
 	svg_begin(out, p->width, p->height, p->title ? p->title : "CDF");
 	ks_plot_title(out, p, nr == 1 ? sr[0].m->name : "CDF", NULL);
-	fputs("<g class=\"legend\">\n", out);
-	for (i = 0; i < nr; i++) {
-		double ly = 42 + (double)i * LEGEND_LINE;
-
-		svg_line(out, f.x, ly - 4, f.x + 24, ly - 4, ks_series_colors[i], 2);
-		svg_text(out, f.x + 30, ly, "", "%s (%s samples)", sr[i].label,
-			 ks_fmt_u128(n, sizeof(n), h[i].total));
-	}
-	fputs("</g>\n", out);
+	ks_plot_legend(out, f.x, 42, sr, h, nr);
 	ks_plot_area(out, &f, false);
 	ks_plot_axes(out, &f, &x, AX_LATENCY, "latency (log scale)", &y, AX_SHARE,
 		     "share of the samples at or below", true);

@@ -17,7 +17,6 @@
 
 #include "plot.h"
 
-#define LEGEND_LINE	16
 
 /* The value of 1/(1 - p) at pixel column @px of @x. */
 static double tail_at(const struct ks_axis *x, double px)
@@ -85,7 +84,6 @@ int ks_plot_pct(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	double lo = INFINITY, hi = 0, n_max = 1, top;
 	struct ks_axis x, y;
 	struct ks_frame f;
-	char n[48];
 	size_t i;
 	int rc = 0;
 
@@ -105,7 +103,7 @@ int ks_plot_pct(FILE *out, const struct ks_plot_series *sr, size_t nr,
 		hi = fmax(hi, kstats_slot_high(h[i].last, h[i].frac_bits));
 		n_max = fmax(n_max, (double)h[i].total);
 	}
-	top = 66 + (double)nr * LEGEND_LINE;
+	top = 66 + (double)nr * KS_PLOT_LEGEND_LINE;
 	ks_plot_frame(&f, p, top, 30);
 	ks_axis_log(&x, 1, n_max, f.x, f.x + f.w);
 	ks_axis_log(&y, lo, hi, f.y + f.h, f.y);
@@ -113,15 +111,7 @@ int ks_plot_pct(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	ks_plot_title(out, p, nr == 1 ? sr[0].m->name : "Percentile spectrum",
 		      "the value at each percentile in its slot (band); dashed: fewer than "
 		      "10 samples beyond it");
-	fputs("<g class=\"legend\">\n", out);
-	for (i = 0; i < nr; i++) {
-		double ly = 58 + (double)i * LEGEND_LINE;
-
-		svg_line(out, f.x, ly - 4, f.x + 24, ly - 4, ks_series_colors[i], 2);
-		svg_text(out, f.x + 30, ly, "", "%s (%s samples)", sr[i].label,
-			 ks_fmt_u128(n, sizeof(n), h[i].total));
-	}
-	fputs("</g>\n", out);
+	ks_plot_legend(out, f.x, 58, sr, h, nr);
 	ks_plot_area(out, &f, false);
 	ks_plot_axes(out, &f, &x, AX_TAIL, "percentile (log scale of 1/(1 - p))", &y,
 		     AX_LATENCY, "latency (log scale)", true);
