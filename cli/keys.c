@@ -135,7 +135,7 @@ int ks_key_name_canonical(const char *in, char *out, size_t len)
 		return 0;
 	}
 	/* -EAGAIN, as the key is written; EAGAIN, eagain and -eagain too. */
-	if (!ks_key_parse(in, &k) || strcmp(k.key, "errno") ||
+	if (!ks_key_parse(in, &k) || strcmp(k.key, "errno") || !strcmp(k.value, "other") ||
 	    !isalpha((unsigned char)k.value[k.value[0] == '-']) || strpbrk(k.value, "*?[")) {
 		snprintf(out, len, "%s", in);
 		return 0;
