@@ -17,7 +17,7 @@
 # is reported).
 #
 # Two chains, one per core, balanced to end together (under 40 minutes from
-# scratch on 2 cores; measured times in README.md, "Tests"):
+# scratch on 2 cores; measured times in docs/tests.md, "How long it takes"):
 #   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12, 7.3
 #           and 7.3-rt;
 #   core 2: the debug kernel's build (when not cached, ~17 min; it starts

@@ -255,7 +255,7 @@ dk=/var/lib/dkms/kstats/kernel-$k-$arch
 g=$out/guest
 mkdir -p "$g/module" "$g/tests"
 # A module of someone else's needs only what the install keeps per kernel
-# (the header and Module.symvers), as the README says; the test modules
+# (the header and Module.symvers), as docs/api.md says; the test modules
 # also include kstats' compat.h, from the installed sources.
 cp -R "$dk/include" "$g/include"
 cp "/usr/src/kstats-$version/module/"* "$g/module/"
