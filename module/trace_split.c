@@ -9,8 +9,9 @@
  * whether it stays runnable (preempted, or woken before it could block) or
  * blocks (prev_state, read by the scheduler itself, so no wakeup can race
  * it, and whether the task is still on its runqueue: see
- * kstats_task_stays_runnable()); sched_wakeup says when a blocked task becomes runnable again; the
- * next sched_switch that runs it adds what passed. A call keeps the two
+ * kstats_task_stays_runnable()); sched_wakeup says when a blocked task
+ * becomes runnable again; the next sched_switch that runs it adds what
+ * passed. A call keeps the two
  * clocks' values at entry, and at exit records the differences: waiting
  * (runqueue), blocked, and the rest of its wall time, on a CPU. The three
  * sum to the wall time by construction.
