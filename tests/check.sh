@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make check`: every test of the project, on a fresh machine too.
-#   1. unit tests of the shared histogram math (cmocka, plain and ASan/UBSan)
+#   1. unit tests of the shared histogram math (cmocka, plain and ASan/UBSan),
+#      and the VM harness's accelerator choice (tests/vm/accel-test.sh)
 #   2. kernel style: checkpatch and kernel-doc on the module and its headers
 #   3. kstatsctl on the host: golden outputs, JSON schema, Prometheus, fuzzing
 #   4. packages: .debs (lintian-clean) and RPMs built, DKMS from a clone, the
@@ -123,7 +124,8 @@ exec 8>"$logs/host.lock"
 flock 8
 (
 	renice -n 10 -p $BASHPID >/dev/null
-	step 1 "unit tests (shared histogram math)" make -s -C tests/unit
+	step 1 "unit tests (shared histogram math; the VM accelerator's choice)" \
+		bash -c 'make -s -C tests/unit && tests/vm/accel-test.sh'
 	step 2 "kernel style (checkpatch, kernel-doc)" tests/style.sh
 	# Two fuzzers (snapshot files, HdrHistogram logs), 15 s each here: make
 	# check's time budget ('make -C cli check' alone: 60 s; 'make -C cli fuzz').

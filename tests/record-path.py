@@ -14,12 +14,13 @@ consumer's kstats_record(), inlined) and fails unless:
   - it is at most MAX_INSNS instructions, unless sanitizer calls remain in
     it (KASAN checks every load and store: the bound is kstats', not theirs).
 Prints the instruction count (the ftrace site left out) for `make bench`.
-With --sanitized (a KASAN/UBSAN kernel, whose compiler puts a check before
+With --sanitized (a KASAN kernel, whose compiler puts a check before
 every load and store), calls into the sanitizers are let pass: they are the
 debug kernel's, not kstats'; everything else is checked the same. Such a
 compiler may move the sanitizer calls to a cold part (kstats_record_site.cold,
-in .text.unlikely; Debian's 7.x kernels have UBSAN_SHIFT on): the jumps there
-are let pass too, and the cold part must call nothing but the sanitizers.
+in .text.unlikely): the jumps there are let pass too, and the cold part must
+call nothing but the sanitizers. A UBSAN-only kernel (Debian's 7.x) is
+checked without --sanitized, as any stock kernel: no call at all.
 """
 import re
 import subprocess
@@ -162,7 +163,7 @@ def main():
         print("record path (%s): FAIL" % label)
         return 1
     print("record path (%s): %d instructions, no call%s, no lock, one 16-byte slot"
-          % (label, count, " (but the sanitizers')" if sanitized else ""))
+          % (label, count, " (but KASAN's)" if sanitized else ""))
     return 0
 
 

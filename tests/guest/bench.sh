@@ -15,6 +15,8 @@ if [[ $parts == *" record "* ]]; then
 	insmod "$build/tests/kmod/kstats_bench.ko"
 	rmmod kstats_bench kstats
 	echo "# kstats record path, kernel $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "# guest CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)" \
+		"under ${KSTATS_VM_ACCEL_USED:-an unknown accelerator}"
 	dmesg | sed -n 's/.*kstats_bench: //p' | grep -v '^done$'
 	dmesg | grep 'kstats_bench: done' >/dev/null	# not -q: dmesg would get SIGPIPE
 	if dmesg | grep 'unloaded without kstats_delete' >/dev/null; then

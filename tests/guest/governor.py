@@ -11,7 +11,8 @@ Each mechanism the kernel has (fprobe, kretprobe):
 Then, by the default mechanism:
   the governor's cost estimate against the throughput loss this test
   measures (the same quantity: the CPU's share spent tracing), within 30 %
-  (not on the debug lane: KASAN);
+  (not on the debug lane: KASAN; judged under KVM, reported as TODO under
+  TCG);
   a function called 100 times a second is never sampled at 1 %.
 The busy function's work per call is chosen from the calibrated costs, so
 that the rate falls where the budget can only be met by sampling.
@@ -360,12 +361,16 @@ def estimate_vs_loss():
     # Known gap (issue 22): under TCG a traced call costs 1.5-3x in situ
     # what it costs back to back at calibration (the figures above: the
     # target's count and the governor's agree within 2 % per window, the
-    # loss does not follow). Reported as TAP TODO, not passed: a real CPU
-    # (KVM) is needed to tell an emulation artefact from a model error.
+    # loss does not follow). Reported as TAP TODO there, not passed: a real
+    # CPU is needed to tell an emulation artefact from a model error. Under
+    # KVM (tests/vm/accel.sh) it is judged.
     good = abs(est - loss) <= 0.3 * loss
-    print(("ok - " if good else "not ok - ") + "the governor's cost estimate is within "
-          f"30 % of the throughput loss (medians): loss {loss:.3f}, estimate {est:.3f}"
-          " # TODO in-situ cost under TCG, issue 22")
+    what = ("the governor's cost estimate is within 30 % of the throughput loss "
+            f"(medians): loss {loss:.3f}, estimate {est:.3f}")
+    if os.environ.get("KSTATS_VM_ACCEL_USED") == "kvm":
+        tap(what, good, "a real CPU: the model is off")
+    else:
+        print(("ok - " if good else "not ok - ") + what + " # TODO in-situ cost under TCG, issue 22")
 
 
 def rare_never_sampled():

@@ -12,7 +12,8 @@
 #   KSTATS_VM_OUT      host dir shared read-write at the same path in the guest (default: new
 #                      mktemp dir); the console log is saved there as console-LANE.log
 #   KSTATS_VM_VERBOSE  1 = stream the console to stderr while it runs
-#   KSTATS_VM_ACCEL    QEMU -accel value (default tcg,thread=single, see below)
+#   KSTATS_VM_ACCEL    QEMU -accel value; default: kvm where a probe boot works, else
+#                      tcg,thread=single (accel.sh; KSTATS_VM_CPU overrides -cpu)
 # Note: the guest has fresh tmpfs on /tmp, /run and /var/tmp, so host files there are invisible
 # to SCRIPT, except the repo itself (a clone in /tmp works) and KSTATS_VM_OUT.
 set -euo pipefail
@@ -23,6 +24,10 @@ lane=$1 script=$2
 shift 2
 need_pkgs qemu-system-x86 busybox-static cpio kmod xz-utils zstd
 eval "$("$VM_DIR/kernel.sh" "$lane")"
+# shellcheck source=accel.sh
+. "$VM_DIR/accel.sh"
+vm_accel "$VMLINUZ"
+say "lane $lane: $ACCEL_NOTE"
 
 out=${KSTATS_VM_OUT:-$(mktemp -d /tmp/kstats-vm.XXXXXX)}
 mkdir -p "$out"
@@ -101,7 +106,8 @@ printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\nTIMEOUT=%s\n' "$lane"
 	"$MODDIR" "$repo_bind" "$timeout" >"$run/root/kstats/run.conf"
 {
 	echo '#!/bin/bash'
-	printf 'export KSTATS_LANE=%q KSTATS_KVER=%q KSTATS_IN_VM=1 KSTATS_VM_OUT=%q\n' "$lane" "$KVER" "$out"
+	printf 'export KSTATS_LANE=%q KSTATS_KVER=%q KSTATS_IN_VM=1 KSTATS_VM_OUT=%q KSTATS_VM_ACCEL_USED=%q\n' \
+		"$lane" "$KVER" "$out" "$ACCEL"
 	echo 'export HOME=/root LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 	printf 'cd %q || exit 1\n' "$REPO_ROOT"
 	printf 'exec'
@@ -113,14 +119,14 @@ cat "$base" "$run/run.cpio" >"$run/initrd"
 
 append="console=ttyS0 panic_on_warn=1 panic=-1 oops=panic tsc=reliable printk.time=1"
 append+=" ${KSTATS_VM_APPEND:-}"
-# thread=single: one host thread runs all 4 vCPUs in turn. Multi-threaded TCG is slower here
+# Under TCG, thread=single: one host thread runs all 4 vCPUs in turn. Multi-threaded TCG is slower here
 # (2 host cores) and occasionally runs stale translated code after the kernel patches text from
 # another CPU ("Oops: int3" in a just-patched static branch), which would make kprobe tests flaky.
 # q35: its ACPI PCI routing table is static; the default pc machine's _PRT is an AML loop that the
 # debug kernel interprets so slowly that it hits ACPICA's 30 s loop timeout.
-# la57=off: with 5-level paging, an interrupt landing while identify_cpu() re-reads the CPU
+# la57=off (TCG's -cpu max): with 5-level paging, an interrupt landing while identify_cpu() re-reads the CPU
 # features sees LA57 "off" for a moment and KASAN reports a wild access (~1 debug boot in 10).
-qemu=(qemu-system-x86_64 -accel "${KSTATS_VM_ACCEL:-tcg,thread=single}" -M q35 -cpu max,la57=off
+qemu=(qemu-system-x86_64 "${ACCEL_ARGS[@]}" -M q35
 	-smp 4 -m 2G -nographic -no-reboot -nic none
 	-kernel "$VMLINUZ" -initrd "$run/initrd" -append "$append"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
