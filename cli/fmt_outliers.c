@@ -84,17 +84,9 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 static void wrap_words(FILE *out, const char *text, const char *start, const char *cont)
 {
 	struct ks_wrap w = { out, ks_out_width(out), 0, start, cont };
-	char word[KS_TEXT_LEN(600)];
-	size_t n;
 
 	fputs(start, out);
-	while (*text) {
-		n = strcspn(text, " ");
-		snprintf(word, sizeof(word), "%.*s", (int)n, text);
-		if (n)
-			ks_wrap_item(&w, " ", word);
-		text += n + !!text[n];
-	}
+	ks_wrap_words(&w, text);
 	ks_wrap_end(&w);
 }
 

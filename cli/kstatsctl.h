@@ -244,6 +244,8 @@ struct ks_wrap {
 	const char *start, *cont;
 };
 void ks_wrap_item(struct ks_wrap *w, const char *sep, const char *text);
+/* @text's words as items, never broken inside a word or a quoted command. */
+void ks_wrap_words(struct ks_wrap *w, const char *text);
 void ks_wrap_end(struct ks_wrap *w);	/* the final newline */
 
 /* ---- units (units.c) ---- */
