@@ -61,16 +61,13 @@ static const char *const mech_names[] = {
 static void __attribute__((format(printf, 2, 3))) field(const char *label, const char *fmt, ...)
 {
 	char text[2048], start[16];
-	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, start, "             " };
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	snprintf(start, sizeof(start), "%-12s ", label);
-	fputs(start, stdout);
-	ks_wrap_words(&w, text);
-	ks_wrap_end(&w);
+	ks_print_wrapped(stdout, start, "             ", text);
 }
 
 static void mode_string(char *buf, mode_t m)

@@ -178,7 +178,7 @@ static size_t word_len(const char *s)
 	return (size_t)(p - s);
 }
 
-void ks_wrap_words(struct ks_wrap *w, const char *text)
+static void wrap_words(struct ks_wrap *w, const char *text)
 {
 	char *word;
 	size_t n;
@@ -200,4 +200,13 @@ void ks_wrap_end(struct ks_wrap *w)
 {
 	fputc('\n', w->out);
 	w->col = 0;
+}
+
+void ks_print_wrapped(FILE *out, const char *start, const char *cont, const char *text)
+{
+	struct ks_wrap w = { out, ks_out_width(out), 0, start, cont };
+
+	fputs(start, out);
+	wrap_words(&w, text);
+	ks_wrap_end(&w);
 }

@@ -51,14 +51,11 @@ void ks_set_hint(const char *fmt, ...)
 static void say(const char *who, const char *label, const char *color, const char *text)
 {
 	char start[64], cont[64];
-	struct ks_wrap w = { stderr, ks_out_width(stderr), 0, start, cont };
 
 	snprintf(start, sizeof(start), "%s%s%s:%s ", who, ks_color(opts.color_err, color),
 		 label, ks_color(opts.color_err, C_RESET));
 	snprintf(cont, sizeof(cont), "%*s", (int)ks_text_width(start), "");
-	fputs(start, stderr);
-	ks_wrap_words(&w, text);
-	ks_wrap_end(&w);
+	ks_print_wrapped(stderr, start, cont, text);
 }
 
 static void report(const char *hint, const char *fmt, va_list ap)
