@@ -210,7 +210,9 @@ static void source_line(const char *tag, const struct ks_source *src)
 {
 	const char *from = src->file ? src->path : "live metrics";
 	char when[32], host[KS_TEXT_LEN(sizeof(src->host))];
-	char kernel[KS_TEXT_LEN(sizeof(src->kernel))];
+	char kernel[KS_TEXT_LEN(sizeof(src->kernel))], start[8];
+	char item[KS_TEXT_LEN(sizeof(src->host)) + KS_TEXT_LEN(sizeof(src->kernel))];
+	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, start, "   " };
 	time_t t = (time_t)(src->created_ns / 1000000000);
 	size_t len = KS_TEXT_LEN(strlen(from));
 	char *path = xcalloc(len, 1);
@@ -218,13 +220,26 @@ static void source_line(const char *tag, const struct ks_source *src)
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	if (src->hlog)	/* hdr_log.c */
-		printf("%s: %s (HdrHistogram log, %zu histograms, up to %s)\n", tag,
-		       ks_text(path, len, from), src->hlog_intervals, when);
-	else
-		printf("%s: %s (%s, kernel %s, %s)\n", tag, ks_text(path, len, from),
-		       ks_text(host, sizeof(host), src->host),
-		       ks_text(kernel, sizeof(kernel), src->kernel), when);
+	/* Items, wrapped between them under the path: a date stays whole. */
+	snprintf(start, sizeof(start), "%s: ", tag);
+	printf("%s", start);
+	ks_wrap_item(&w, "", ks_text(path, len, from));
+	if (src->hlog) {	/* hdr_log.c */
+		ks_wrap_item(&w, " ", "(HdrHistogram log");
+		snprintf(item, sizeof(item), "%zu histograms", src->hlog_intervals);
+		ks_wrap_item(&w, ", ", item);
+		snprintf(item, sizeof(item), "up to %s)", when);
+		ks_wrap_item(&w, ", ", item);
+	} else {
+		snprintf(item, sizeof(item), "(%s", ks_text(host, sizeof(host), src->host));
+		ks_wrap_item(&w, " ", item);
+		snprintf(item, sizeof(item), "kernel %s",
+			 ks_text(kernel, sizeof(kernel), src->kernel));
+		ks_wrap_item(&w, ", ", item);
+		snprintf(item, sizeof(item), "%s)", when);
+		ks_wrap_item(&w, ", ", item);
+	}
+	ks_wrap_end(&w);
 	free(path);
 }
 

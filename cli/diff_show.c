@@ -140,10 +140,22 @@ static char *row_text(char *buf, size_t len, const struct ks_stats *st, int r,
 
 /* ---- text ---- */
 
+/* Rows of cells as a table within the width (table.c): counts of 20 digits fit. */
+static void add_row(struct ks_table *t, const char *a, const char *b, const char *c,
+		    const char *d)
+{
+	ks_table_add(t, a);
+	ks_table_add(t, b);
+	ks_table_add(t, c);
+	ks_table_add(t, d);
+}
+
 static void slots_text(const struct pair *p, const struct ks_hist *ha,
 		       const struct ks_hist *hb)
 {
 	char label[112], x[48], y[48], d[48];
+	struct ks_bounds bd;
+	struct ks_table t;
 	uint32_t s, from, to;
 
 	if (p->a->frac_bits != p->b->frac_bits || !(ha->total || hb->total))
@@ -151,22 +163,29 @@ static void slots_text(const struct pair *p, const struct ks_hist *ha,
 	putchar('\n');
 	from = ha->total && (!hb->total || ha->first < hb->first) ? ha->first : hb->first;
 	to = ha->total && (!hb->total || ha->last > hb->last) ? ha->last : hb->last;
-	printf("%-28s %12s %12s %12s\n", "slot", "A", "B",
-	       p->cmp == CMP_INTERVAL ? "B-A" : "change");
+	/* One number of decimals for every bound of the table. */
+	ks_bounds_init(&bd, p->unit);
+	for (s = from; s <= to; s++)
+		if (ha->count[s] || hb->count[s])
+			ks_bounds_add_slot(&bd, s, s, p->a->frac_bits);
+	ks_table_init(&t, "lrrr");
+	add_row(&t, "slot", "A", "B", p->cmp == CMP_INTERVAL ? "B-A" : "change");
 	for (s = from; s <= to; s++) {
 		if (!ha->count[s] && !hb->count[s])
 			continue;
-		printf("%-28s %12s %12s %12s\n",
-		       ks_fmt_slot(label, sizeof(label), s, p->a->frac_bits, p->unit),
-		       ks_fmt_u128(x, sizeof(x), ha->count[s]),
-		       ks_fmt_u128(y, sizeof(y), hb->count[s]),
-		       delta(d, sizeof(d), ha->count[s], hb->count[s]));
+		add_row(&t, ks_bounds_slot(&bd, label, sizeof(label), s, s, p->a->frac_bits),
+			ks_fmt_u128(x, sizeof(x), ha->count[s]),
+			ks_fmt_u128(y, sizeof(y), hb->count[s]),
+			delta(d, sizeof(d), ha->count[s], hb->count[s]));
 	}
+	ks_table_print(stdout, &t, ks_out_width(stdout));
+	ks_table_free(&t);
 }
 
 void diff_text(const struct pair *p, bool slots)
 {
-	char x[128], y[128], c[48], t[KS_TEXT_LEN(sizeof(p->note))];
+	char x[128], y[128], c[48], t[KS_TEXT_LEN(sizeof(p->note))], start[32];
+	struct ks_table tab;
 	struct sides sd;
 	int r, k;
 
@@ -178,14 +197,16 @@ void diff_text(const struct pair *p, bool slots)
 	putchar('\n');
 	ks_text(t, sizeof(t), p->note);	/* hosts and kernels, from the files */
 	if (p->cmp == CMP_NONE) {
-		printf("note: no interval: %s\n"
-		       "hint: 'kstatsctl diff --cumulative' compares A and B whole\n", t);
+		ks_print_wrapped(stdout, "note: no interval: ", "  ", t);
+		printf("hint: 'kstatsctl diff --cumulative' compares A and B whole\n");
 		return;
 	}
-	printf("%s: %s\n", diff_cmp_names[p->cmp], t);
+	snprintf(start, sizeof(start), "%s: ", diff_cmp_names[p->cmp]);
+	ks_print_wrapped(stdout, start, "  ", t);
 	sides_build(&sd, p);
 	k = sd.nr - 1;	/* B, or B - A */
-	printf("%-8s %20s %20s %12s\n", "", "A", sides_b_name(&sd), "change");
+	ks_table_init(&tab, "lrrr");
+	add_row(&tab, "", "A", sides_b_name(&sd), "change");
 	for (r = 0; r < NR_ROWS; r++) {
 		row_text(x, sizeof(x), &sd.st[0], r, sd.h[0].frac_bits, p->unit);
 		row_text(y, sizeof(y), &sd.st[k], r, sd.h[k].frac_bits, p->unit);
@@ -196,8 +217,10 @@ void diff_text(const struct pair *p, bool slots)
 		else
 			change(c, sizeof(c), diff_row_range(&sd.st[0], r),
 			       diff_row_range(&sd.st[k], r));
-		printf("%-8s %20s %20s %12s\n", diff_row_name(r), x, y, c);
+		add_row(&tab, diff_row_name(r), x, y, c);
 	}
+	ks_table_print(stdout, &tab, ks_out_width(stdout));
+	ks_table_free(&tab);
 	if (ks_pct_few(&sd.st[0]) || ks_pct_few(&sd.st[k]))
 		ks_pct_footnote(stdout);
 	if (slots)

@@ -83,6 +83,7 @@ static char *undecided_text(char *buf, size_t len, const struct verdict *v)
 void verdict_text(const struct verdict *v)
 {
 	char t[KS_TEXT_LEN(KSTATS_NAME_LEN)], note[KS_TEXT_LEN(sizeof(v->p->note))];
+	char start[sizeof(t) + 96];
 	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, "verdict: ", "  " };
 	char item[160];
 	size_t i, c;
@@ -126,18 +127,21 @@ void verdict_text(const struct verdict *v)
 		       ks_metric_label(t, sizeof(t), v->nowhere[i]),
 		       v->nowhere_in[i] == 3 ? "only in A, or only in B" :
 		       v->nowhere_in[i] == 1 ? "only in A" : "only in B");
+	/* A line each, wrapped under itself: "NAME: not compared: why". */
 	for (i = 0; i < v->nr; i++) {
 		ks_metric_label(t, sizeof(t), v->p[i].a->name);
 		if (v->p[i].cmp == CMP_NONE) {
-			printf("%s: not compared: %s\n", t,
-			       ks_text(note, sizeof(note), v->p[i].note));
+			snprintf(start, sizeof(start), "%s: not compared: ", t);
+			ks_print_wrapped(stdout, start, "  ",
+					 ks_text(note, sizeof(note), v->p[i].note));
 			continue;
 		}
 		if (!v->nr_conds)
 			printf("%s: compared (%s)\n", t, diff_cmp_names[v->p[i].cmp]);
-		for (c = 0; c < v->nr_conds; c++)
-			printf("%s: %s: %s\n", t, v->conds[c].text,
-			       v->say[i * v->nr_conds + c]);
+		for (c = 0; c < v->nr_conds; c++) {
+			snprintf(start, sizeof(start), "%s: %s: ", t, v->conds[c].text);
+			ks_print_wrapped(stdout, start, "  ", v->say[i * v->nr_conds + c]);
+		}
 	}
 }
 

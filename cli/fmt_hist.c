@@ -196,32 +196,11 @@ static void fmt_footer(FILE *out, const struct ks_metric *m, const struct ks_his
 		ks_outliers_line(out, m->name, &m->outl);
 }
 
-/*
- * Slot bounds as text, made once per metric: with --per-cpu the same
- * slots come back for every CPU.
- */
-struct labels {
-	char (*lo)[40], (*hi)[40];
-};
-
-static const char *lo_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_unit u)
-{
-	if (!l->lo[s][0])
-		ks_fmt_int(l->lo[s], sizeof(l->lo[s]), kstats_slot_low(s, fb), u);
-	return l->lo[s];
-}
-
-static const char *hi_label(struct labels *l, uint32_t s, uint32_t fb, enum ks_unit u)
-{
-	if (!l->hi[s][0])
-		ks_fmt_high(l->hi[s], sizeof(l->hi[s]), s, fb, u);
-	return l->hi[s];
-}
-
 /* @scale: the count of a full bar (--per-cpu: the same on every CPU), or 0. */
 static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *sh,
-		      enum ks_unit u, struct labels *l, ks_u128 scale)
+		      enum ks_unit u, ks_u128 scale)
 {
+	struct ks_bounds bd;
 	uint32_t from = h->first, to = h->last, s;
 	char label[112], bar[BAR_WIDTH + 1], num[48];
 	ks_u128 max = 0;
@@ -241,8 +220,9 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 	cwidth = cwidth > 10 ? cwidth : 10;
 	if (scale)
 		max = scale;
-	/* Pass 0 measures the labels, pass 1 prints. */
-	for (pass = 0; pass < 2; pass++) {
+	/* Pass 0 takes the rows' bounds, 1 measures the labels, 2 prints. */
+	ks_bounds_init(&bd, u);
+	for (pass = 0; pass < 3; pass++) {
 		for (s = from; s <= to; s++) {
 			uint32_t e = s;
 			size_t n;
@@ -250,11 +230,14 @@ static void hist_rows(FILE *out, const struct ks_hist *h, const struct ks_show *
 			/* A run of empty slots is one row (unless --all-slots). */
 			while (!sh->all_slots && !h->count[s] && e < to && !h->count[e + 1])
 				e++;
-			snprintf(label, sizeof(label), "[%s, %s)",
-				 lo_label(l, s, h->frac_bits, u),
-				 hi_label(l, e, h->frac_bits, u));
-			s = e;
 			if (!pass) {
+				ks_bounds_add_slot(&bd, s, e, h->frac_bits);
+				s = e;
+				continue;
+			}
+			ks_bounds_slot(&bd, label, sizeof(label), s, e, h->frac_bits);
+			s = e;
+			if (pass == 1) {
 				n = strlen(label);
 				width = n > width ? n : width;
 				continue;
@@ -315,7 +298,7 @@ static void merged_note(FILE *out, const struct ks_metric *m, const struct ks_sh
 }
 
 static void one(FILE *out, const struct ks_metric *m, int row,
-		const struct ks_show *sh, struct labels *l, ks_u128 scale, uint32_t bits)
+		const struct ks_show *sh, ks_u128 scale, uint32_t bits)
 {
 	enum ks_unit u = ks_metric_unit(m, sh->units);
 	struct ks_hist h, merged;
@@ -330,10 +313,10 @@ static void one(FILE *out, const struct ks_metric *m, int row,
 	merged_note(out, m, sh, bits);
 	if (bits < h.frac_bits) {
 		hist_merge(&merged, &h, bits);
-		hist_rows(out, &merged, sh, u, l, scale);
+		hist_rows(out, &merged, sh, u, scale);
 		ks_hist_free(&merged);
 	} else {
-		hist_rows(out, &h, sh, u, l, scale);
+		hist_rows(out, &h, sh, u, scale);
 	}
 	fmt_footer(out, m, &h, u);
 	ks_hist_free(&h);
@@ -364,15 +347,14 @@ static ks_u128 per_cpu_scale(const struct ks_metric *m, uint32_t bits)
 
 void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 {
-	uint32_t n = kstats_hist_nslots(m->frac_bits), r, bits = rows_bits(out, m, sh);
-	struct labels l = { xcalloc(n, sizeof(*l.lo)), xcalloc(n, sizeof(*l.hi)) };
+	uint32_t r, bits = rows_bits(out, m, sh);
 	bool first = true;
 	ks_u128 scale;
 
 	if (sh->cpu >= 0) {
-		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, &l, 0, bits);
+		one(out, m, ks_metric_row(m, (uint32_t)sh->cpu), sh, 0, bits);
 	} else if (!sh->per_cpu) {
-		one(out, m, -1, sh, &l, 0, bits);
+		one(out, m, -1, sh, 0, bits);
 	} else {
 		scale = per_cpu_scale(m, bits);
 		for (r = 0; r < m->nr_cpus; r++) {
@@ -381,11 +363,9 @@ void fmt_hist(FILE *out, const struct ks_metric *m, const struct ks_show *sh)
 			if (!first)
 				fputc('\n', out);
 			first = false;
-			one(out, m, (int)r, sh, &l, scale, bits);
+			one(out, m, (int)r, sh, scale, bits);
 		}
 		if (first)
-			one(out, m, -1, sh, &l, 0, bits);
+			one(out, m, -1, sh, 0, bits);
 	}
-	free(l.lo);
-	free(l.hi);
 }

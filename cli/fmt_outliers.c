@@ -80,24 +80,6 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 	json_arr_end(j);
 }
 
-/* @text on lines of the terminal's width, broken between words. */
-static void wrap_words(FILE *out, const char *text, const char *start, const char *cont)
-{
-	struct ks_wrap w = { out, ks_out_width(out), 0, start, cont };
-	char word[KS_TEXT_LEN(600)];
-	size_t n;
-
-	fputs(start, out);
-	while (*text) {
-		n = strcspn(text, " ");
-		snprintf(word, sizeof(word), "%.*s", (int)n, text);
-		if (n)
-			ks_wrap_item(&w, " ", word);
-		text += n + !!text[n];
-	}
-	ks_wrap_end(&w);
-}
-
 /* The counters, within the terminal's width (a name may be 63 characters). */
 static void header(FILE *out, const char *name, const struct ks_outl *ol)
 {
@@ -119,7 +101,7 @@ static void header(FILE *out, const char *name, const struct ks_outl *ol)
 	ks_wrap_end(&w);
 	if (ol->note[0]) {
 		snprintf(item, sizeof(item), "(%s)", ks_text(t, sizeof(t), ol->note));
-		wrap_words(out, item, "", " ");
+		ks_print_wrapped(out, "", " ", item);
 	}
 }
 

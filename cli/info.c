@@ -60,25 +60,14 @@ static const char *const mech_names[] = {
  */
 static void __attribute__((format(printf, 2, 3))) field(const char *label, const char *fmt, ...)
 {
-	char text[2048], start[16], word[2048];
-	struct ks_wrap w = { stdout, ks_out_width(stdout), 0, start, "             " };
-	const char *p = text;
+	char text[2048], start[16];
 	va_list ap;
-	size_t n;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	snprintf(start, sizeof(start), "%-12s ", label);
-	fputs(start, stdout);
-	while (*p) {
-		n = strcspn(p, " ");
-		snprintf(word, sizeof(word), "%.*s", (int)n, p);
-		if (n)
-			ks_wrap_item(&w, w.col ? " " : "", word);
-		p += n + !!p[n];
-	}
-	ks_wrap_end(&w);
+	ks_print_wrapped(stdout, start, "             ", text);
 }
 
 static void mode_string(char *buf, mode_t m)

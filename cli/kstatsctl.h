@@ -245,6 +245,11 @@ struct ks_wrap {
 };
 void ks_wrap_item(struct ks_wrap *w, const char *sep, const char *text);
 void ks_wrap_end(struct ks_wrap *w);	/* the final newline */
+/*
+ * @start, then @text's words on lines of @out's width, each further line
+ * starting with @cont; never broken inside a word or a quoted command.
+ */
+void ks_print_wrapped(FILE *out, const char *start, const char *cont, const char *text);
 
 /* ---- units (units.c) ---- */
 
@@ -258,9 +263,22 @@ char *ks_fmt_high(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 /* The same without the unit's name, as ks_fmt_intnum (tables). */
 char *ks_fmt_highnum(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 		     enum ks_unit u);
-/* "[16ns, 32ns)": the values of @slot. */
+/* "[16ns, 32ns)": the values of @slot, exactly. */
 char *ks_fmt_slot(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 		  enum ks_unit u);
+/*
+ * Row labels of one table (units.c): every bound exact, those in one unit
+ * with as many decimals as the most any needs. Add every row's slots
+ * (@from..@to, one row), then print each row's label.
+ */
+struct ks_bounds {
+	enum ks_unit u;
+	unsigned int decimals[UNIT_NONE + 1];
+};
+void ks_bounds_init(struct ks_bounds *b, enum ks_unit u);
+void ks_bounds_add_slot(struct ks_bounds *b, uint32_t from, uint32_t to, uint32_t frac_bits);
+char *ks_bounds_slot(const struct ks_bounds *b, char *buf, size_t len, uint32_t from,
+		     uint32_t to, uint32_t frac_bits);
 /* A count, exactly, in decimal. */
 char *ks_fmt_u128(char *buf, size_t len, ks_u128 v);
 /* The shortest "%g" form of @v that reads back as @v (CSV, labels). */

@@ -140,6 +140,8 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 	enum ks_unit u = ks_metric_unit(m, opts.units);
 	char v[64], cell[72];
 	struct ks_stats st;
+
+	strip &= u == opts.units;	/* a plain number keeps what it prints */
 	struct ks_hist h;
 	double err, worst = 0;
 	size_t i;
@@ -284,9 +286,9 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 {
 	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "", unit[8];
 	struct ks_table t;
-	bool traces = false, few = false, strip;
+	bool traces = false, few = false, strip, unit_col;
+	size_t i, unitless = 0;
 	struct json *j;
-	size_t i;
 
 	qsort(m, nr, sizeof(*m), by_name);
 	if (a->format == SUM_JSON) {
@@ -331,10 +333,19 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	 */
 	strip = opts.units_set && opts.units != UNIT_AUTO && opts.units != UNIT_NONE;
 	for (i = 0; i < nr; i++)
-		strip &= ks_metric_unit(&m[i], opts.units) == opts.units;
-	snprintf(unit, sizeof(unit), "(%s)", strip ? ks_unit_name(opts.units) : "");
-	if (!strip)
+		unitless += ks_metric_unit(&m[i], opts.units) != opts.units;
+	/*
+	 * Time metrics beside plain numbers: a UNIT column says which rows are
+	 * in ms (bare cells, as above) and which have no unit ("-"), so that
+	 * the header claims no unit for a row without one.
+	 */
+	unit_col = strip && unitless && unitless < nr;
+	strip &= unitless < nr;
+	snprintf(unit, sizeof(unit), "(%s)", strip && !unit_col ? ks_unit_name(opts.units) : "");
+	if (!strip || unit_col)
 		unit[0] = '\0';
+	if (unit_col)
+		strcat(align, "l");
 	ks_table_init(&t, align);
 	ks_table_add(&t, "NAME");
 	ks_table_add(&t, "COUNT");
@@ -347,8 +358,14 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	ks_table_add(&t, "±");
 	if (traces)
 		ks_table_add(&t, "HIT/MISS");
-	for (i = 0; i < nr; i++)
+	if (unit_col)
+		ks_table_add(&t, "UNIT");
+	for (i = 0; i < nr; i++) {
 		line_table(&t, &m[i], secs, traces, &few, strip);
+		if (unit_col)
+			ks_table_add(&t, ks_metric_unit(&m[i], opts.units) == opts.units ?
+				     ks_unit_name(opts.units) : "-");
+	}
 	ks_table_print(stdout, &t, ks_out_width(stdout));
 	ks_table_free(&t);
 	if (few)

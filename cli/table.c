@@ -8,6 +8,7 @@
  * its own, the rest of its row on the next line under the other columns:
  * names are never cut, and every other column stays aligned for awk.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -152,8 +153,60 @@ void ks_wrap_item(struct ks_wrap *w, const char *sep, const char *text)
 	w->col += tw;
 }
 
+/*
+ * Where the word at @s ends: at a blank, but a quote that opens a word or
+ * follows punctuation ('kstatsctl show NAME', "(e.g. 'p99>2ms')") runs to
+ * its closing quote, so a quoted command is never broken. An apostrophe
+ * ("log's", "Prometheus' ") follows a letter and opens nothing.
+ */
+static size_t word_len(const char *s)
+{
+	const char *p = s, *close;
+
+	while (*p && *p != ' ') {
+		if ((*p == '\'' || *p == '"') && (p == s || !isalnum((unsigned char)p[-1]))) {
+			close = strchr(p + 1, *p);
+			while (close && isalnum((unsigned char)close[1]))
+				close = strchr(close + 1, *p);
+			if (close) {
+				p = close + 1;
+				continue;
+			}
+		}
+		p++;
+	}
+	return (size_t)(p - s);
+}
+
+static void wrap_words(struct ks_wrap *w, const char *text)
+{
+	char *word;
+	size_t n;
+
+	while (*text) {
+		n = word_len(text);
+		if (n) {
+			word = xcalloc(n + 1, 1);
+			memcpy(word, text, n);
+			ks_wrap_item(w, w->col ? " " : "", word);
+			free(word);
+		}
+		text += n;
+		text += strspn(text, " ");
+	}
+}
+
 void ks_wrap_end(struct ks_wrap *w)
 {
 	fputc('\n', w->out);
 	w->col = 0;
+}
+
+void ks_print_wrapped(FILE *out, const char *start, const char *cont, const char *text)
+{
+	struct ks_wrap w = { out, ks_out_width(out), 0, start, cont };
+
+	fputs(start, out);
+	wrap_words(&w, text);
+	ks_wrap_end(&w);
 }

@@ -287,15 +287,160 @@ char *ks_fmt_highnum(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 	return ks_fmt_num(buf, len, kstats_slot_high(slot, frac_bits), u);
 }
 
+/*
+ * Slot bounds as row labels. A bound is a whole number of ns (2^64 at the
+ * top), so in us, ms or s it is exact with at most 3, 6 or 9 decimals, and
+ * it is printed exact, never rounded to the nearest: a rounded 11.01us
+ * would claim a slot ends past 11.008us, where it does not. Within one
+ * table, every bound in the same unit has the same number of decimals,
+ * the most any of them needs, so that rows line up ("[2.112us, 2.176us)"
+ * above "[2.176us, 2.240us)"). Exact would take more than 10 significant
+ * digits only near the top of the range (past 9.99 s or 10^10 with no
+ * unit; --units ns stays whole): such a bound gets 4 significant digits
+ * rounded outwards (a low bound down, a high one up), so that the label
+ * still holds the whole slot ("[9.223e18, 1.845e19)").
+ */
+#define BOUND_DIGITS	10
+
+void ks_bounds_init(struct ks_bounds *b, enum ks_unit u)
+{
+	memset(b, 0, sizeof(*b));
+	b->u = u;
+}
+
+/* The unit @v is printed in: auto picks per bound, as everywhere else. */
+static enum ks_unit bound_unit(const struct ks_bounds *b, ks_u128 v)
+{
+	return b->u == UNIT_AUTO ? pick((double)v) : b->u;
+}
+
+static uint64_t pow10u(unsigned int n)
+{
+	uint64_t p = 1;
+
+	while (n--)
+		p *= 10;
+	return p;
+}
+
+static unsigned int nr_digits(ks_u128 v)
+{
+	unsigned int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* The decimals @v needs in @u to be exact; *@sig: its significant digits. */
+static unsigned int exact_decimals(ks_u128 v, enum ks_unit u, unsigned int *sig)
+{
+	unsigned int d = units[u].decimals;
+	ks_u128 whole = v / pow10u(d);
+	uint64_t frac = (uint64_t)(v % pow10u(d));
+
+	while (d && frac % 10 == 0) {	/* trailing zeros are not needed */
+		frac /= 10;
+		d--;
+	}
+	*sig = whole ? nr_digits(whole) + d : nr_digits(frac);
+	return d;
+}
+
+static bool bound_rounded(const struct ks_bounds *b, ks_u128 v)
+{
+	enum ks_unit u = bound_unit(b, v);
+	unsigned int sig;
+
+	exact_decimals(v, u, &sig);
+	return sig > BOUND_DIGITS && u != UNIT_NS;
+}
+
+static void bound_add(struct ks_bounds *b, ks_u128 v)
+{
+	enum ks_unit u = bound_unit(b, v);
+	unsigned int sig, d = exact_decimals(v, u, &sig);
+
+	if (!bound_rounded(b, v))
+		b->decimals[u] = d > b->decimals[u] ? d : b->decimals[u];
+}
+
+/* The exclusive upper bound of @slot: 2^64 for the last. */
+static ks_u128 slot_end(uint32_t slot, uint32_t frac_bits)
+{
+	return (ks_u128)kstats_slot_last(slot, frac_bits) + 1;
+}
+
+void ks_bounds_add_slot(struct ks_bounds *b, uint32_t from, uint32_t to, uint32_t frac_bits)
+{
+	bound_add(b, kstats_slot_low(from, frac_bits));
+	bound_add(b, slot_end(to, frac_bits));
+}
+
+/* @v with 4 significant digits, rounded down (a low bound) or up. */
+static char *bound_outwards(char *buf, size_t len, ks_u128 v, enum ks_unit u, bool up)
+{
+	uint64_t div = pow10u(units[u].decimals);
+	unsigned int k = nr_digits(v / div);	/* digits before the point, >= 1 */
+	ks_u128 step = k >= 4 ? (ks_u128)div * pow10u(k - 4) : div / pow10u(4 - k);
+	ks_u128 q = v / step + (up && v % step);
+	char m[32];
+
+	if (k < 4) {	/* 17.18s */
+		snprintf(buf, len, "%llu.%0*llu%s", (unsigned long long)(q / pow10u(4 - k)),
+			 (int)(4 - k), (unsigned long long)(q % pow10u(4 - k)), units[u].name);
+		return buf;
+	}
+	if (q == 10000) {	/* 9.9995e9 up is 1e10 */
+		q = 1000;
+		k++;
+	}
+	snprintf(m, sizeof(m), "%llu.%03llu", (unsigned long long)(q / 1000),
+		 (unsigned long long)(q % 1000));
+	trim(m);
+	snprintf(buf, len, "%se%u%s", m, k - 1, units[u].name);
+	return buf;
+}
+
+static char *bound_fmt(const struct ks_bounds *b, char *buf, size_t len, ks_u128 v, bool up)
+{
+	enum ks_unit u = bound_unit(b, v);
+	unsigned int d = b->decimals[u];
+	uint64_t div = pow10u(units[u].decimals), f;
+	char whole[48], frac[16];
+
+	if (bound_rounded(b, v))
+		return bound_outwards(buf, len, v, u, up);
+	ks_fmt_u128(whole, sizeof(whole), v / div);
+	f = (uint64_t)(v % div) / pow10u(units[u].decimals - d);	/* zeros cut */
+	frac[0] = '\0';
+	if (d)
+		snprintf(frac, sizeof(frac), ".%0*llu", (int)d, (unsigned long long)f);
+	snprintf(buf, len, "%s%s%s", whole, frac, units[u].name);
+	return buf;
+}
+
+char *ks_bounds_slot(const struct ks_bounds *b, char *buf, size_t len, uint32_t from,
+		     uint32_t to, uint32_t frac_bits)
+{
+	char lo[64], hi[64];
+
+	snprintf(buf, len, "[%s, %s)",
+		 bound_fmt(b, lo, sizeof(lo), kstats_slot_low(from, frac_bits), false),
+		 bound_fmt(b, hi, sizeof(hi), slot_end(to, frac_bits), true));
+	return buf;
+}
+
 char *ks_fmt_slot(char *buf, size_t len, uint32_t slot, uint32_t frac_bits,
 		  enum ks_unit u)
 {
-	char lo[48], hi[48];
+	struct ks_bounds b;
 
-	snprintf(buf, len, "[%s, %s)",
-		 ks_fmt_int(lo, sizeof(lo), kstats_slot_low(slot, frac_bits), u),
-		 ks_fmt_high(hi, sizeof(hi), slot, frac_bits, u));
-	return buf;
+	ks_bounds_init(&b, u);
+	ks_bounds_add_slot(&b, slot, slot, frac_bits);
+	return ks_bounds_slot(&b, buf, len, slot, slot, frac_bits);
 }
 
 char *ks_fmt_err(char *buf, size_t len, double err)

@@ -42,6 +42,22 @@ void ks_set_hint(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * "kstatsctl: error: " then @text's words on lines of the terminal's
+ * width (80 when stderr is not one), each further line indented under the
+ * text; a word, a quoted command or a path is never broken (one longer
+ * than the line overflows it).
+ */
+static void say(const char *who, const char *label, const char *color, const char *text)
+{
+	char start[64], cont[64];
+
+	snprintf(start, sizeof(start), "%s%s%s:%s ", who, ks_color(opts.color_err, color),
+		 label, ks_color(opts.color_err, C_RESET));
+	snprintf(cont, sizeof(cont), "%*s", (int)ks_text_width(start), "");
+	ks_print_wrapped(stderr, start, cont, text);
+}
+
 static void report(const char *hint, const char *fmt, va_list ap)
 {
 	char msg[1024], text[KS_TEXT_LEN(sizeof(msg))];
@@ -49,7 +65,7 @@ static void report(const char *hint, const char *fmt, va_list ap)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (!hint && pending_hint[0])
 		hint = pending_hint;
-	if (opts.json) {
+	if (opts.json) {	/* one string each: JSON is not wrapped */
 		struct json *j = json_new(stdout, opts.pretty);
 
 		json_obj(j);
@@ -62,14 +78,9 @@ static void report(const char *hint, const char *fmt, va_list ap)
 		return;
 	}
 	fflush(stdout);
-	fprintf(stderr, "kstatsctl: %serror:%s %s\n",
-		ks_color(opts.color_err, C_RED C_BOLD),
-		ks_color(opts.color_err, C_RESET), ks_text(text, sizeof(text), msg));
+	say("kstatsctl: ", "error", C_RED C_BOLD, ks_text(text, sizeof(text), msg));
 	if (hint)
-		fprintf(stderr, "%shint:%s %s\n",
-			ks_color(opts.color_err, C_CYAN),
-			ks_color(opts.color_err, C_RESET),
-			ks_text(text, sizeof(text), hint));
+		say("", "hint", C_CYAN, ks_text(text, sizeof(text), hint));
 }
 
 int ks_fail(int code, const char *hint, const char *fmt, ...)
@@ -105,15 +116,14 @@ int ks_usage(const char *fmt, ...)
 
 void ks_warn(const char *fmt, ...)
 {
+	char msg[1024], text[KS_TEXT_LEN(sizeof(msg))];
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "kstatsctl: %swarning:%s ",
-		ks_color(opts.color_err, C_YELLOW), ks_color(opts.color_err, C_RESET));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fflush(stdout);
+	say("kstatsctl: ", "warning", C_YELLOW, ks_text(text, sizeof(text), msg));
 }
 
 static void oom(void)

@@ -268,7 +268,7 @@ check "percentiles, mean, min, max: the exact value in the slot given" \
 check "hist fits COLUMNS=60 (no line of bars wider), and 52 wide on a wide one" sh -c "
 	[ -z \"\$(COLUMNS=60 '$bin' show -i data/basic.ksnap --all | grep '|\$' | awk 'length > 60')\" ] &&
 	COLUMNS=200 '$bin' show -i data/basic.ksnap user.small | grep -q '|@\{52\}|\$'"
-check "80 columns: every line of the text outputs for people (golden; diff: pending)" \
+check "80 columns: every line of every golden output for people, stdout and stderr" \
 	"$py" validate.py width cases.txt golden
 check "show on a terminal of 30 lines: rows fit 22 (30 less the footer), said" sh -c "
 	out=\$(script -qec \"stty rows 30 cols 80; KSTATS_COLOR=never '$bin' show -i data/basic.ksnap tcp_sendmsg\" /dev/null | tr -d '\\r') &&

@@ -21,7 +21,7 @@ insmod "$build/module/kstats.ko"
 limit=$((2 ** 20 / want))
 out=$(cli/kstatsctl trace vfs_read --maxactive $((limit + 1)) 2>&1)
 ok "kstatsctl trace --maxactive $((limit + 1)): exit 1, the bound named" \
-	test "$?/$(head -n1 <<<"$out")" = "1/kstatsctl: error: --maxactive: at most $limit on this machine ($want possible CPUs)"
+	test "$?/$(unwrap <<<"$out" | head -n1)" = "1/kstatsctl: error: --maxactive: at most $limit on this machine ($want possible CPUs)"
 ok "kstatsctl trace --maxactive $limit works" cli/kstatsctl trace vfs_read --maxactive $limit
 ok "kstatsctl untrace" cli/kstatsctl untrace vfs_read
 ok "insmod kstats_selftest" insmod "$build/tests/kmod/kstats_selftest.ko"

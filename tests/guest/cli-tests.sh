@@ -58,8 +58,9 @@ errors() {
 	rc=$?
 	((rc == want)) || { echo "exit $rc, want $want"; cat "$tmp/o" "$tmp/e"; return 1; }
 	[[ ! -s $tmp/o ]] || { echo "unexpected stdout:"; cat "$tmp/o"; return 1; }
-	[[ $(sed -n 1p "$tmp/e") == "$err1" ]] || { echo "line 1: $(sed -n 1p "$tmp/e")"; echo "want:   $err1"; return 1; }
-	[[ $(sed -n 2p "$tmp/e") == "$err2" ]] || { echo "line 2: $(sed -n 2p "$tmp/e")"; echo "want:   $err2"; return 1; }
+	unwrap <"$tmp/e" >"$tmp/e1"	# the error and its hint, a line each
+	[[ $(sed -n 1p "$tmp/e1") == "$err1" ]] || { echo "line 1: $(sed -n 1p "$tmp/e1")"; echo "want:   $err1"; return 1; }
+	[[ $(sed -n 2p "$tmp/e1") == "$err2" ]] || { echo "line 2: $(sed -n 2p "$tmp/e1")"; echo "want:   $err2"; return 1; }
 }
 json_ok() {	# json_ok FILE...: valid against the schema
 	"$py" "$validate" schema "$schema" "$@"

@@ -36,8 +36,29 @@ wait_for() {
 	return 1
 }
 
+# unwrap: kstatsctl's messages as one line each. It wraps "kstatsctl:
+# error:", "kstatsctl: warning:" and "hint:" at 80 columns, each further
+# line indented by the prefix's width; joined here with one blank.
+unwrap() {
+	awk '
+	function flush() { if (msg != "") print msg; msg = "" }
+	msg != "" && substr($0, 1, ind) == pad && substr($0, ind + 1, 1) != " " {
+		msg = msg " " substr($0, ind + 1); next
+	}
+	{ flush() }
+	/^(kstatsctl: (error|warning): |hint: )/ {
+		ind = index($0, ": ") + 1
+		if ($0 ~ /^kstatsctl: /) ind = index(substr($0, 12), ": ") + 12
+		pad = ""; while (length(pad) < ind) pad = pad " "
+		msg = $0; next
+	}
+	{ print }
+	END { flush() }'
+}
+
 # expect RC PATTERN CMD...: CMD exits RC and its output (both streams)
-# matches the extended regexp PATTERN (every line of it: use | for either).
+# matches the extended regexp PATTERN (every line of it: use | for either),
+# its messages unwrapped.
 expect() {
 	local want=$1 pat=$2 out rc
 	shift 2
@@ -47,7 +68,7 @@ expect() {
 		echo "exit $rc, want $want: $out"
 		return 1
 	fi
-	grep -qE -- "$pat" <<<"$out" || { echo "output lacks /$pat/: $out"; return 1; }
+	grep -qE -- "$pat" < <(unwrap <<<"$out") || { echo "output lacks /$pat/: $out"; return 1; }
 }
 
 tap_end() {

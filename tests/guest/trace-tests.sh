@@ -80,7 +80,7 @@ print(" ".join(m for m in json.load(sys.stdin)["module"]["mechanisms"] if m in (
 	done
 else
 	tap "--split on a kernel without it: a clear error, nothing attached" sh -c \
-		"$K_ --no-autoload trace ktarget_busy --split 2>&1 | grep -q 'does not say whether a task' &&
+		"$K_ --no-autoload trace ktarget_busy --split 2>&1 | tr -s ' \n' ' ' | grep -q 'does not say whether a task' &&
 		 ! $K_ --no-autoload list | grep -q ktarget_busy"
 fi
 # The traced function's module goes away under a trace (each mechanism):
