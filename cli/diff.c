@@ -37,8 +37,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diff.h"
+#include "kstatsctl.h"
+#include "device.h"
 #include "hdr.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
+#include "diff.h"
 
 struct diff_args {
 	char **ops;		/* operands: A, then B or NAMEs */

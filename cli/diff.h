@@ -6,7 +6,7 @@
 #ifndef KSTATSCTL_DIFF_H
 #define KSTATSCTL_DIFF_H
 
-#include "kstatsctl.h"
+#include "stats.h"
 
 enum cmp { CMP_INTERVAL, CMP_WHOLE, CMP_NONE };
 extern const char *const diff_cmp_names[];

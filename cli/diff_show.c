@@ -4,12 +4,20 @@
  * of both sides with the change, as a range where the values are known
  * only to their slots (the answer first); then, with --slots, per slot, A's
  * count, B's and B - A. A percentile with too few samples beyond it is
- * marked (kstatsctl.h, KS_PCT_MIN_BEYOND).
+ * marked (stats.h, KS_PCT_MIN_BEYOND).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "fmt.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 #include "diff.h"
 
 const char *const diff_cmp_names[] = { "interval", "whole", "none" };

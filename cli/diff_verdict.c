@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "text.h"
 #include "diff.h"
 
 void verdict_build(struct verdict *v)

@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "json.h"
+#include "stats.h"
+#include "units.h"
 #include "diff.h"
 
 const char *const cond_result_names[] = {

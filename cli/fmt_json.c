@@ -26,7 +26,7 @@
  * min, max and percentiles are slots, [low, high): a percentile's value is
  * the middle of the slot's values and error half their spread relative to
  * it (0: exact), beyond the samples ranked above it and supported whether
- * they are KS_PCT_MIN_BEYOND or more (kstatsctl.h); min and max are null
+ * they are KS_PCT_MIN_BEYOND or more (stats.h); min and max are null
  * without samples. A bucket's sum is null when unknown (2^52 samples or
  * more in it).
  */
@@ -34,6 +34,12 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "json.h"
+#include "model.h"
+#include "stats.h"
+#include "trace.h"
+#include "units.h"
 
 void fmt_json_source(struct json *j, const struct ks_source *src)
 {

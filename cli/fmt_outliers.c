@@ -10,6 +10,10 @@
 #include <time.h>
 
 #include "kstatsctl.h"
+#include "json.h"
+#include "outliers.h"
+#include "text.h"
+#include "units.h"
 
 /* "2026-11-25 04:49:50.546902", local time (a file's may be any). */
 static void wall_time(char *buf, size_t len, int64_t real)

@@ -15,7 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
 #include "hdr.h"
+#include "json.h"
+#include "names.h"
+#include "stats.h"
+#include "units.h"
 
 const struct ks_cmd ks_cmds[] = {
 	{ "list", cmd_list, &list_argp, "every metric: kind, owner, state, frac_bits, count" },

@@ -25,9 +25,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diff.h"
-#include "plot.h"
+#include "kstatsctl.h"
 #include "hdr.h"
+#include "model.h"
+#include "names.h"
+#include "plot.h"
+#include "snapfile.h"
+#include "text.h"
+#include "units.h"
+#include "diff.h"
 
 enum plot_kind { PLOT_HIST, PLOT_CDF, PLOT_HEATMAP };
 

@@ -17,7 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
 #include "hdr.h"
+#include "json.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "text.h"
 
 const char *const ks_format_names[] = {
 	[FMT_HIST] = "hist", [FMT_PERCENTILES] = "percentiles", [FMT_CDF] = "cdf",

@@ -21,7 +21,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
 #include "hdr.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 enum sum_format { SUM_TABLE, SUM_CSV, SUM_JSON };
 
