@@ -453,10 +453,11 @@ static void print(const struct diff_args *a, const struct verdict *v,
 	}
 	j = json_doc("diff");
 	json_kbool(j, "cumulative", a->cumulative);
+	json_kbool(j, "brief", a->brief);	/* no buckets, no stats */
 	side_obj(j, "a", &sa->src);
 	side_obj(j, "b", &sb->src);
 	verdict_json(j, v);
-	metrics_json(j, v);
+	metrics_json(j, v, a->brief);
 	only_in_print(a, sa, sb, "A", true, j);
 	/* Live, B is read for A's names only. */
 	only_in_print(a, sb, sa, "B", !live, j);

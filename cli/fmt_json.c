@@ -182,7 +182,7 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 			json_ku64(j, "captured", m->outl.captured);
 			json_ku64(j, "overwritten", m->outl.overwritten);
 			json_ku64(j, "ratelimited", m->outl.ratelimited);
-			json_ku64(j, "threshold_ns", m->outl.threshold_ns);
+			json_ku64(j, "threshold", m->outl.threshold_ns);
 			if (m->outl.threshold_ppm)
 				json_kdbl(j, "threshold_percentile", m->outl.threshold_ppm / 1e4);
 			json_obj_end(j);

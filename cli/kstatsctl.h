@@ -34,7 +34,7 @@
 #define EXIT_UNDECIDED	5	/* diff: a --fail-if condition not decided */
 
 /* Version of every JSON document kstatsctl prints ("schema": N). */
-#define KS_JSON_SCHEMA	2
+#define KS_JSON_SCHEMA	3
 
 /*
  * Sums of counts. One slot of one CPU holds at most 2^64 - 1 samples; sums

@@ -398,6 +398,10 @@ int cmd_help(int argc, char **argv)
 		return rc;
 	if (a.nr > 1)
 		return ks_usage("help takes at most one command");
+	if (opts.json) {
+		ks_set_hint("kstatsctl(8), JSON OUTPUT, describes each command's JSON");
+		return ks_usage("help prints text: -j does not apply");
+	}
 	if (!a.cmd) {
 		ks_main_help(stdout);
 		return 0;

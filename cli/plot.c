@@ -442,6 +442,11 @@ int cmd_plot(int argc, char **argv)
 	if (rc || done)
 		goto out;
 	rc = EXIT_USAGE;
+	if (opts.json) {
+		ks_set_hint("'kstatsctl -j show' prints the same data as JSON");
+		ks_usage("plot writes SVG: -j does not apply");
+		goto out;
+	}
 	if (!a.kind) {
 		ks_set_hint("'kstatsctl plot --help' shows how");
 		ks_usage("plot what? hist, cdf, percentiles or heatmap");

@@ -77,7 +77,7 @@ int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
 			json_key(j, "interval");
 			json_obj(j);
 			json_ku64(j, "index", sh->interval);
-			json_kdbl(j, "seconds", sh->interval_s);
+			json_kdbl(j, "length_ns", round(sh->interval_s * 1e9));
 			json_obj_end(j);
 		}
 		json_key(j, "metrics");
