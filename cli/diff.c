@@ -81,7 +81,7 @@ static const struct argp_option diff_options[] = {
 	  "not decided (too few samples, no value) or a NAME compared nowhere does "
 	  "to the exit status: fail, status 5 (the default), or pass", 0 },
 	{ "brief", OPT_BRIEF, NULL, 0, "Print only the verdict: one line per metric "
-	  "and condition", 0 },
+	  "and condition (-j: no buckets, no stats)", 0 },
 	{ "slots", OPT_SLOTS, NULL, 0, "After each metric's statistics, its slots: "
 	  "the counts in A, B and B - A", 0 },
 	{ 0 }

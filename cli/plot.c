@@ -144,7 +144,7 @@ const struct argp plot_argp = {
 	" latency against 1/(1-p), labelled 0%, 90%, 99%, 99.9%..., as HdrHistogram's plots), or latency "
 	"over time from an interval log (heatmap). NAME: a metric, or a shell-style pattern. "
 	"With two files, B is drawn as diff compares it with A: the samples recorded "
-	"between them (B - A) when B is A later."
+	"between them (B - A) when B is A later. Not with -j: 'show -j' has the data."
 	"\vheatmap takes an interval log; record one with\n"
 	"  kstatsctl export --format hdr --interval 1 -o run.hlog\n"
 	"Examples:\n"
