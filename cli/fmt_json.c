@@ -7,7 +7,7 @@
  * no known unit, as recorded ("unit": null); counts are exact
  * integers, beyond 2^64 if need be.
  *
- *   {"schema": 2, "command": "show", "source": {...},
+ *   {"schema": 3, "command": "show", "source": {...},
  *    "metrics": [{"name": ..., "kind": ..., "owner": ..., "state": ...,
  *      "frac_bits": 3, "error_bound": 0.125, "nr_cpus": 4,
  *      "time_ns": ..., "realtime_ns": ..., "unit": "ns",

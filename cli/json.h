@@ -31,7 +31,7 @@ void json_ku128(struct json *j, const char *k, ks_u128 v);
 void json_khigh(struct json *j, const char *k, uint32_t slot, uint32_t frac_bits);
 /* A difference of two counts, signed, exactly. */
 void json_kdelta(struct json *j, const char *k, ks_u128 a, ks_u128 b);
-/* A JSON document's opening: {"schema": 1, "command": "<cmd>", */
+/* A JSON document's opening: {"schema": KS_JSON_SCHEMA, "command": "<cmd>", */
 struct json *json_doc(const char *command);
 
 #endif /* KSTATSCTL_JSON_H */
