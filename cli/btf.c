@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "kstatsctl.h"
+#include "trace.h"
 
 #define BTF_DIR	"/sys/kernel/btf"
 

@@ -18,6 +18,7 @@
 #include <linux/magic.h>
 
 #include "kstatsctl.h"
+#include "keys.h"
 
 #define CGROUP_DEFAULT_MOUNT	"/sys/fs/cgroup"
 

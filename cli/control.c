@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "names.h"
 
 struct control_args {
 	struct ks_names names;

@@ -14,6 +14,7 @@
  * assembled one by one, whatever the machine's byte order.
  */
 #include "kstatsctl.h"
+#include "text.h"
 
 #define CRC32C_POLY	0x82f63b78u	/* 0x1EDC6F41, bits reversed */
 

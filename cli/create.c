@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "json.h"
+#include "names.h"
 
 struct create_args {
 	const char *name;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
 
 #define HINT_ROOT "needs root or CAP_PERFMON (e.g. sudo kstatsctl ...)"
 #define HINT_INSTALL "install the kstats-dkms package ('make deb' in kstats' " \

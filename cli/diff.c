@@ -37,8 +37,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diff.h"
+#include "kstatsctl.h"
+#include "device.h"
 #include "hdr.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
+#include "diff.h"
 
 struct diff_args {
 	char **ops;		/* operands: A, then B or NAMEs */
@@ -71,7 +81,7 @@ static const struct argp_option diff_options[] = {
 	  "not decided (too few samples, no value) or a NAME compared nowhere does "
 	  "to the exit status: fail, status 5 (the default), or pass", 0 },
 	{ "brief", OPT_BRIEF, NULL, 0, "Print only the verdict: one line per metric "
-	  "and condition", 0 },
+	  "and condition (-j: no buckets, no stats)", 0 },
 	{ "slots", OPT_SLOTS, NULL, 0, "After each metric's statistics, its slots: "
 	  "the counts in A, B and B - A", 0 },
 	{ 0 }
@@ -458,10 +468,11 @@ static void print(const struct diff_args *a, const struct verdict *v,
 	}
 	j = json_doc("diff");
 	json_kbool(j, "cumulative", a->cumulative);
+	json_kbool(j, "brief", a->brief);	/* no buckets, no stats */
 	side_obj(j, "a", &sa->src);
 	side_obj(j, "b", &sb->src);
 	verdict_json(j, v);
-	metrics_json(j, v);
+	metrics_json(j, v, a->brief);
 	only_in_print(a, sa, sb, "A", true, j);
 	/* Live, B is read for A's names only. */
 	only_in_print(a, sb, sa, "B", !live, j);

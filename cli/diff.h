@@ -6,7 +6,7 @@
 #ifndef KSTATSCTL_DIFF_H
 #define KSTATSCTL_DIFF_H
 
-#include "kstatsctl.h"
+#include "stats.h"
 
 enum cmp { CMP_INTERVAL, CMP_WHOLE, CMP_NONE };
 extern const char *const diff_cmp_names[];
@@ -56,7 +56,7 @@ bool diff_change(struct range a, struct range b, double *lo, double *hi);
 
 /* The details of one comparison (diff_show.c); per slot with @slots. */
 void diff_text(const struct pair *p, bool slots);
-void diff_json(struct json *j, const struct pair *p);
+void diff_json(struct json *j, const struct pair *p, bool brief);
 
 /* ---- --fail-if (fail_if.c) ---- */
 
@@ -130,6 +130,7 @@ void verdict_free(struct verdict *v);
 void verdict_text(const struct verdict *v);
 void verdict_json(struct json *j, const struct verdict *v);
 void held_json(struct json *j, const struct verdict *v);	/* "fail_if" */
-void metrics_json(struct json *j, const struct verdict *v);
+/* With @brief, each metric's comparison, note and conditions alone. */
+void metrics_json(struct json *j, const struct verdict *v, bool brief);
 
 #endif /* KSTATSCTL_DIFF_H */

@@ -4,12 +4,20 @@
  * of both sides with the change, as a range where the values are known
  * only to their slots (the answer first); then, with --slots, per slot, A's
  * count, B's and B - A. A percentile with too few samples beyond it is
- * marked (kstatsctl.h, KS_PCT_MIN_BEYOND).
+ * marked (stats.h, KS_PCT_MIN_BEYOND).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "fmt.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 #include "diff.h"
 
 const char *const diff_cmp_names[] = { "interval", "whole", "none" };
@@ -249,13 +257,13 @@ static void side_json(struct json *j, const char *key, const struct ks_stats *st
 	}
 }
 
-/* The change the text shows, as {low, high} in %, or null. */
+/* The change the text shows, as {min, max} in %, or null. */
 static void change_json(struct json *j, const struct sides *sd, int r)
 {
 	int k = sd->nr - 1;
 	double lo, hi;
 
-	json_key(j, "change");
+	json_key(j, "change_pct");
 	if (r == ROW_COUNT && k == 2) {
 		json_null(j);
 		return;
@@ -266,17 +274,54 @@ static void change_json(struct json *j, const struct sides *sd, int r)
 		return;
 	}
 	json_obj(j);
-	json_kdbl(j, "low", lo);
-	json_kdbl(j, "high", hi);
+	json_kdbl(j, "min", lo);
+	json_kdbl(j, "max", hi);
 	json_obj_end(j);
 }
 
-void diff_json(struct json *j, const struct pair *p)
+/* Row @r's sides and change: {a, b[, interval], change_pct}'s members. */
+static void row_json(struct json *j, const struct sides *sd, int r)
 {
 	static const char *const keys[3] = { "a", "b", "interval" };
+	int i;
+
+	for (i = 0; i < sd->nr; i++)
+		side_json(j, keys[i], &sd->st[i], r, sd->h[i].frac_bits);
+	change_json(j, sd, r);
+}
+
+/*
+ * count, mean, min and max by name; the percentiles as show has them, an
+ * array of {p, ...}.
+ */
+static void stats_json(struct json *j, const struct sides *sd)
+{
+	int r;
+
+	json_key(j, "stats");
+	json_obj(j);
+	for (r = 0; r < ROW_PCT; r++) {
+		json_key(j, diff_row_name(r));
+		json_obj(j);
+		row_json(j, sd, r);
+		json_obj_end(j);
+	}
+	json_key(j, "percentiles");
+	json_arr(j);
+	for (r = ROW_PCT; r < NR_ROWS; r++) {
+		json_obj(j);
+		json_kdbl(j, "p", ks_pcts[r - ROW_PCT] * 100);
+		row_json(j, sd, r);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+void diff_json(struct json *j, const struct pair *p, bool brief)
+{
 	struct sides sd;
 	uint32_t s;
-	int r, i;
 
 	json_kstr(j, "comparison", diff_cmp_names[p->cmp]);
 	json_key(j, "unit");	/* what the values are in, as show says it */
@@ -285,6 +330,8 @@ void diff_json(struct json *j, const struct pair *p)
 	else
 		json_str(j, "ns");
 	json_kstr(j, "note", p->note);
+	if (brief)	/* --brief: the verdict, without the details */
+		return;
 	json_ku64(j, "frac_bits_a", p->a->frac_bits);
 	json_ku64(j, "frac_bits_b", p->b->frac_bits);
 	if (p->cmp == CMP_NONE)
@@ -306,16 +353,6 @@ void diff_json(struct json *j, const struct pair *p)
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	json_key(j, "stats");
-	json_obj(j);
-	for (r = 0; r < NR_ROWS; r++) {
-		json_key(j, diff_row_name(r));
-		json_obj(j);
-		for (i = 0; i < sd.nr; i++)
-			side_json(j, keys[i], &sd.st[i], r, sd.h[i].frac_bits);
-		change_json(j, &sd, r);
-		json_obj_end(j);
-	}
-	json_obj_end(j);
+	stats_json(j, &sd);
 	sides_free(&sd);
 }

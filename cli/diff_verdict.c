@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "text.h"
 #include "diff.h"
 
 void verdict_build(struct verdict *v)
@@ -187,19 +192,18 @@ void held_json(struct json *j, const struct verdict *v)
 			json_obj(j);
 			json_kstr(j, "name", v->p[i].a->name);
 			json_kstr(j, "condition", v->conds[c].text);
-			if (v->conds[c].relative) {
-				json_kdbl(j, "change_low", ev->lo);
-				json_kdbl(j, "change_high", ev->hi);
-			} else {
-				json_kdbl(j, "value_low", ev->b.lo);
-				json_kdbl(j, "value_high", ev->b.hi);
-			}
+			/* What made it hold: the change in %, or B's values. */
+			json_key(j, v->conds[c].relative ? "change_pct" : "value");
+			json_obj(j);
+			json_kdbl(j, "min", v->conds[c].relative ? ev->lo : ev->b.lo);
+			json_kdbl(j, "max", v->conds[c].relative ? ev->hi : ev->b.hi);
+			json_obj_end(j);
 			json_obj_end(j);
 		}
 	json_arr_end(j);
 }
 
-void metrics_json(struct json *j, const struct verdict *v)
+void metrics_json(struct json *j, const struct verdict *v, bool brief)
 {
 	size_t i, c;
 
@@ -215,7 +219,7 @@ void metrics_json(struct json *j, const struct verdict *v)
 				ks_fail_if_json(j, &v->conds[c], &v->ev[i * v->nr_conds + c]);
 			json_arr_end(j);
 		}
-		diff_json(j, &v->p[i]);
+		diff_json(j, &v->p[i], brief);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -57,6 +57,16 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
+#include "hdr.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 struct export_args {
 	struct ks_names pats;

@@ -26,7 +26,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
 #include "hdr.h"
+#include "model.h"
+#include "names.h"
 
 /*
  * Does @m fit HdrHistogram? A sample at or past 2^63 ns does not: the

@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "json.h"
+#include "stats.h"
+#include "units.h"
 #include "diff.h"
 
 const char *const cond_result_names[] = {
@@ -234,8 +238,8 @@ static void range_json(struct json *j, const char *key, struct range r)
 		return;
 	}
 	json_obj(j);
-	json_kdbl(j, "low", r.lo);
-	json_kdbl(j, "high", r.hi);
+	json_kdbl(j, "min", r.lo);
+	json_kdbl(j, "max", r.hi);
 	json_obj_end(j);
 }
 
@@ -246,17 +250,18 @@ void ks_fail_if_json(struct json *j, const struct ks_fail_if *f,
 	json_kstr(j, "condition", f->text);
 	json_kstr(j, "statistic", diff_row_name(f->row));
 	json_kstr(j, "threshold_type", f->relative ? "change" : "value");
-	json_kdbl(j, "threshold", f->threshold);
+	/* A change's threshold in %; a value's in the metric's unit (or a count). */
+	json_kdbl(j, f->relative ? "threshold_pct" : "threshold", f->threshold);
 	json_kstr(j, "result", cond_result_names[ev->result]);
 	if (f->relative)
 		range_json(j, "a", ev->a);
 	range_json(j, "b", ev->b);
 	if (f->relative) {
-		json_key(j, "change");
+		json_key(j, "change_pct");
 		if (ev->result == COND_HELD || ev->result == COND_NOT_HELD) {
 			json_obj(j);
-			json_kdbl(j, "low", ev->lo);
-			json_kdbl(j, "high", ev->hi);
+			json_kdbl(j, "min", ev->lo);
+			json_kdbl(j, "max", ev->hi);
 			json_obj_end(j);
 		} else {
 			json_null(j);

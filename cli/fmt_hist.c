@@ -25,6 +25,14 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "keys.h"
+#include "model.h"
+#include "outliers.h"
+#include "stats.h"
+#include "text.h"
+#include "trace.h"
+#include "units.h"
 
 #define BAR_WIDTH 52	/* at most; fewer on a narrower terminal */
 #define BAR_MIN 10

@@ -7,7 +7,7 @@
  * no known unit, as recorded ("unit": null); counts are exact
  * integers, beyond 2^64 if need be.
  *
- *   {"schema": 2, "command": "show", "source": {...},
+ *   {"schema": 3, "command": "show", "source": {...},
  *    "metrics": [{"name": ..., "kind": ..., "owner": ..., "state": ...,
  *      "frac_bits": 3, "error_bound": 0.125, "nr_cpus": 4,
  *      "time_ns": ..., "realtime_ns": ..., "unit": "ns",
@@ -26,7 +26,7 @@
  * min, max and percentiles are slots, [low, high): a percentile's value is
  * the middle of the slot's values and error half their spread relative to
  * it (0: exact), beyond the samples ranked above it and supported whether
- * they are KS_PCT_MIN_BEYOND or more (kstatsctl.h); min and max are null
+ * they are KS_PCT_MIN_BEYOND or more (stats.h); min and max are null
  * without samples. A bucket's sum is null when unknown (2^52 samples or
  * more in it).
  */
@@ -34,6 +34,12 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "json.h"
+#include "model.h"
+#include "stats.h"
+#include "trace.h"
+#include "units.h"
 
 void fmt_json_source(struct json *j, const struct ks_source *src)
 {
@@ -176,7 +182,7 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 			json_ku64(j, "captured", m->outl.captured);
 			json_ku64(j, "overwritten", m->outl.overwritten);
 			json_ku64(j, "ratelimited", m->outl.ratelimited);
-			json_ku64(j, "threshold_ns", m->outl.threshold_ns);
+			json_ku64(j, "threshold", m->outl.threshold_ns);
 			if (m->outl.threshold_ppm)
 				json_kdbl(j, "threshold_percentile", m->outl.threshold_ppm / 1e4);
 			json_obj_end(j);

@@ -10,6 +10,10 @@
 #include <time.h>
 
 #include "kstatsctl.h"
+#include "json.h"
+#include "outliers.h"
+#include "text.h"
+#include "units.h"
 
 /* "2026-11-25 04:49:50.546902", local time (a file's may be any). */
 static void wall_time(char *buf, size_t len, int64_t real)
@@ -42,7 +46,9 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 	uint32_t i, f;
 
 	json_kstr(j, "name", name);
-	json_ku64(j, "threshold_ns", o->threshold_ns);
+	/* A trace's: its durations, and so the threshold, are nanoseconds. */
+	json_kstr(j, "unit", "ns");
+	json_ku64(j, "threshold", o->threshold_ns);
 	if (o->threshold_ppm)
 		json_kdbl(j, "threshold_percentile", o->threshold_ppm / 1e4);
 	json_ku64(j, "captured", o->captured);
@@ -61,7 +67,7 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 		json_ku64(j, "seq", e->seq);
 		json_ku64(j, "time_ns", e->time_ns);
 		json_ki64(j, "realtime_ns", e->realtime_ns);
-		json_ku64(j, "duration_ns", e->duration_ns);
+		json_ku64(j, "duration", e->duration_ns);
 		json_ki64(j, "pid", e->pid);
 		json_ki64(j, "tgid", e->tgid);
 		json_kstr(j, "comm", e->comm);

@@ -33,6 +33,12 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "keys.h"
+#include "model.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 /* The shortest decimal that reads back as @d, in Go/OpenMetrics' form. */
 char *ks_prom_float(char *buf, size_t len, double d)

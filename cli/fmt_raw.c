@@ -26,6 +26,9 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "model.h"
+#include "units.h"
 
 /* @v right-aligned in @width, into @p; two digits at a time. */
 static char *put_u64(char *p, uint64_t v, int width)

@@ -34,6 +34,12 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "keys.h"
+#include "model.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 /* Calls @fn for the CPU selection of @sh: all, one CPU, or each CPU. */
 static void each_row(FILE *out, const struct ks_metric *m, const struct ks_show *sh,

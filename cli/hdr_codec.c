@@ -31,6 +31,9 @@
 #include <zlib.h>
 
 #include "kstatsctl.h"
+#include "hdr.h"
+#include "model.h"
+#include "stats.h"
 
 #define HDR_COOKIE_V2		0x1c849303u
 #define HDR_COOKIE_V2_ZLIB	0x1c849304u

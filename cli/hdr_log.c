@@ -32,7 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
 #include "hdr.h"
+#include "model.h"
+#include "names.h"
+#include "units.h"
 #include "hlog.h"
 
 #define HLOG_HINT	"is it an HdrHistogram interval log (V2 compressed histograms, " \

@@ -26,6 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "hdr.h"
+#include "model.h"
+#include "units.h"
 #include "hlog.h"
 
 uint64_t ks_hlog_tag_scale(const struct hlog_tag *t)

@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hlog.h"
+#include "kstatsctl.h"
+#include "hdr.h"
+#include "model.h"
 #include "plot.h"
+#include "hlog.h"
 
 struct columns {
 	uint32_t bits;

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "kstatsctl.h"
+#include "hdr.h"
 #include "hlog.h"
 
 enum when_kind { WHEN_NONE, WHEN_SECONDS, WHEN_CLOCK, WHEN_EPOCH };

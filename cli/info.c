@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "json.h"
+#include "text.h"
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "json.h"
+#include "text.h"
+#include "units.h"
 
 #define JSON_DEPTH 32
 

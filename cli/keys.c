@@ -16,6 +16,8 @@
 #include <strings.h>
 
 #include "kstatsctl.h"
+#include "keys.h"
+#include "text.h"
 
 /* The kernel's own error values, which user space has no names for. */
 static const struct {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "outliers.h"
 
 static int ksym_cmp(const void *a, const void *b)
 {

@@ -10,6 +10,15 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 static const struct argp_child list_children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },

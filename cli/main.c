@@ -15,7 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
 #include "hdr.h"
+#include "json.h"
+#include "names.h"
+#include "stats.h"
+#include "units.h"
 
 const struct ks_cmd ks_cmds[] = {
 	{ "list", cmd_list, &list_argp, "every metric: kind, owner, state, frac_bits, count" },
@@ -392,6 +398,10 @@ int cmd_help(int argc, char **argv)
 		return rc;
 	if (a.nr > 1)
 		return ks_usage("help takes at most one command");
+	if (opts.json) {
+		ks_set_hint("kstatsctl(8), JSON OUTPUT, describes each command's JSON");
+		return ks_usage("help prints text: -j does not apply");
+	}
 	if (!a.cmd) {
 		ks_main_help(stdout);
 		return 0;

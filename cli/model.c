@@ -26,6 +26,13 @@
 #include <time.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "outliers.h"
+#include "stats.h"
+#include "units.h"
 
 double ks_pcts[KS_MAX_PCT] = { 0.50, 0.90, 0.99, 0.999, 0.9999 };
 char ks_pct_names[KS_MAX_PCT][24] = { "p50", "p90", "p99", "p99.9", "p99.99" };

@@ -10,6 +10,10 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "json.h"
+#include "keys.h"
+#include "names.h"
 
 /* A key's metric typed with an error's name is kept as the module names it. */
 int ks_names_add(struct ks_names *n, char *arg)

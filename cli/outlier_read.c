@@ -12,6 +12,10 @@
 #include <sys/ioctl.h>
 
 #include "kstatsctl.h"
+#include "model.h"
+#include "outliers.h"
+#include "text.h"
+#include "units.h"
 
 /*
  * The counters into @o and the entries into *@e (malloc'ed), growing on

@@ -12,6 +12,13 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
+#include "json.h"
+#include "model.h"
+#include "names.h"
+#include "outliers.h"
+#include "snapfile.h"
 
 struct outliers_args {
 	struct ks_names names;
@@ -77,7 +84,8 @@ static int outliers_error(int err, const char *name)
 	return ks_dev_error(err, name);
 }
 
-static void print(const char *name, const struct ks_outl *ol)
+static void print(const char *name, const struct ks_outl *ol,
+		  const struct ks_source *src)
 {
 	struct json *j;
 
@@ -86,6 +94,7 @@ static void print(const char *name, const struct ks_outl *ol)
 		return;
 	}
 	j = json_doc("outliers");
+	fmt_json_source(j, src);	/* as show's */
 	fmt_outliers_json(j, name, ol);
 	json_obj_end(j);
 	json_end(j);
@@ -95,6 +104,7 @@ static int from_module(const char *name)
 {
 	struct kstats_outlier *e = NULL;
 	struct ks_ksyms k = { 0 };
+	struct ks_source src = { 0 };
 	struct kstats_outliers o;
 	struct ks_outl *ol;
 	int fd, err;
@@ -103,12 +113,14 @@ static int from_module(const char *name)
 	if (fd < 0)
 		return EXIT_RUNTIME;
 	err = ks_outliers_read(fd, name, &o, &e);
+	if (!err && opts.json)
+		ks_source_live(&src, fd);
 	close(fd);
 	if (err)
 		return outliers_error(err, name);
 	ol = xcalloc(1, sizeof(*ol));
 	ks_outl_from_module(ol, &o, e, o.nr_entries, &k, false);
-	print(name, ol);
+	print(name, ol, &src);
 	ks_outl_free(ol);
 	ks_ksyms_free(&k);
 	free(e);
@@ -150,7 +162,7 @@ static void print_all(const struct ks_set *set)
 			fputc('\n', stdout);
 		first = false;
 		if (m->outl_entries)
-			print(m->name, m->outl_entries);
+			print(m->name, m->outl_entries, &set->src);
 		else
 			printf("%s: the file keeps its outlier counters alone "
 			       "(show -i prints them)\n", m->name);
@@ -210,7 +222,7 @@ static int from_file(const char *path, const char *name)
 		ks_fail(rc, NULL, "%s: %s: the file keeps the trace's "
 			"outlier counters alone, not the outliers", path, m->name);
 	} else {
-		print(m->name, m->outl_entries);
+		print(m->name, m->outl_entries, &set.src);
 		rc = 0;
 	}
 out:

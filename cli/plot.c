@@ -25,9 +25,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diff.h"
-#include "plot.h"
+#include "kstatsctl.h"
 #include "hdr.h"
+#include "model.h"
+#include "names.h"
+#include "plot.h"
+#include "snapfile.h"
+#include "text.h"
+#include "units.h"
+#include "diff.h"
 
 enum plot_kind { PLOT_HIST, PLOT_CDF, PLOT_HEATMAP };
 
@@ -138,7 +144,7 @@ const struct argp plot_argp = {
 	" latency against 1/(1-p), labelled 0%, 90%, 99%, 99.9%..., as HdrHistogram's plots), or latency "
 	"over time from an interval log (heatmap). NAME: a metric, or a shell-style pattern. "
 	"With two files, B is drawn as diff compares it with A: the samples recorded "
-	"between them (B - A) when B is A later."
+	"between them (B - A) when B is A later. Not with -j: 'show -j' has the data."
 	"\vheatmap takes an interval log; record one with\n"
 	"  kstatsctl export --format hdr --interval 1 -o run.hlog\n"
 	"Examples:\n"
@@ -436,6 +442,11 @@ int cmd_plot(int argc, char **argv)
 	if (rc || done)
 		goto out;
 	rc = EXIT_USAGE;
+	if (opts.json) {
+		ks_set_hint("'kstatsctl -j show' prints the same data as JSON");
+		ks_usage("plot writes SVG: -j does not apply");
+		goto out;
+	}
 	if (!a.kind) {
 		ks_set_hint("'kstatsctl plot --help' shows how");
 		ks_usage("plot what? hist, cdf, percentiles or heatmap");

@@ -13,7 +13,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "kstatsctl.h"
 #include "plot.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 /* 1, 2 or 5 times a power of ten, the least one at least @raw. */
 static double nice_step(double raw)

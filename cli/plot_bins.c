@@ -13,7 +13,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "kstatsctl.h"
+#include "model.h"
 #include "plot.h"
+#include "stats.h"
 
 /*
  * The least r <= @fb such that @slot's last value (at @fb) is the last of

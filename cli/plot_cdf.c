@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kstatsctl.h"
 #include "plot.h"
+#include "stats.h"
+#include "units.h"
 
 /* Okabe and Ito's colours, told apart with the common colour blindnesses. */
 const char *const ks_series_colors[KS_NR_SERIES_COLORS] = {

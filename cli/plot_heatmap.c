@@ -29,7 +29,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "kstatsctl.h"
+#include "model.h"
 #include "plot.h"
+#include "units.h"
 
 #define MIN_ROW_PX	5
 #define LEGEND_W	16

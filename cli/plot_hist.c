@@ -18,7 +18,11 @@
  */
 #include <stdlib.h>
 
+#include "kstatsctl.h"
+#include "model.h"
 #include "plot.h"
+#include "stats.h"
+#include "units.h"
 
 #define BAR_FILL	"#3a6fb0"
 

@@ -15,7 +15,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "kstatsctl.h"
 #include "plot.h"
+#include "stats.h"
 
 
 /* The value of 1/(1 - p) at pixel column @px of @x. */

@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "json.h"
+#include "units.h"
 
 struct record_args {
 	char **args;

@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "kstatsctl.h"
+#include "json.h"
+#include "model.h"
 
 static const char *const mode_names[] = {
 	[KSTATS_TRACE_MODE_FULL] = "full",

@@ -17,7 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
 #include "hdr.h"
+#include "json.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "text.h"
 
 const char *const ks_format_names[] = {
 	[FMT_HIST] = "hist", [FMT_PERCENTILES] = "percentiles", [FMT_CDF] = "cdf",
@@ -69,7 +77,7 @@ int ks_show_metrics(FILE *out, const struct ks_metric *m, size_t nr,
 			json_key(j, "interval");
 			json_obj(j);
 			json_ku64(j, "index", sh->interval);
-			json_kdbl(j, "seconds", sh->interval_s);
+			json_kdbl(j, "length_ns", round(sh->interval_s * 1e9));
 			json_obj_end(j);
 		}
 		json_key(j, "metrics");

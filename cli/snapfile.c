@@ -85,8 +85,13 @@
 #include <sys/stat.h>
 
 #include "kstatsctl.h"
-#include "snapfile.h"
 #include "hdr.h"
+#include "keys.h"
+#include "model.h"
+#include "outliers.h"
+#include "snapfile.h"
+#include "text.h"
+#include "snapfile_io.h"
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF

@@ -40,7 +40,9 @@
 #include <string.h>
 
 #include "kstatsctl.h"
-#include "snapfile.h"
+#include "model.h"
+#include "outliers.h"
+#include "snapfile_io.h"
 
 #define OUTL_ENTRY_LEN	80	/* an entry without its frames */
 #define OUTL_STR_MAX	255	/* a frame, the note */

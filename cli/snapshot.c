@@ -12,6 +12,12 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "json.h"
+#include "model.h"
+#include "names.h"
+#include "outliers.h"
+#include "snapfile.h"
 
 struct snapshot_args {
 	struct ks_names names;

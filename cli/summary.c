@@ -16,12 +16,24 @@
  * or a percentile; the ± column is that of the mean and the percentiles.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
 #include "hdr.h"
+#include "json.h"
+#include "keys.h"
+#include "model.h"
+#include "names.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
+#include "units.h"
 
 enum sum_format { SUM_TABLE, SUM_CSV, SUM_JSON };
 
@@ -238,7 +250,7 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 	else
 		json_null(j);
 	json_ku128(j, "count", st.count);
-	json_key(j, "rate");
+	json_key(j, "rate_per_s");	/* as CSV spells it */
 	if (secs > 0)
 		json_dbl(j, (double)st.count / secs);
 	else
@@ -293,9 +305,9 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	qsort(m, nr, sizeof(*m), by_name);
 	if (a->format == SUM_JSON) {
 		j = json_doc("summary");
-		json_key(j, "interval_s");
+		json_key(j, "interval_ns");	/* a time: ns, as every other */
 		if (secs > 0)
-			json_dbl(j, secs);
+			json_dbl(j, round(secs * 1e9));
 		else
 			json_null(j);
 		json_key(j, "metrics");

@@ -14,7 +14,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "kstatsctl.h"
 #include "plot.h"
+#include "text.h"
 
 void svg_begin(FILE *out, int width, int height, const char *title)
 {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "text.h"
 
 #define GAP	2	/* spaces between columns */
 

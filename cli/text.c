@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "text.h"
 
 /*
  * The length of the UTF-8 sequence @s starts with (1..4), or 0 when it is

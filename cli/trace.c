@@ -25,6 +25,13 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
+#include "json.h"
+#include "keys.h"
+#include "names.h"
+#include "trace.h"
+#include "units.h"
 
 
 struct trace_args {

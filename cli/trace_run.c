@@ -18,6 +18,10 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "device.h"
+#include "fmt.h"
+#include "model.h"
+#include "trace.h"
 
 static bool ts_before(const struct timespec *a, const struct timespec *b)
 {

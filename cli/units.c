@@ -18,6 +18,11 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "model.h"
+#include "names.h"
+#include "stats.h"
+#include "trace.h"
+#include "units.h"
 
 static const struct {
 	const char *name;

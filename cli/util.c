@@ -17,6 +17,10 @@
 #include <time.h>
 
 #include "kstatsctl.h"
+#include "json.h"
+#include "keys.h"
+#include "text.h"
+#include "trace.h"
 
 struct ks_opts opts = { .units = UNIT_AUTO };
 

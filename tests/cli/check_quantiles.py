@@ -73,7 +73,8 @@ def main():
     diff = json.loads(run(bin_, "--percentiles", pl, "-j", "diff", f"{d}/few-a.ksnap",
                           f"{d}/few-b.ksnap", "few.lat"))["metrics"][0]["stats"]
     for side, key in (("a", "a"), ("interval", "interval")):
-        pcts = [dict(diff["p" + p][side], p=float(p)) for p in PCTS]
+        by_p = {x["p"]: x for x in diff["percentiles"]}
+        pcts = [dict(by_p[float(p)][side], p=float(p)) for p in PCTS]
         out.append(check(f"diff {side}", samples[key], pcts))
     print("; ".join(out))
 

@@ -27,6 +27,12 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "json.h"
+#include "model.h"
+#include "outliers.h"
+#include "snapfile.h"
+#include "text.h"
 
 /* What show prints of @set, in @out (malloc'ed, NUL-terminated). */
 static char *output(const struct ks_set *set, size_t *len)

@@ -14,7 +14,12 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "kstatsctl.h"
+#include "fmt.h"
 #include "hdr.h"
+#include "json.h"
+#include "model.h"
+#include "plot.h"
 
 static void roundtrip(const struct ks_metric *m)
 {

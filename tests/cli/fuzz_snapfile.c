@@ -22,7 +22,14 @@
 #include <string.h>
 
 #include "kstatsctl.h"
+#include "fmt.h"
+#include "json.h"
+#include "model.h"
+#include "outliers.h"
 #include "plot.h"
+#include "snapfile.h"
+#include "stats.h"
+#include "text.h"
 
 /* All of @p is UTF-8, without a control character but tab and newline. */
 static void check_text(const char *p, size_t len)

@@ -8,6 +8,11 @@
 #define GEN_SNAPSHOTS_H
 
 #include "kstatsctl.h"
+#include "hdr.h"
+#include "model.h"
+#include "outliers.h"
+#include "snapfile.h"
+#include "units.h"
 
 #define MAX_CPUS 64
 

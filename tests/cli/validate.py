@@ -384,21 +384,22 @@ def check_shift(json_path, text_path):
     m = {x["name"]: x for x in d["metrics"]}
     ok = True
     s = m["lat.shift"]
-    if s["comparison"] != "interval" or "interval" not in s["stats"]["p50"]:
+    pct = {p["p"]: p for p in s.get("stats", {}).get("percentiles", [])}
+    if s["comparison"] != "interval" or "interval" not in pct.get(50, {}):
         print(f"lat.shift: comparison {s['comparison']}, not the interval")
         return False
-    p50 = s["stats"]["p50"]
+    p50 = pct[50]
     moved = p50["interval"]["value"] / p50["a"]["value"] - 1
     whole = p50["b"]["value"] / p50["a"]["value"] - 1
     if not (0.55 <= moved <= 0.65 and 0.05 <= whole <= 0.15):
         print(f"lat.shift: p50 interval {moved:+.1%}, whole {whole:+.1%}")
         ok = False
     # (counts of A and of an interval cover different durations: no change)
-    if s["stats"]["count"] != {"a": 20000, "b": 26000, "interval": 6000, "change": None}:
+    if s["stats"]["count"] != {"a": 20000, "b": 26000, "interval": 6000, "change_pct": None}:
         print(f"lat.shift: counts {s['stats']['count']}")
         ok = False
-    if not p50["change"]["low"] <= 60 <= p50["change"]["high"]:
-        print(f"lat.shift: p50 change {p50['change']}, not around +60%")
+    if not p50["change_pct"]["min"] <= 60 <= p50["change_pct"]["max"]:
+        print(f"lat.shift: p50 change {p50['change_pct']}, not around +60%")
         ok = False
     for name in ("lat.reset", "lat.refilled"):
         if m[name]["comparison"] != "none" or "stats" in m[name]:
@@ -524,7 +525,7 @@ def file_outliers(path, name):
     b = off + 256 + 16 * u("I", off + 16) + 24 * u("I", off + 20)
     assert u("I", off) == b + elen - off
     nr, note = u("I", b), u("H", b + 4)
-    doc = {"name": name, "threshold_ns": thr, "captured": captured,
+    doc = {"name": name, "unit": "ns", "threshold": thr, "captured": captured,
            "overwritten": overwritten, "ratelimited": ratelimited,
            "capacity": capacity, "addresses": not flags & 4, "outliers": []}
     if ppm:
@@ -544,7 +545,7 @@ def file_outliers(path, name):
             f += 2 + k
         assert (f - at + 7) // 8 * 8 == n, (f - at, n)
         doc["outliers"].append({
-            "seq": seq, "time_ns": mono, "realtime_ns": real, "duration_ns": dur,
+            "seq": seq, "time_ns": mono, "realtime_ns": real, "duration": dur,
             "pid": pid, "tgid": tgid, "comm": comm, "cpu_start": c0, "cpu_end": c1,
             "truncated": bool(fl & 1), "task": not fl & 4, "nr_frames": nr_frames,
             "stack": stack})
@@ -557,6 +558,9 @@ def check_outliers(ksnap, name, json_path):
     want = file_outliers(ksnap, name)
     got = documents(json_path)[0]
     del got["schema"], got["command"]
+    if got.pop("source", {}).get("path") != ksnap:
+        print(f"outliers -i -j: no source naming {ksnap}")
+        return False
     if want != got:
         print(f"the file says {want}\noutliers -i -j says {got}")
     return want == got

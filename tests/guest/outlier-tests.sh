@@ -75,17 +75,18 @@ exact_ten() {
 o = d["outliers"]
 lo, hi = 10, 10 + len([s for s in stalls if s >= 2000000])
 bad = [x for x in o if x["pid"] != pid or x["tgid"] != pid or x["comm"] != comm
-       or x["duration_ns"] < 2000000 or x["cpu_start"] >= ncpu or x["cpu_end"] >= ncpu
+       or x["duration"] < 2000000 or x["cpu_start"] >= ncpu or x["cpu_end"] >= ncpu
        or x["truncated"] or not x["task"] or not x["stack"]
        or not x["stack"][0].endswith(" [kstats_target]")]
 n = d["captured"]
 if not lo <= n <= hi or (d["overwritten"], d["ratelimited"], len(o)) != (0, 0, n) or bad or \
-   len([x for x in o if x["duration_ns"] >= 5000000]) < 10:
+   len([x for x in o if x["duration"] >= 5000000]) < 10:
     print(n, "captured, want", lo, "to", hi, "; stalls", stalls, d["overwritten"],
           d["ratelimited"], len(o), bad[:2])
     sys.exit(1)
-if [x["seq"] for x in o] != list(range(1, n + 1)) or d["threshold_ns"] != 2000000:
-    print([x["seq"] for x in o], d["threshold_ns"]); sys.exit(1)
+if [x["seq"] for x in o] != list(range(1, n + 1)) or d["threshold"] != 2000000 or \
+   d["unit"] != "ns" or d["source"]["type"] != "live":
+    print([x["seq"] for x in o], d["threshold"], d["unit"], d["source"]); sys.exit(1)
 print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]), "| stalls:", stalls)
 '
 }
@@ -105,6 +106,10 @@ import json, re, sys
 live, f = (json.load(open(p)) for p in sys.argv[1:])
 le, fe = live.pop("outliers"), f.pop("outliers")
 bad, apart = [], 0
+# Where each read came from: this machine, live and from the file.
+ls, fs = live.pop("source"), f.pop("source")
+if (ls["type"], fs["type"], ls["host"], ls["boot_id"]) != ("live", "file", fs["host"], fs["boot_id"]):
+    bad.append(("source", ls, fs))
 if live != f:
     bad.append(("header", live, f))
 if len(le) != len(fe) or not le:
@@ -166,7 +171,7 @@ show_live() {
 	[[ $doc =~ $re ]] || return 1
 	low=${BASH_REMATCH[1]} high=${BASH_REMATCH[2]}
 	[[ $doc =~ \"captured\":\ ([0-9]+) ]] && captured=${BASH_REMATCH[1]}
-	[[ $doc =~ \"threshold_ns\":\ ([0-9]+) ]] && thr=${BASH_REMATCH[1]}
+	[[ $doc =~ \"threshold\":\ ([0-9]+) ]] && thr=${BASH_REMATCH[1]}
 }
 live_p999() {
 	local t0 now low high thr=0 captured=0 before

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A trace's outliers: read from the module (outlier_read.c), their
+ * stacks named from /proc/kallsyms (ksyms.c), printed (fmt_outliers.c).
+ */
+#ifndef KSTATSCTL_OUTLIERS_H
+#define KSTATSCTL_OUTLIERS_H
+
+#include "model.h"
+
+/* KSTATS_IOC_OUTLIERS, all entries; 0 or an errno. */
+int ks_outliers_read(int fd, const char *name, struct kstats_outliers *o,
+		     struct kstats_outlier **e);
+void ks_outliers_counters(int fd, struct ks_metric *m);
+/* "over 1 ms", "over p99.9 = 1.3 ms". */
+char *ks_outliers_threshold(char *buf, size_t len, const struct kstats_outliers *o);
+/* show's line: "12 outliers over ..., 3 lost; kstatsctl outliers NAME". */
+void ks_outliers_line(FILE *out, const char *name, const struct kstats_outliers *o);
+
+/* /proc/kallsyms' text symbols, sorted by address. */
+struct ks_ksym {
+	uint64_t addr;
+	char *name;		/* "func" or "func [module]" */
+};
+struct ks_ksyms {
+	struct ks_ksym *v;
+	size_t nr;
+	bool loaded;
+	bool hidden;		/* every address reads 0: kptr_restrict */
+};
+void ks_ksyms_load(struct ks_ksyms *k);
+void ks_ksyms_free(struct ks_ksyms *k);
+/* "func+0xoff [module]", or NULL when no symbol holds @addr. */
+char *ks_ksym_name(char *buf, size_t len, const struct ks_ksyms *k, uint64_t addr);
+
+/*
+ * A trace's outliers as 'outliers' prints them, from the module
+ * (symbolized) or from a snapshot file: the same for both, so that a
+ * file prints as the live command does. Frames are text, kept in one
+ * buffer: entry e's frame f is text + e->stack[f].
+ */
+struct ks_outl_entry {
+	uint64_t seq, time_ns, duration_ns;
+	int64_t realtime_ns;		/* time_ns as wall time */
+	int32_t pid, tgid;
+	uint32_t cpu_start, cpu_end;
+	uint32_t flags;			/* KSTATS_OUTLIER_* */
+	uint32_t nr_frames;		/* the kernel's (at most KSTATS_OUTLIER_FRAMES) */
+	uint32_t nr_stack;		/* in stack[]: nr_frames, or 0 when withheld */
+	char comm[16];			/* NUL-terminated */
+	uint32_t stack[KSTATS_OUTLIER_FRAMES];
+};
+struct ks_outl {
+	struct kstats_outliers o;	/* counters, threshold, capacity */
+	bool withheld;			/* no stacks at all: the note says why */
+	char note[256];			/* "", or why stacks are withheld or raw */
+	struct ks_outl_entry *e;
+	uint32_t nr;
+	char *text;
+	size_t text_len, text_cap;
+};
+/*
+ * @nr entries of KSTATS_IOC_OUTLIERS (@o, @e) into @ol, each frame named
+ * from @k (loaded here if need be). @file: for a snapshot file, which
+ * keeps no kernel address: a frame no symbol holds is "[unknown]", and
+ * with kptr_restrict's hidden addresses the stacks are withheld.
+ */
+void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
+			 const struct kstats_outlier *e, uint32_t nr,
+			 struct ks_ksyms *k, bool file);
+/* Appends @s to @ol's text; its offset. */
+uint32_t ks_outl_text(struct ks_outl *ol, const char *s, size_t len);
+/* What @ol holds, and @ol (malloc'ed); NULL: nothing. */
+void ks_outl_free(struct ks_outl *ol);
+/* 'outliers' output (fmt_outliers.c): the table; the JSON document's members. */
+void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol);
+void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *ol);
+
+#endif /* KSTATSCTL_OUTLIERS_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace's pieces: --duration/--interval (trace_run.c), --outliers (trace.c),
+ * --by errno's check (btf.c).
+ */
+#ifndef KSTATSCTL_TRACE_H
+#define KSTATSCTL_TRACE_H
+
+#include "fmt.h"
+
+/* trace --duration/--interval (trace_run.c): what to wait for and print. */
+struct ks_trace_run {
+	double duration;	/* seconds; 0: until a signal */
+	double interval;	/* seconds; 0: one report at the end */
+	long count;		/* with interval: at most this many; 0: no limit */
+	enum ks_format format;
+};
+/*
+ * A trace's metrics one-shot prints: NAME, with --self SELF-NAME, with
+ * --split its three parts.
+ */
+#define KS_TRACE_METRICS	5
+/*
+ * Waits as @r says, or until SIGINT/SIGTERM/SIGHUP, printing the trace's
+ * metrics @names[0..n) and, @keyed, its key's (each interval's share, or
+ * all of it at the end). 0 or an exit code.
+ */
+int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
+		 const struct ks_trace_run *r);
+/* Whether @kind is one of a trace's metrics (execution time, gap, self, split). */
+bool ks_kind_is_trace(uint32_t kind);
+
+/* --outliers: "5ms" (ns) or "p99.9" (ppm); 0 or EINVAL (usage printed). */
+int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm);
+int ks_btf_errno_check(const char *target);	/* btf.c: trace --by errno */
+
+#endif /* KSTATSCTL_TRACE_H */
