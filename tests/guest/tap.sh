@@ -60,7 +60,7 @@ unwrap() {
 # matches the extended regexp PATTERN (every line of it: use | for either),
 # its messages unwrapped.
 expect() {
-	local want=$1 pat=$2 out rc
+	local want=$1 pat=$2 out rc joined
 	shift 2
 	out=$("$@" 2>&1)
 	rc=$?
@@ -68,7 +68,9 @@ expect() {
 		echo "exit $rc, want $want: $out"
 		return 1
 	fi
-	grep -qE -- "$pat" < <(unwrap <<<"$out") || { echo "output lacks /$pat/: $out"; return 1; }
+	# No <(...): the guest has no /dev/fd.
+	joined=$(unwrap <<<"$out")
+	grep -qE -- "$pat" <<<"$joined" || { echo "output lacks /$pat/: $out"; return 1; }
 }
 
 tap_end() {

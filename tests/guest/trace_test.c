@@ -336,34 +336,67 @@ static void test_sections(int ncpus)
 	untrace("t.modtp");
 }
 
-static void test_tcp(void)
+/*
+ * A real kernel function, on this process's calls only: tcp_sendmsg over
+ * loopback, or, in a kernel without IPv4 (the debug kernel is built
+ * without it, for its build time), unix_stream_sendmsg over a socket pair:
+ * the same kstats paths, on a function that may sleep.
+ */
+static int tcp_pair(int sv[2])
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+
+	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
+	sv[1] = -1;
+	if (l < 0 || sv[0] < 0 || bind(l, (void *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (void *)&a, &len) || connect(sv[0], (void *)&a, sizeof(a))) {
+		int err = errno;
+
+		if (l >= 0)
+			close(l);
+		if (sv[0] >= 0)
+			close(sv[0]);
+		errno = err;
+		return -1;
+	}
+	sv[1] = l;	/* the listener: closed with the pair */
+	return 0;
+}
+
+static void test_socket_send(void)
+{
 	struct req r = { .name = "tcp_sendmsg", .func = "tcp_sendmsg",
 			 .flags = KSTATS_TRACE_TGID, .tgid = getpid() };
-	int l = socket(AF_INET, SOCK_STREAM, 0), c = socket(AF_INET, SOCK_STREAM, 0);
 	char data[100] = { 0 };
+	int i, sent = 0, sv[2];
 	struct hist h;
-	int i, sent = 0;
 
-	if (bind(l, (void *)&a, sizeof(a)) || listen(l, 1) ||
-	    getsockname(l, (void *)&a, &len) || connect(c, (void *)&a, sizeof(a))) {
-		ok(0, "tcp: loopback connection: %s", strerror(errno));
-		return;
+	if (tcp_pair(sv)) {
+		if (errno != EAFNOSUPPORT) {
+			ok(0, "socket: loopback TCP connection: %s", strerror(errno));
+			return;
+		}
+		diag("no IPv4 in this kernel: unix_stream_sendmsg over a socket pair");
+		r.name = r.func = "unix_stream_sendmsg";
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+			ok(0, "socket: socketpair: %s", strerror(errno));
+			return;
+		}
 	}
-	if (!ok(trace(fd, &r) == 0, "tcp: trace tcp_sendmsg for this process"))
+	if (!ok(trace(fd, &r) == 0, "socket: trace %s for this process", r.func))
 		return;
 	for (i = 0; i < 300; i++)
-		sent += send(c, data, sizeof(data), 0) == sizeof(data);
-	snap("tcp_sendmsg", &h);
+		sent += send(sv[0], data, sizeof(data), 0) == sizeof(data);
+	snap(r.name, &h);
 	ok(sent == 300 && h.total + h.sn.misses == 300 && h.total > 0,
-	   "tcp: %d sends, %llu samples + %llu misses", sent,
+	   "socket: %s: %d sends, %llu samples + %llu misses", r.func, sent,
 	   (unsigned long long)h.total, (unsigned long long)h.sn.misses);
-	untrace("tcp_sendmsg");
-	close(c);
-	close(l);
+	untrace(r.name);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 static void test_refusals(int have_fprobe)
@@ -556,7 +589,7 @@ int main(int argc, char **argv)
 			    !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);
 		test_sections(ncpus);
-		test_tcp();
+		test_socket_send();
 		test_refusals(have_fprobe);
 		test_autoremove();
 	}
