@@ -27,10 +27,10 @@ def figures(text):
     for m in re.finditer(r"^kstats' (\w+) handlers / the bare \1 \(hot\)\s+([\d.]+)", text, re.M):
         out["handlers_" + m.group(1)] = (f"kstats' {m.group(1)} handlers / the bare {m.group(1)}",
                                         float(m.group(2)), 0.2, "")
-    for m in re.finditer(r"^kstats (\w+) --outliers \(no call over the threshold\): (-?\d+) ns",
+    for m in re.finditer(r"^kstats (\w+) --outliers \(no call over the threshold\): ([-+]?[\d.]+) ns",
                          text, re.M):
         out["outliers_" + m.group(1)] = (f"the outlier check, {m.group(1)}, per call",
-                                        int(m.group(2)), 5, " ns")
+                                        float(m.group(2)), 5, " ns")
     return out
 
 

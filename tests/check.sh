@@ -19,12 +19,12 @@
 #
 # Two chains, one per core, balanced to end together (under 40 minutes from
 # scratch on 2 cores; measured times in docs/tests.md, "How long it takes"):
-#   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12, 7.3
-#           and 7.3-rt;
-#   core 2: the debug kernel's build (when not cached, ~17 min; it starts
+#   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12 and
+#           7.3;
+#   core 2: the debug kernel's build (when not cached, ~7 min; it starts
 #           before the other dependencies are installed), the debug lane
 #           once the host steps are done (they build kstatsctl), then the
-#           6.12-rt lane (late_lanes below);
+#           6.12-rt and 7.3-rt lanes (late_lanes below);
 #   beside them, network-bound: every lane's kernel fetched and unpacked
 #           (the Debian 13 root made), done before the packages step;
 #   then Prometheus, on the snapshot a lane left.
@@ -34,7 +34,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 all_lanes="6.1 6.12 6.12-rt 7.3 7.3-rt debug"
 # The stock lanes that run after the debug lane, on the second core.
-late_lanes="6.12-rt"
+late_lanes="6.12-rt 7.3-rt"
 lanes=${KSTATS_LANES:-$all_lanes}
 logs=$top/build/check
 steps=()
