@@ -709,6 +709,7 @@ fuzz_hlog() {	# seeds: logs as text (odd first byte), an encoding (even)
 line = next(l for l in open("data/hlog/js.hlog") if l.startswith("Tag="))
 b = base64.b64decode(line.strip().split(",")[-1])
 sys.stdout.buffer.write(b"\0" + zlib.decompress(b[8:]))' >"$tmp/hcorpus/encoding"
+	cp data/hlog-fuzz/* "$tmp/hcorpus/"	# inputs it once found a bug with
 	"$cli/build/fuzz_hlog" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 \
 		-print_final_stats=1 "$tmp/hcorpus" >"$tmp/fuzzh.log" 2>&1 ||
 		{ tail -n 40 "$tmp/fuzzh.log"; return 1; }
