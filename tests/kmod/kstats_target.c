@@ -44,6 +44,10 @@
  *				"durations" then reads the short calls that
  *				took 1 ms or more all the same (a host that
  *				stalls the emulated CPU), in ns
+ *   values N SEED BITS		N calls of ktarget_value(o, v) (N <= 2048): v signed,
+ *				of at most BITS bits, from SEED; o a chain
+ *				o->mid->inner, NULL in the middle on some calls;
+ *				"values" then reads each call's struct kv_call
  *   rcu_hold			work inside one RCU read-side section, so that
  *				synchronize_rcu() elsewhere waits, until 0 is
  *				written to "rcu_holding" (which reads 1
@@ -231,6 +235,86 @@ static noinline __noclone long ktarget_sigstale(unsigned int scheds)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * Values for the expr tests: arguments, a pointer chain and return values
+ * known to the test, which reads back what each call passed ("values").
+ */
+struct kv_inner {
+	u32 pad;
+	s32 level;
+	u64 size;
+};
+
+struct kv_mid {
+	u64 tag;
+	struct kv_inner *inner;
+};
+
+struct kv_outer {
+	u32 id;
+	struct kv_mid *mid;
+};
+
+/* What a call passed and got; chain: 0 o->mid NULL, 1 mid->inner NULL, 2 whole. */
+struct kv_call {
+	s64 arg, ret, level;
+	u64 size;
+	u32 chain, pad;
+};
+
+#define MAX_VALUES 2048
+static struct kv_call kv_calls[MAX_VALUES];
+static struct debugfs_blob_wrapper kv_blob = { .data = kv_calls };
+
+static noinline __noclone long ktarget_value(struct kv_outer *o, long v)
+{
+	asm volatile("" : : "r"(o) : "memory");
+	return v / 4 - 100;
+}
+
+static u64 kv_next(u64 *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s;
+}
+
+static int run_values(unsigned int n, unsigned int seed, unsigned int bits)
+{
+	struct kv_inner inner = { 0 };
+	struct kv_mid mid = { .tag = 1 };
+	struct kv_outer outer = { .id = 2 };
+	u64 s = seed, r, mag;
+	long sum = 0;
+	unsigned int i, b;
+
+	if (n > MAX_VALUES || !bits || bits > 64)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct kv_call *c = &kv_calls[i];
+
+		r = kv_next(&s);
+		b = (r >> 8) % bits;	/* significant bits, below BITS */
+		mag = b ? kv_next(&s) >> (64 - b) : 0;
+		c->arg = i % 16 == 1 ? 0 : i % 16 == 2 ? 1 :
+			 (r & 7) ? (s64)mag : -(s64)mag;
+		c->chain = (r >> 4) % 4 < 2 ? (r >> 4) % 4 : 2;
+		c->level = (s32)(kv_next(&s) >> 32);
+		c->size = mag;
+		inner.level = c->level;
+		inner.size = c->size;
+		mid.inner = c->chain >= 1 ? &inner : NULL;
+		outer.mid = c->chain >= 1 ? &mid : NULL;
+		if (c->chain == 1)
+			mid.inner = NULL;
+		c->ret = ktarget_value(&outer, c->arg);
+		sum += c->ret;
+	}
+	WRITE_ONCE(errno_sink, sum);
+	kv_blob.size = n * sizeof(struct kv_call);
+	calls = n;
 	return 0;
 }
 
@@ -500,6 +584,8 @@ static int ctl_cmd(char *buf)
 		calls = a;
 		return 0;
 	}
+	if (!strcmp(cmd, "values") && n == 4)
+		return run_values(a, b, c);
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)
@@ -633,6 +719,7 @@ static int __init target_init(void)
 	debugfs_create_file_unsafe("spun", 0400, dir, NULL, &spun_fops);
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
+	debugfs_create_blob("values", 0400, dir, &kv_blob);
 	return 0;
 }
 
