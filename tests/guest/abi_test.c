@@ -512,7 +512,8 @@ void test_info(void)
 	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
 			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS |
-			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES;
+			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES |
+			      KSTATS_FEAT_EXPR;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -545,7 +546,7 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES",
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR",
 			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
@@ -554,7 +555,7 @@ void test_info(void)
 	if (!(i->features & KSTATS_FEAT_SPLIT) != !(i->features & KSTATS_FEAT_SELF))
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
-	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES (0x%llx)",
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR (0x%llx)",
 		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
