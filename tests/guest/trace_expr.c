@@ -34,6 +34,7 @@ struct kv_mid {
 struct kv_outer {
 	uint32_t id;
 	struct kv_mid *mid;
+	struct kv_outer *self;
 };
 
 int read_values(struct kv_call *c, int max)
@@ -264,6 +265,44 @@ static void kinds(uint32_t mech, const char *m)
 	   "(kinds %u %u %u, flags 0x%x 0x%x 0x%x)", m, v.sn.kind, n.sn.kind, g.sn.kind,
 	   v.sn.metric_flags, n.sn.metric_flags, g.sn.metric_flags);
 	untrace("t.xk");
+}
+
+/*
+ * make bench: a trace of ktarget_value() left attached (untrace it with
+ * kstatsctl): "plain" (its time), "value" (arg1 beside nothing else),
+ * "pred" (arg1 > 1000: one term at entry), "chain" (a term 8 loads deep:
+ * o->self x7 ->id).
+ */
+int expr_bench_trace(const char *name, const char *mech, const char *kind)
+{
+	static const int32_t self8[] = {
+		offsetof(struct kv_outer, self), offsetof(struct kv_outer, self),
+		offsetof(struct kv_outer, self), offsetof(struct kv_outer, self),
+		offsetof(struct kv_outer, self), offsetof(struct kv_outer, self),
+		offsetof(struct kv_outer, self), offsetof(struct kv_outer, id),
+	};
+	struct kstats_expr x = { .nr_terms = 1 };
+	uint32_t mc = !strcmp(mech, "fprobe") ? KSTATS_MECH_FPROBE : KSTATS_MECH_KRETPROBE;
+	struct req r = { .name = name, .func = "ktarget_value", .mech = mc };
+
+	x.terms[0] = (struct kstats_term){ .operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
+					   .cmp = KSTATS_CMP_GT, .constant = 1000 };
+	if (!strcmp(kind, "plain"))
+		return trace(fd, &r);
+	if (!strcmp(kind, "value")) {
+		x.nr_terms = 0;
+		x.terms[0] = (struct kstats_term){ 0 };
+		x.flags = KSTATS_EXPR_VALUE;
+		x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
+	} else if (!strcmp(kind, "chain")) {
+		x.terms[0].operand = operand(KSTATS_OPERAND_ARG, 0, 4, 0);
+		chain(&x.terms[0].operand, 8, self8);
+		x.terms[0].cmp = KSTATS_CMP_EQ;
+		x.terms[0].constant = 2;	/* o->id */
+	} else if (strcmp(kind, "pred")) {
+		return EINVAL;
+	}
+	return xtrace(name, mc, 3, &x, 0);
 }
 
 void test_expr(uint32_t mech, const char *m, int supported)

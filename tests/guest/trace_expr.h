@@ -22,5 +22,6 @@ int xtrace(const char *name, uint32_t mech, uint32_t bits, const struct kstats_e
 	   uint32_t flags);
 void expect_add(uint64_t *counts, uint32_t bits, uint64_t v);
 int slots_equal(const char *name, const uint64_t *want, uint64_t *total);
+int expr_bench_trace(const char *name, const char *mech, const char *kind);
 
 #endif /* KSTATS_TRACE_EXPR_H */

@@ -26,7 +26,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "trace_test.h"
+#include "trace_expr.h"
 
 static const char *mech_name(uint32_t m)
 {
@@ -534,6 +534,13 @@ int main(int argc, char **argv)
 		if (have_fprobe)
 			test_shared(KSTATS_MECH_FPROBE, "fprobe", 1, 1);
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", 1, have_fprobe);
+	} else if (argc > 4 && !strcmp(argv[1], "expr-bench")) {
+		/* make bench: NAME MECH KIND, left attached (trace_expr.c). */
+		int err = expr_bench_trace(argv[2], argv[3], argv[4]);
+
+		if (err)
+			fprintf(stderr, "error: TRACE %s: %s\n", argv[2], strerror(err));
+		return !!err;
 	} else if (argc > 1 && !strcmp(argv[1], "expr")) {
 		/* Values and predicates alone (by hand). */
 		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));

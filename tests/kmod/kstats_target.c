@@ -48,6 +48,8 @@
  *				of at most BITS bits, from SEED; o a chain
  *				o->mid->inner, NULL in the middle on some calls;
  *				"values" then reads each call's struct kv_call
+ *   values_hot N		N calls of ktarget_value(o, 5000), o's chain whole,
+ *				back to back; "elapsed" reads the ns
  *   rcu_hold			work inside one RCU read-side section, so that
  *				synchronize_rcu() elsewhere waits, until 0 is
  *				written to "rcu_holding" (which reads 1
@@ -256,6 +258,7 @@ struct kv_mid {
 struct kv_outer {
 	u32 id;
 	struct kv_mid *mid;
+	struct kv_outer *self;	/* itself: a chain as long as a test wants */
 };
 
 /* What a call passed and got; chain: 0 o->mid NULL, 1 mid->inner NULL, 2 whole. */
@@ -285,7 +288,7 @@ static int run_values(unsigned int n, unsigned int seed, unsigned int bits)
 {
 	struct kv_inner inner = { 0 };
 	struct kv_mid mid = { .tag = 1 };
-	struct kv_outer outer = { .id = 2 };
+	struct kv_outer outer = { .id = 2, .self = &outer };
 	u64 s = seed, r, mag;
 	long sum = 0;
 	unsigned int i, b;
@@ -314,6 +317,27 @@ static int run_values(unsigned int n, unsigned int seed, unsigned int bits)
 	}
 	WRITE_ONCE(errno_sink, sum);
 	kv_blob.size = n * sizeof(struct kv_call);
+	calls = n;
+	return 0;
+}
+
+/* make bench: N calls of ktarget_value() with a whole chain, back to back. */
+static int run_values_hot(unsigned int n)
+{
+	struct kv_inner inner = { .level = 7, .size = 4096 };
+	struct kv_mid mid = { .tag = 1, .inner = &inner };
+	struct kv_outer outer = { .id = 2, .mid = &mid, .self = &outer };
+	unsigned int i;
+	long sum = 0;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < n; i++) {
+		sum += ktarget_value(&outer, 5000);
+		if (!(i & 1023))
+			cond_resched();
+	}
+	elapsed = ktime_get_ns() - t0;
+	WRITE_ONCE(errno_sink, sum);
 	calls = n;
 	return 0;
 }
@@ -586,6 +610,8 @@ static int ctl_cmd(char *buf)
 	}
 	if (!strcmp(cmd, "values") && n == 4)
 		return run_values(a, b, c);
+	if (!strcmp(cmd, "values_hot") && n == 2)
+		return run_values_hot(a);
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)
