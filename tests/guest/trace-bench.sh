@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`, tracing part, guest side: the per-call overhead of timing an
-# empty function (tests/kmod/kstats_target.c) with kstats' fprobe and
+# empty function (tests/kmod/ktarget_main.c) with kstats' fprobe and
 # kretprobe paths, the same mechanisms with empty handlers (kstats_bare.ko),
 # and with handlers that only read the clock at entry and exit (clock=1),
 # bpftrace (kprobe + kretprobe + hist) and libbpf-tools'

@@ -19,7 +19,7 @@
 
 #define SEED	4242
 
-/* The target's chain (kstats_target.c), for its offsets. */
+/* The target's chain (ktarget_values.c), for its offsets. */
 struct kv_inner {
 	uint32_t pad;
 	int32_t level;

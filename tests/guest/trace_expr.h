@@ -7,7 +7,7 @@
 
 #define MAX_VALUE_CALLS	2048	/* the target's MAX_VALUES */
 
-/* What one call of ktarget_value() passed and got (kstats_target.c). */
+/* What one call of ktarget_value() passed and got (tests/kmod/ktarget_values.c). */
 struct kv_call {
 	int64_t arg, ret, level;
 	uint64_t size;

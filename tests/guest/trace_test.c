@@ -2,7 +2,7 @@
 /*
  * Tracing tests, run in the guest with kstats.ko and kstats_target.ko
  * loaded. Each checks what a traced function's histogram must show given
- * how tests/kmod/kstats_target.c called it. Prints TAP.
+ * how tests/kmod/ktarget_main.c called it. Prints TAP.
  *
  *   trace_test		all tests but churn
  *   trace_test churn MECH [N]	trace/untrace xN (100) while every CPU calls the target

@@ -71,6 +71,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "ktarget_trace.h"
+#include "ktarget_values.h"
 
 static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
@@ -237,108 +238,6 @@ static noinline __noclone long ktarget_sigstale(unsigned int scheds)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
-	return 0;
-}
-
-/*
- * Values for the expr tests: arguments, a pointer chain and return values
- * known to the test, which reads back what each call passed ("values").
- */
-struct kv_inner {
-	u32 pad;
-	s32 level;
-	u64 size;
-};
-
-struct kv_mid {
-	u64 tag;
-	struct kv_inner *inner;
-};
-
-struct kv_outer {
-	u32 id;
-	struct kv_mid *mid;
-	struct kv_outer *self;	/* itself: a chain as long as a test wants */
-};
-
-/* What a call passed and got; chain: 0 o->mid NULL, 1 mid->inner NULL, 2 whole. */
-struct kv_call {
-	s64 arg, ret, level;
-	u64 size;
-	u32 chain, pad;
-};
-
-#define MAX_VALUES 2048
-static struct kv_call kv_calls[MAX_VALUES];
-static struct debugfs_blob_wrapper kv_blob = { .data = kv_calls };
-
-static noinline __noclone long ktarget_value(struct kv_outer *o, long v)
-{
-	asm volatile("" : : "r"(o) : "memory");
-	return v / 4 - 100;
-}
-
-static u64 kv_next(u64 *s)
-{
-	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return *s;
-}
-
-static int run_values(unsigned int n, unsigned int seed, unsigned int bits)
-{
-	struct kv_inner inner = { 0 };
-	struct kv_mid mid = { .tag = 1 };
-	struct kv_outer outer = { .id = 2, .self = &outer };
-	u64 s = seed, r, mag;
-	long sum = 0;
-	unsigned int i, b;
-
-	if (n > MAX_VALUES || !bits || bits > 64)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		struct kv_call *c = &kv_calls[i];
-
-		r = kv_next(&s);
-		b = (r >> 8) % bits;	/* significant bits, below BITS */
-		mag = b ? kv_next(&s) >> (64 - b) : 0;
-		c->arg = i % 16 == 1 ? 0 : i % 16 == 2 ? 1 :
-			 (r & 7) ? (s64)mag : -(s64)mag;
-		c->chain = (r >> 4) % 4 < 2 ? (r >> 4) % 4 : 2;
-		c->level = (s32)(kv_next(&s) >> 32);
-		c->size = mag;
-		inner.level = c->level;
-		inner.size = c->size;
-		mid.inner = c->chain >= 1 ? &inner : NULL;
-		outer.mid = c->chain >= 1 ? &mid : NULL;
-		if (c->chain == 1)
-			mid.inner = NULL;
-		c->ret = ktarget_value(&outer, c->arg);
-		sum += c->ret;
-	}
-	WRITE_ONCE(errno_sink, sum);
-	kv_blob.size = n * sizeof(struct kv_call);
-	calls = n;
-	return 0;
-}
-
-/* make bench: N calls of ktarget_value() with a whole chain, back to back. */
-static int run_values_hot(unsigned int n)
-{
-	struct kv_inner inner = { .level = 7, .size = 4096 };
-	struct kv_mid mid = { .tag = 1, .inner = &inner };
-	struct kv_outer outer = { .id = 2, .mid = &mid, .self = &outer };
-	unsigned int i;
-	long sum = 0;
-	u64 t0 = ktime_get_ns();
-
-	for (i = 0; i < n; i++) {
-		sum += ktarget_value(&outer, 5000);
-		if (!(i & 1023))
-			cond_resched();
-	}
-	elapsed = ktime_get_ns() - t0;
-	WRITE_ONCE(errno_sink, sum);
-	calls = n;
 	return 0;
 }
 
@@ -609,9 +508,9 @@ static int ctl_cmd(char *buf)
 		return 0;
 	}
 	if (!strcmp(cmd, "values") && n == 4)
-		return run_values(a, b, c);
+		return ktarget_values(a, b, c, &calls);
 	if (!strcmp(cmd, "values_hot") && n == 2)
-		return run_values_hot(a);
+		return ktarget_values_hot(a, &calls, &elapsed);
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)
@@ -745,7 +644,7 @@ static int __init target_init(void)
 	debugfs_create_file_unsafe("spun", 0400, dir, NULL, &spun_fops);
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
-	debugfs_create_blob("values", 0400, dir, &kv_blob);
+	ktarget_values_init(dir);
 	return 0;
 }
 
