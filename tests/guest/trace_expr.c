@@ -305,6 +305,58 @@ int expr_bench_trace(const char *name, const char *mech, const char *kind)
 	return xtrace(name, mc, 3, &x, 0);
 }
 
+/* An error value as kstats' errno key reads it: as a long, or an int (kstats(4)). */
+static int is_errno(int64_t ret)
+{
+	int32_t low = (int32_t)ret;
+
+	return (ret >= -4095 && ret <= -1) ||
+	       (!((uint64_t)ret >> 32) && low >= -4095 && low <= -1);
+}
+
+/*
+ * A value trace's keys hold what NAME holds: values (flag VALUE), a
+ * negative one in NEG-NAME only. Key: the return value's errno, with 0
+ * fixed (key_values), so every count is known.
+ */
+static void keyed(uint32_t mech, const char *m, struct kv_call *c)
+{
+	struct kstats_expr x = { .flags = KSTATS_EXPR_VALUE };
+	uint64_t zero = 0, want0 = 0, want_other = 0;
+	struct kstats_trace t = {
+		.func = (uintptr_t)"ktarget_value", .mechanism = mech, .sample_every = 1,
+		.key = KSTATS_KEY_ERRNO, .nr_keys = 1, .key_values = (uintptr_t)&zero,
+		.expr = (uintptr_t)&x,
+	};
+	struct hist k0, ko, v;
+	int i, n;
+
+	strcpy((char *)t.name, "t.xe");
+	x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
+	if (!ok(!ioctl(fd, KSTATS_IOC_TRACE, &t), "%s: a value trace keyed by errno", m))
+		return;
+	target("values 1000 77 64");
+	n = read_values(c, MAX_VALUE_CALLS);
+	for (i = 0; i < n; i++) {
+		if (c[i].arg < 0)
+			continue;
+		if (is_errno(c[i].ret))
+			want_other++;
+		else
+			want0++;
+	}
+	snap("t.xe", &v);
+	ok(!snap("t.xe{errno=0}", &k0) && !snap("t.xe{errno=other}", &ko) &&
+	   k0.total == want0 && ko.total == want_other && v.total == want0 + want_other &&
+	   (k0.sn.metric_flags & KSTATS_METRIC_VALUE) && (ko.sn.metric_flags & KSTATS_METRIC_VALUE),
+	   "%s: its keys hold NAME's %llu values: {errno=0} %llu of %llu, {errno=other} "
+	   "%llu of %llu, flags 0x%x 0x%x", m, (unsigned long long)v.total,
+	   (unsigned long long)k0.total, (unsigned long long)want0,
+	   (unsigned long long)ko.total, (unsigned long long)want_other,
+	   k0.sn.metric_flags, ko.sn.metric_flags);
+	untrace("t.xe");
+}
+
 void test_expr(uint32_t mech, const char *m, int supported)
 {
 	static struct kv_call c[MAX_VALUE_CALLS];
@@ -315,6 +367,7 @@ void test_expr(uint32_t mech, const char *m, int supported)
 		return;
 	}
 	kinds(mech, m);
+	keyed(mech, m, c);
 	for (bits = 0; bits <= 3; bits += 3) {
 		run_args(mech, m, bits, c);
 		run_exit(mech, m, bits, c);
