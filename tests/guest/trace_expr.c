@@ -329,7 +329,7 @@ static void keyed(uint32_t mech, const char *m, struct kv_call *c)
 		.expr = (uintptr_t)&x,
 	};
 	struct hist k0, ko, v;
-	int i, n;
+	int i, n, err;
 
 	strcpy((char *)t.name, "t.xe");
 	x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
@@ -345,9 +345,9 @@ static void keyed(uint32_t mech, const char *m, struct kv_call *c)
 		else
 			want0++;
 	}
-	snap("t.xe", &v);
-	ok(!snap("t.xe{errno=0}", &k0) && !snap("t.xe{errno=other}", &ko) &&
-	   k0.total == want0 && ko.total == want_other && v.total == want0 + want_other &&
+	/* Before ok(): its arguments are evaluated in no set order. */
+	err = snap("t.xe", &v) ?: snap("t.xe{errno=0}", &k0) ?: snap("t.xe{errno=other}", &ko);
+	ok(!err && k0.total == want0 && ko.total == want_other && v.total == want0 + want_other &&
 	   (k0.sn.metric_flags & KSTATS_METRIC_VALUE) && (ko.sn.metric_flags & KSTATS_METRIC_VALUE),
 	   "%s: its keys hold NAME's %llu values: {errno=0} %llu of %llu, {errno=other} "
 	   "%llu of %llu, flags 0x%x 0x%x", m, (unsigned long long)v.total,
