@@ -21,7 +21,7 @@
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
-			 KSTATS_FEAT_KEY_VALUES)
+			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -255,6 +255,8 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->trace_flags = 0;
 	sn->call_cost_ps = 0;
 	sn->skip_cost_ps = 0;
+	sn->faults = 0;
+	sn->rejected = 0;
 	m = kstats_lookup((const char *)sn->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
@@ -390,6 +392,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
+	struct kstats_expr_prog *expr;
 	char *func, *start, *end;
 	unsigned long *cpus;
 	int err = 0;
@@ -408,17 +411,27 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
-	if (!kstats_file_privileged(file))
+	/* The expr is checked before the privilege, as every other field. */
+	err = kstats_expr_copy(t, &expr);
+	if (err)
+		return err;
+	if (!kstats_file_privileged(file)) {
+		kstats_expr_free(expr);
 		return -EPERM;
+	}
 	cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
-	if (!cpus)
+	if (!cpus) {
+		kstats_expr_free(expr);
 		return -ENOMEM;
+	}
 	err = kstats_arg_cpus(t, cpus);
 	func = kstats_arg_symbol(t->func, &err);
 	start = kstats_arg_symbol(t->start, &err);
 	end = kstats_arg_symbol(t->end, &err);
 	if (!err)
-		err = kstats_trace_start(file, t, func, start, end, cpus);
+		err = kstats_trace_start(file, t, func, start, end, cpus, expr);
+	else
+		kstats_expr_free(expr);
 	kfree(func);
 	kfree(start);
 	kfree(end);

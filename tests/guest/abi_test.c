@@ -95,7 +95,9 @@
 	X(kstats_snapshot, trace_flags, 188, 4) \
 	X(kstats_snapshot, call_cost_ps, 192, 8) \
 	X(kstats_snapshot, skip_cost_ps, 200, 8) \
-	X(kstats_snapshot, reserved, 208, 16) \
+	X(kstats_snapshot, faults, 208, 8) \
+	X(kstats_snapshot, rejected, 216, 8) \
+	X(kstats_snapshot, reserved, 224, 16) \
 	X(kstats_record, name, 0, 64) \
 	X(kstats_record, values, 64, 8) \
 	X(kstats_record, count, 72, 4) \
@@ -126,7 +128,24 @@
 	X(kstats_trace, cgroup_fd, 176, 4) \
 	X(kstats_trace, cgroup_pad, 180, 4) \
 	X(kstats_trace, key_values, 184, 8) \
-	X(kstats_trace, reserved, 192, 8) \
+	X(kstats_trace, expr, 192, 8) \
+	X(kstats_trace, reserved, 200, 8) \
+	X(kstats_operand, source, 0, 1) \
+	X(kstats_operand, index, 1, 1) \
+	X(kstats_operand, nr_loads, 2, 1) \
+	X(kstats_operand, size, 3, 1) \
+	X(kstats_operand, flags, 4, 1) \
+	X(kstats_operand, pad, 5, 3) \
+	X(kstats_operand, offsets, 8, 32) \
+	X(kstats_term, operand, 0, 40) \
+	X(kstats_term, cmp, 40, 4) \
+	X(kstats_term, flags, 44, 4) \
+	X(kstats_term, constant, 48, 8) \
+	X(kstats_expr, flags, 0, 4) \
+	X(kstats_expr, nr_terms, 4, 4) \
+	X(kstats_expr, value, 8, 40) \
+	X(kstats_expr, terms, 48, 448) \
+	X(kstats_expr, reserved, 496, 16) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
@@ -165,9 +184,9 @@
 	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
 	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
-	X(kstats_snapshot, 224, KSTATS_SNAPSHOT_SIZE_VER2, 208, KSTATS_IOC_SNAPSHOT, 0xC0E0BC05u) \
+	X(kstats_snapshot, 240, KSTATS_SNAPSHOT_SIZE_VER3, 224, KSTATS_IOC_SNAPSHOT, 0xC0F0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER5, 192, KSTATS_IOC_TRACE, 0x40C8BC07u) \
+	X(kstats_trace, 208, KSTATS_TRACE_SIZE_VER6, 200, KSTATS_IOC_TRACE, 0x40D0BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
 	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
@@ -261,9 +280,17 @@ static uint64_t maxactive_limit(void)
 	return n < 64 ? 64 : n > 65536 ? 65536 : n;
 }
 
+static struct kstats_expr expr_bad = { .flags = 1u << 31 };
+static struct kstats_expr expr_good = {
+	.flags = KSTATS_EXPR_VALUE,
+	.value = { .source = KSTATS_OPERAND_ARG, .size = 8, .flags = KSTATS_OPERAND_SIGNED },
+};
+
 uint64_t resolve(uint64_t v)
 {
 	switch (v) {
+	case PTR_EXPR_BAD: return U64PTR(&expr_bad);
+	case PTR_EXPR_GOOD: return U64PTR(&expr_good);
 	case PTR_NONE_PAGE: return U64PTR(g_none_page);
 	case VAL_PID: return (uint64_t)getpid();
 	case PTR_CPUS_ALL: return U64PTR(cpus_all);
@@ -485,7 +512,8 @@ void test_info(void)
 	const uint64_t need = KSTATS_FEAT_CREATE | KSTATS_FEAT_DELETE | KSTATS_FEAT_LIST |
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
 			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS |
-			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES;
+			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES |
+			      KSTATS_FEAT_EXPR;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -518,7 +546,7 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES",
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR",
 			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
@@ -527,7 +555,7 @@ void test_info(void)
 	if (!(i->features & KSTATS_FEAT_SPLIT) != !(i->features & KSTATS_FEAT_SELF))
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
-	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES (0x%llx)",
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR (0x%llx)",
 		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
