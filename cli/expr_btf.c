@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace --value/--if: an operand's names and types, from the kernel's BTF
+ * read with libbpf (vmlinux, and /sys/kernel/btf/MODULE for MODULE:FUNC or
+ * a function only a module has; KSTATS_BTF names another vmlinux file: the
+ * host tests' fixture). An operand becomes its source (argument register
+ * or return value), the pointer reads its members need with their offsets,
+ * and the final width and sign, which its type decides: unsigned integers,
+ * pointers and bool zero-extend, signed ones sign-extend (NEG-NAME), enums
+ * as BTF says they are signed or not. Without BTF only argN, retval and
+ * casts to u8..u64/s8..s64 work: argN and retval are then the whole
+ * 64-bit register, unsigned.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "expr.h"
+
+#define BTF_DIR		"/sys/kernel/btf"
+#define REG_ARGS	6	/* x86-64: rdi, rsi, rdx, rcx, r8, r9 */
+
+struct ks_btf_ctx {
+	struct btf *vmlinux;	/* NULL: no BTF */
+	struct btf *btf;	/* the function's: vmlinux or a module's (split) */
+	const char *func;	/* the symbol, without its module */
+	int proto;		/* its FUNC_PROTO's id, or -1 */
+	char where[160];
+};
+
+/* A type: a BTF id (0: void) under @stars extra pointers, or a builtin (@builtin). */
+struct rtype {
+	int id;
+	int stars;
+	bool builtin;		/* u8..u64, s8..s64: @size and @sign */
+	int size;
+	bool sign;
+};
+
+/* An operand while it resolves: a value in hand, or one at (value + off). */
+struct rstate {
+	struct kstats_operand *op;
+	struct ks_operand_desc *d;
+	struct rtype t;
+	bool at;		/* the value is in memory at (what is in hand + off) */
+	int32_t off;
+	int size;		/* bytes to read (or of the register), 1..8 */
+	bool sign;
+	char text[256];		/* the expression so far */
+};
+
+static int quiet(enum libbpf_print_level level __attribute__((unused)),
+		 const char *fmt __attribute__((unused)), va_list ap __attribute__((unused)))
+{
+	return 0;
+}
+
+static int find_proto(const struct btf *btf, const char *func)
+{
+	const struct btf_type *t;
+	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) ? (int)btf__type_by_id(btf, id)->type : -1;
+}
+
+/* The split BTF of module @mod, or of the first module that has @func (@mod ""). */
+static void open_module(struct ks_btf_ctx *c, const char *mod)
+{
+	char path[sizeof(BTF_DIR) + 256];
+	struct dirent *d;
+	struct btf *btf;
+	DIR *dir = mod[0] ? NULL : opendir(BTF_DIR);
+
+	if (mod[0]) {
+		snprintf(path, sizeof(path), BTF_DIR "/%s", mod);
+		btf = btf__parse_split(path, c->vmlinux);
+		if (libbpf_get_error(btf))
+			return;
+		c->btf = btf;
+		c->proto = find_proto(btf, c->func);
+		snprintf(c->where, sizeof(c->where), "module %s", mod);
+		return;
+	}
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
+			continue;
+		snprintf(path, sizeof(path), BTF_DIR "/%.200s", d->d_name);
+		btf = btf__parse_split(path, c->vmlinux);
+		if (libbpf_get_error(btf))
+			continue;
+		c->proto = find_proto(btf, c->func);
+		if (c->proto >= 0) {
+			c->btf = btf;
+			snprintf(c->where, sizeof(c->where), "module %.100s", d->d_name);
+			break;
+		}
+		btf__free(btf);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
+{
+	struct ks_btf_ctx *c = xcalloc(1, sizeof(*c));
+	const char *env = getenv("KSTATS_BTF"), *colon = strchr(func, ':');
+	char mod[128] = "";
+
+	libbpf_set_print(quiet);
+	c->proto = -1;
+	c->func = colon ? colon + 1 : func;
+	if (colon)
+		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - func), func);
+	c->vmlinux = env ? btf__parse(env, NULL) : btf__load_vmlinux_btf();
+	if (libbpf_get_error(c->vmlinux)) {
+		c->vmlinux = NULL;
+		snprintf(c->where, sizeof(c->where), "none");
+		return c;
+	}
+	c->btf = c->vmlinux;
+	snprintf(c->where, sizeof(c->where), "vmlinux");
+	if (!mod[0])
+		c->proto = find_proto(c->vmlinux, c->func);
+	if (c->proto < 0 && !env)
+		open_module(c, mod);
+	if (c->proto < 0)
+		snprintf(c->where, sizeof(c->where), "%.60s (without %.60s)",
+			 c->btf == c->vmlinux ? "vmlinux" : c->where, c->func);
+	return c;
+}
+
+void ks_btf_ctx_close(struct ks_btf_ctx *c)
+{
+	if (!c)
+		return;
+	if (c->btf && c->btf != c->vmlinux)
+		btf__free(c->btf);
+	btf__free(c->vmlinux);
+	free(c);
+}
+
+const char *ks_btf_ctx_where(const struct ks_btf_ctx *c)
+{
+	return c->where;
+}
+
+/* @a @b @c into @buf, cut at its end (texts for messages and the plan). */
+static void join(char *buf, size_t len, const char *a, const char *b, const char *c)
+{
+	size_t at = 0;
+	const char *parts[] = { a, b, c };
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		n = strlen(parts[i]);
+		if (n > len - 1 - at)
+			n = len - 1 - at;
+		memmove(buf + at, parts[i], n);
+		at += n;
+	}
+	buf[at] = 0;
+}
+
+/* ---- types ---- */
+
+static const struct btf_type *skip_mods(const struct btf *btf, int *id)
+{
+	int r = btf__resolve_type(btf, (unsigned int)*id);
+
+	if (r < 0)
+		return NULL;
+	*id = r;
+	return btf__type_by_id(btf, (unsigned int)r);
+}
+
+static void type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *buf,
+		      size_t len)
+{
+	static const char *const sname[] = { "u", "s" };
+	const struct btf_type *bt;
+	char inner[96], stars[16] = "";
+	const char *name;
+	int i;
+
+	for (i = 0; i < t->stars && i < (int)sizeof(stars) - 1; i++)
+		stars[i] = '*';
+	if (t->builtin) {
+		snprintf(buf, len, "%s%d%s%s", sname[t->sign], t->size * 8,
+			 t->stars ? " " : "", stars);
+		return;
+	}
+	bt = t->id ? btf__type_by_id(c->btf, (unsigned int)t->id) : NULL;
+	if (!bt) {
+		snprintf(inner, sizeof(inner), "void");
+	} else if (btf_is_ptr(bt)) {
+		struct rtype p = { .id = (int)bt->type };
+
+		type_name(c, &p, inner, sizeof(inner) - 2);
+		strcat(inner, inner[strlen(inner) - 1] == '*' ? "*" : " *");
+	} else if (btf_is_const(bt) || btf_is_volatile(bt) || btf_is_restrict(bt) ||
+		   btf_is_type_tag(bt)) {
+		struct rtype p = { .id = (int)bt->type };
+
+		type_name(c, &p, inner, sizeof(inner));
+	} else if (btf_is_array(bt)) {
+		struct rtype p = { .id = (int)btf_array(bt)->type };
+		char e[80];
+
+		type_name(c, &p, e, sizeof(e));
+		snprintf(inner, sizeof(inner), "%s[%u]", e, btf_array(bt)->nelems);
+	} else {
+		name = btf__name_by_offset(c->btf, bt->name_off);
+		snprintf(inner, sizeof(inner), "%s%s%s",
+			 btf_is_struct(bt) ? "struct " : btf_is_union(bt) ? "union " :
+			 btf_is_any_enum(bt) ? "enum " : "",
+			 name && *name ? name : btf_is_func_proto(bt) ? "function" :
+			 "(anonymous)", "");
+	}
+	snprintf(buf, len, "%s%s%s", inner, t->stars ? " " : "", stars);
+}
+
+static bool is_ptr(const struct ks_btf_ctx *c, const struct rtype *t)
+{
+	int id = t->id;
+	const struct btf_type *bt;
+
+	if (t->stars)
+		return true;
+	if (t->builtin || !id)
+		return false;
+	bt = skip_mods(c->btf, &id);
+	return bt && btf_is_ptr(bt);
+}
+
+/* What @t points to (is_ptr(@t)). */
+static struct rtype pointee(const struct ks_btf_ctx *c, const struct rtype *t)
+{
+	struct rtype p = *t;
+	const struct btf_type *bt;
+	int id = t->id;
+
+	if (t->stars) {
+		p.stars--;
+		return p;
+	}
+	bt = skip_mods(c->btf, &id);
+	p.id = (int)bt->type;
+	p.stars = 0;
+	return p;
+}
+
+/* The struct or union @t is (no pointer), else NULL. */
+static const struct btf_type *composite(const struct ks_btf_ctx *c, const struct rtype *t,
+					int *id)
+{
+	const struct btf_type *bt;
+
+	*id = t->id;
+	if (t->builtin || t->stars || !t->id)
+		return NULL;
+	bt = skip_mods(c->btf, id);
+	return bt && (btf_is_struct(bt) || btf_is_union(bt)) ? bt : NULL;
+}
+
+/*
+ * Width and sign of a scalar @t into @s; else the reason it is none, into
+ * @why (a struct, an array, a float, void, a function).
+ */
+static bool scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size,
+		   bool *sign, const char **why)
+{
+	const struct btf_type *bt;
+	int id = t->id;
+
+	if (t->builtin && !t->stars) {
+		*size = t->size;
+		*sign = t->sign;
+		return true;
+	}
+	if (is_ptr(c, t)) {
+		*size = 8;
+		*sign = false;
+		return true;
+	}
+	bt = id ? skip_mods(c->btf, &id) : NULL;
+	if (bt && btf_is_int(bt) && bt->size <= 8) {
+		*size = (int)bt->size;
+		*sign = btf_int_encoding(bt) & BTF_INT_SIGNED;
+		return true;
+	}
+	if (bt && btf_is_any_enum(bt) && bt->size <= 8) {
+		*size = (int)bt->size;
+		*sign = btf_kflag(bt);
+		return true;
+	}
+	*why = !bt ? "void" : btf_is_struct(bt) ? "a struct" : btf_is_union(bt) ? "a union" :
+	       btf_is_array(bt) ? "an array" : btf_is_float(bt) ? "a floating-point number" :
+	       btf_is_int(bt) ? "an integer wider than 64 bits" : "not a number";
+	return false;
+}
+
+/* ---- messages ---- */
+
+static int levenshtein(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), i, j, prev, cur, tmp;
+	int row[KS_EXPR_IDENT + 1];
+
+	if (la > KS_EXPR_IDENT || lb > KS_EXPR_IDENT)
+		return 1 << 20;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < cur)
+				cur = row[j] + 1;
+			if (row[j - 1] + 1 < cur)
+				cur = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = cur;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* Keeps in @best the name nearest @want (within a third of its length, at least 2). */
+static void nearest(const char *want, const char *name, char *best, int *dist)
+{
+	int d = levenshtein(want, name), max = (int)strlen(want) / 3;
+
+	if (d < *dist && d <= (max < 2 ? 2 : max)) {
+		*dist = d;
+		snprintf(best, KS_EXPR_IDENT, "%s", name);
+	}
+}
+
+static int refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ks_usage("%s '%s': %s (column %d)", p->opt, p->text, msg, n->col);
+}
+
+/* ---- sources ---- */
+
+/* Parameter @i's name ("arg3" without one) into @buf. */
+static const char *param_name(const struct ks_btf_ctx *c, int i, char *buf, size_t len)
+{
+	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
+	const struct btf_param *bp = btf_params(pt) + i;
+	const char *name = btf__name_by_offset(c->btf, bp->name_off);
+
+	if (name && *name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "arg%d", i);
+	return buf;
+}
+
+static int nr_params(const struct ks_btf_ctx *c)
+{
+	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
+
+	return btf_vlen(pt);
+}
+
+static const char *param_list(const struct ks_btf_ctx *c, char *buf, size_t len)
+{
+	char name[KS_EXPR_IDENT];
+	size_t at = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < nr_params(c) && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
+				       param_name(c, i, name, sizeof(name)));
+	return nr_params(c) ? buf : "none";
+}
+
+/* Parameter @i's type; refused when its register cannot be told or read. */
+static int param(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		 int i, struct rstate *s)
+{
+	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
+	const struct btf_param *bp = btf_params(pt);
+	char name[KS_EXPR_IDENT], ty[96];
+	const char *why;
+	int k, size;
+	bool sign;
+
+	/* A struct or float passed by value takes other or more registers. */
+	for (k = 0; k <= i; k++) {
+		struct rtype t = { .id = (int)bp[k].type };
+
+		if (scalar(c, &t, &size, &sign, &why))
+			continue;
+		type_name(c, &t, ty, sizeof(ty));
+		ks_set_hint("a struct or a float passed by value is not one integer "
+			    "register; a pointer to it would be");
+		if (k == i)
+			return refuse(p, n, "%s is passed by value (%s, %s): kstats reads "
+				      "integers and pointers", param_name(c, k, name,
+				      sizeof(name)), ty, why);
+		ks_set_hint("%s (%s) is passed by value before it: the registers of "
+			    "the parameters after it cannot be told", param_name(c, k, name,
+			    sizeof(name)), ty);
+		return refuse(p, n, "%s: its register is not known", n->ident);
+	}
+	s->t = (struct rtype){ .id = (int)bp[i].type };
+	return 0;
+}
+
+static int source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		  bool pred, struct rstate *s)
+{
+	const char *id = n->ident;
+	char list[512], best[KS_EXPR_IDENT] = "", name[KS_EXPR_IDENT];
+	int i, dist = 1 << 20;
+	char *end;
+	long idx;
+
+	if (!strcmp(id, "duration")) {
+		if (!pred) {
+			ks_set_hint("--value EXPR --time records both; without --value, "
+				    "NAME is the duration");
+			return refuse(p, n, "the duration is NAME itself, not a value");
+		}
+		s->op->source = KSTATS_OPERAND_DURATION;
+		s->t = (struct rtype){ .builtin = true, .size = 8 };
+		s->d->time = true;
+		snprintf(s->d->source, sizeof(s->d->source), "duration");
+		return 0;
+	}
+	if (!strcmp(id, "retval")) {
+		s->op->source = KSTATS_OPERAND_RETVAL;
+		snprintf(s->d->source, sizeof(s->d->source), "retval");
+		if (c->proto < 0) {
+			s->t = (struct rtype){ .builtin = true, .size = 8 };
+			return 0;
+		}
+		s->t = (struct rtype){ .id = (int)btf__type_by_id(c->btf,
+							  (unsigned int)c->proto)->type };
+		if (!s->t.id)
+			return refuse(p, n, "%s returns void: there is no return value",
+				      c->func);
+		return 0;
+	}
+	if (!strncmp(id, "arg", 3) && id[3] >= '0' && id[3] <= '9') {
+		idx = strtol(id + 3, &end, 10);
+		if (*end || (id[3] == '0' && id[4]))
+			goto named;
+		if (idx >= REG_ARGS) {
+			ks_set_hint("only the first %d arguments are in registers (x86-64)",
+				    REG_ARGS);
+			return refuse(p, n, "%s is on the stack: kstats reads argument "
+				      "registers arg0 to arg%d", id, REG_ARGS - 1);
+		}
+		s->op->source = KSTATS_OPERAND_ARG;
+		s->op->index = (uint8_t)idx;
+		if (c->proto < 0) {
+			s->t = (struct rtype){ .builtin = true, .size = 8 };
+			snprintf(s->d->source, sizeof(s->d->source), "%s", id);
+			return 0;
+		}
+		if (idx >= nr_params(c)) {
+			ks_set_hint("its parameters: %s", param_list(c, list, sizeof(list)));
+			return refuse(p, n, "%s has %d parameter%s: there is no %s", c->func,
+				      nr_params(c), nr_params(c) == 1 ? "" : "s", id);
+		}
+		snprintf(s->d->source, sizeof(s->d->source), "%s (%s)", id,
+			 param_name(c, (int)idx, name, sizeof(name)));
+		return param(c, p, n, (int)idx, s);
+	}
+named:
+	if (!c->vmlinux) {
+		ks_set_hint("without BTF, name arguments argN (arg0 the first) and "
+			    "retval, with a cast for their width: (s32)arg1");
+		return refuse(p, n, "'%s': no BTF here (/sys/kernel/btf/vmlinux) to "
+			      "name it", id);
+	}
+	if (c->proto < 0) {
+		ks_set_hint("BTF has no function %s (inlined, or a module without BTF?): "
+			    "use argN and retval, with casts: (s32)arg1", c->func);
+		return refuse(p, n, "'%s': the parameters of %s are not known", id,
+			      c->func);
+	}
+	for (i = 0; i < nr_params(c); i++) {
+		param_name(c, i, name, sizeof(name));
+		if (!strcmp(name, id))
+			break;
+		nearest(id, name, best, &dist);
+	}
+	if (i == nr_params(c)) {
+		if (best[0])
+			ks_set_hint("did you mean '%s'? %s's parameters: %s", best, c->func,
+				    param_list(c, list, sizeof(list)));
+		else
+			ks_set_hint("%s's parameters: %s; or argN, retval", c->func,
+				    param_list(c, list, sizeof(list)));
+		return refuse(p, n, "%s has no parameter '%s'", c->func, id);
+	}
+	if (i >= REG_ARGS) {
+		ks_set_hint("only the first %d arguments are in registers (x86-64)",
+			    REG_ARGS);
+		return refuse(p, n, "%s is argument %d, on the stack: kstats reads "
+			      "arg0 to arg%d", id, i, REG_ARGS - 1);
+	}
+	s->op->source = KSTATS_OPERAND_ARG;
+	s->op->index = (uint8_t)i;
+	snprintf(s->d->source, sizeof(s->d->source), "arg%d (%s)", i, id);
+	return param(c, p, n, i, s);
+}
+
+/* ---- members ---- */
+
+/*
+ * Member @name of @t (a struct or union), through anonymous ones, into
+ * @off (bytes) and @mt; 1 not found (the nearest name in @best), -1 a
+ * bitfield (its bits in @bits).
+ */
+static int member(const struct ks_btf_ctx *c, int tid, const char *name, int32_t *off,
+		  struct rtype *mt, char *best, int *dist, int *bits)
+{
+	const struct btf_type *t = btf__type_by_id(c->btf, (unsigned int)tid);
+	const struct btf_member *m = btf_members(t);
+	const char *mn;
+	int i, sub, rc;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		mn = btf__name_by_offset(c->btf, m->name_off);
+		if (mn && *mn) {
+			if (strcmp(mn, name)) {
+				nearest(name, mn, best, dist);
+				continue;
+			}
+			*bits = (int)btf_member_bitfield_size(t, (uint32_t)i);
+			if (*bits || btf_member_bit_offset(t, (uint32_t)i) % 8)
+				return -1;
+			*off = (int32_t)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+			*mt = (struct rtype){ .id = (int)m->type };
+			return 0;
+		}
+		sub = (int)m->type;
+		t = skip_mods(c->btf, &sub);
+		if (t && (btf_is_struct(t) || btf_is_union(t))) {
+			rc = member(c, sub, name, off, mt, best, dist, bits);
+			if (rc <= 0) {
+				if (!rc)
+					*off += (int32_t)(btf_member_bit_offset(
+						btf__type_by_id(c->btf, (unsigned int)tid),
+						(uint32_t)i) / 8);
+				return rc;
+			}
+		}
+		t = btf__type_by_id(c->btf, (unsigned int)tid);
+	}
+	return 1;
+}
+
+/* Reads what is in hand at + off: one more load. */
+static int load(struct ks_parse *p, const struct ks_node *n, struct rstate *s)
+{
+	int i = s->op->nr_loads;
+
+	if (i == KSTATS_EXPR_LOADS) {
+		ks_set_hint("kstats follows at most %d pointers per operand",
+			    KSTATS_EXPR_LOADS);
+		return refuse(p, n, "the chain is too long: more than %d reads",
+			      KSTATS_EXPR_LOADS);
+	}
+	s->op->offsets[i] = s->off;
+	join(s->d->fields[i], sizeof(s->d->fields[i]), s->text, "", "");
+	s->op->nr_loads++;
+	s->at = false;
+	s->off = 0;
+	return 0;
+}
+
+static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		   bool pred, struct rstate *s);
+
+static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		  bool pred, struct rstate *s)
+{
+	char ty[96], sub[256], best[KS_EXPR_IDENT] = "";
+	const struct btf_type *ct;
+	struct rtype owner, mt;
+	int dist = 1 << 20, bits = 0, tid, rc;
+	bool arrow = n->kind == KS_N_ARROW;
+	int32_t off = 0;
+
+	if (resolve(c, p, n->sub, pred, s))
+		return -1;
+	ks_node_text(n->sub, sub, sizeof(sub));
+	type_name(c, &s->t, ty, sizeof(ty));
+	if (s->op->source == KSTATS_OPERAND_DURATION)
+		return refuse(p, n, "the duration is a number, not a pointer");
+	if (arrow && !is_ptr(c, &s->t)) {
+		if (composite(c, &s->t, &tid)) {
+			ks_set_hint("'.' reaches a member of a struct: %s.%s", sub, n->ident);
+			return refuse(p, n, "'%s' is %s, not a pointer: '->' follows pointers",
+				      sub, ty);
+		}
+		ks_set_hint("cast it to a pointer first: ((struct NAME *)%s)->%s", sub,
+			    n->ident);
+		return refuse(p, n, "'%s' is %s, not a pointer: '->' needs one", sub, ty);
+	}
+	if (!arrow && is_ptr(c, &s->t)) {
+		ks_set_hint("'->' follows a pointer: %s->%s", sub, n->ident);
+		return refuse(p, n, "'%s' is a pointer (%s): '.' reaches a member of a "
+			      "struct", sub, ty);
+	}
+	if (arrow) {
+		if (s->size != 8)
+			return refuse(p, n, "'%s' is %d bytes: a pointer is 8", sub, s->size);
+		if (s->at && load(p, n, s))
+			return -1;
+		owner = pointee(c, &s->t);
+	} else {
+		owner = s->t;
+		if (!s->at) {
+			type_name(c, &owner, ty, sizeof(ty));
+			ks_set_hint("a struct returned or passed by value is in registers, "
+				    "not memory: kstats reads integers and pointers");
+			return refuse(p, n, "'%s' is a struct by value (%s)", sub, ty);
+		}
+	}
+	ct = composite(c, &owner, &tid);
+	if (!ct) {
+		type_name(c, &owner, ty, sizeof(ty));
+		if (owner.builtin || !owner.id)
+			ks_set_hint("cast it to a struct pointer: ((struct NAME *)%s)->%s",
+				    sub, n->ident);
+		return refuse(p, n, "'%s' %s %s, which has no members", sub,
+			      arrow ? "points to" : "is", owner.id || owner.builtin ? ty :
+			      "void");
+	}
+	rc = member(c, tid, n->ident, &off, &mt, best, &dist, &bits);
+	type_name(c, &owner, ty, sizeof(ty));
+	if (rc > 0) {
+		if (best[0])
+			ks_set_hint("did you mean '%s'?", best);
+		return refuse(p, n, "%s has no member '%s'", ty, n->ident);
+	}
+	if (rc < 0) {
+		ks_set_hint("kstats reads whole bytes; a bitfield's word can be read "
+			    "through a cast, its bits tested with '&' in --if");
+		return refuse(p, n, "%s.%s is a bitfield (%d bits): not supported", ty,
+			      n->ident, bits);
+	}
+	s->at = true;
+	s->off += off;
+	s->t = mt;
+	ks_node_text(n, s->text, sizeof(s->text));
+	if (scalar(c, &mt, &s->size, &s->sign, &(const char *){ NULL }) == false)
+		s->size = 8;	/* a struct or array: only a member of it can be read */
+	return 0;
+}
+
+/* A builtin type name (u8..u64, s8..s64) into @t. */
+static bool builtin(const char *name, struct rtype *t)
+{
+	static const char *const names[] = { "u8", "u16", "u32", "u64", "s8", "s16",
+					     "s32", "s64" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i])) {
+			*t = (struct rtype){ .builtin = true, .size = 1 << (i % 4),
+					     .sign = i >= 4 };
+			return true;
+		}
+	return false;
+}
+
+static int cast_type(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		     struct rtype *t)
+{
+	int kind = !strcmp(n->tag, "struct") ? BTF_KIND_STRUCT :
+		   !strcmp(n->tag, "union") ? BTF_KIND_UNION :
+		   !strcmp(n->tag, "enum") ? BTF_KIND_ENUM : 0;
+	int id;
+
+	if (!kind && builtin(n->ident, t)) {
+		t->stars = n->stars;
+		return 0;
+	}
+	if (!c->vmlinux) {
+		ks_set_hint("without BTF, casts are to u8, u16, u32, u64, s8, s16, s32 "
+			    "and s64");
+		return refuse(p, n, "no BTF here (/sys/kernel/btf/vmlinux) to know "
+			      "type '%s%s%s'", n->tag, n->tag[0] ? " " : "", n->ident);
+	}
+	id = kind ? btf__find_by_name_kind(c->btf, n->ident, (uint32_t)kind) :
+		    btf__find_by_name_kind(c->btf, n->ident, BTF_KIND_TYPEDEF);
+	if (id < 0 && !kind)
+		id = btf__find_by_name_kind(c->btf, n->ident, BTF_KIND_INT);
+	if (id < 0 && kind == BTF_KIND_ENUM)
+		id = btf__find_by_name_kind(c->btf, n->ident, BTF_KIND_ENUM64);
+	if (id < 0) {
+		ks_set_hint("%s", kind ? "the name as BTF has it ('bpftool btf dump file "
+			    "/sys/kernel/btf/vmlinux')" : "a struct needs its tag: (struct "
+			    "NAME *); fixed widths: u8..u64, s8..s64");
+		return refuse(p, n, "no type '%s%s%s' in BTF", n->tag, n->tag[0] ? " " : "",
+			      n->ident);
+	}
+	*t = (struct rtype){ .id = id, .stars = n->stars };
+	return 0;
+}
+
+static int cast(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		bool pred, struct rstate *s)
+{
+	char from[96], to[96], sub[256];
+	const char *why = NULL;
+	struct rtype t;
+	int size;
+	bool sign;
+
+	if (resolve(c, p, n->sub, pred, s) || cast_type(c, p, n, &t))
+		return -1;
+	ks_node_text(n->sub, sub, sizeof(sub));
+	type_name(c, &s->t, from, sizeof(from));
+	type_name(c, &t, to, sizeof(to));
+	if (s->op->source == KSTATS_OPERAND_DURATION)
+		return refuse(p, n, "the duration is ns, 64 bits: it takes no cast");
+	if (!scalar(c, &t, &size, &sign, &why))
+		return refuse(p, n, "(%s): %s is not a number nor a pointer", to, why);
+	if (!scalar(c, &s->t, &s->size, &s->sign, &why))
+		return refuse(p, n, "'%s' is %s (%s): only a number or a pointer can be "
+			      "cast", sub, why, from);
+	if (size > s->size && sign != s->sign) {
+		ks_set_hint("cast to the same sign first, or to %s%d", s->sign ? "s" : "u",
+			    size * 8);
+		return refuse(p, n, "(%s) of %s widens a %s value to %s: negative "
+			      "values would read as huge ones", to, from,
+			      s->sign ? "signed" : "unsigned", s->sign ? "unsigned" : "signed");
+	}
+	if (size > s->size && is_ptr(c, &t))
+		return refuse(p, n, "'%s' is %d bytes: a pointer is 8", sub, s->size);
+	/*
+	 * Narrower: the low bytes (little-endian: at the value's address), as
+	 * the cast's sign. Wider: extended by the value's own sign, the same.
+	 */
+	if (size <= s->size) {
+		s->size = size;
+		s->sign = sign;
+	}
+	s->t = t;
+	ks_node_text(n, s->text, sizeof(s->text));
+	return 0;
+}
+
+static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		   bool pred, struct rstate *s)
+{
+	const char *why;
+
+	switch (n->kind) {
+	case KS_N_NAME:
+		if (source(c, p, n, pred, s))
+			return -1;
+		snprintf(s->text, sizeof(s->text), "%s", n->ident);
+		if (!scalar(c, &s->t, &s->size, &s->sign, &why))
+			s->size = 8;	/* refused in param(), or a struct by value */
+		return 0;
+	case KS_N_ARROW:
+	case KS_N_DOT:
+		return access(c, p, n, pred, s);
+	case KS_N_CAST:
+		return cast(c, p, n, pred, s);
+	}
+	return -1;
+}
+
+int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		   bool pred, struct kstats_operand *op, struct ks_operand_desc *d)
+{
+	struct rstate s = { .op = op, .d = d };
+	const char *why = NULL;
+	char ty[96];
+	int size;
+	bool sign;
+
+	memset(op, 0, sizeof(*op));
+	memset(d, 0, sizeof(*d));
+	if (resolve(c, p, n, pred, &s))
+		return -1;
+	type_name(c, &s.t, ty, sizeof(ty));
+	if (!scalar(c, &s.t, &size, &sign, &why)) {
+		if (!strcmp(why, "a struct") || !strcmp(why, "a union"))
+			ks_set_hint("name one of its members: %s.member", s.text);
+		else if (!strcmp(why, "an array"))
+			ks_set_hint("an array's elements are not indexed: read a scalar "
+				    "member beside it, or the array's first bytes through a "
+				    "cast of a pointer to it");
+		else
+			ks_set_hint("kstats records one 64-bit integer per call");
+		return refuse(p, n, "'%s' is %s (%s): kstats records integers and "
+			      "pointers", s.text, why, ty);
+	}
+	if (s.at && load(p, n, &s))
+		return -1;
+	op->size = (uint8_t)s.size;
+	op->flags = s.sign ? KSTATS_OPERAND_SIGNED : 0;
+	snprintf(d->text, sizeof(d->text), "%s", s.text);
+	snprintf(d->type, sizeof(d->type), "%s", ty);
+	return 0;
+}
