@@ -53,6 +53,11 @@ struct ks_parse {
 /* 0, or the usage error said (exit status EXIT_USAGE). */
 int ks_expr_parse_value(struct ks_parse *p, const char *text, struct ks_node **out);
 int ks_expr_parse_pred(struct ks_parse *p, const char *text, struct ks_dnf *out);
+/*
+ * "--value 'TEXT'" for messages; a long TEXT as its part around column
+ * @col ("--if '...->f_next->f_flags'"), so that the message fits a line.
+ */
+const char *ks_expr_where(const struct ks_parse *p, int col, char *buf, size_t len);
 /* @n as text, canonical ("((struct file *)arg0)->f_inode"). */
 void ks_node_text(const struct ks_node *n, char *buf, size_t len);
 

@@ -20,38 +20,10 @@
 #include <bpf/libbpf.h>
 
 #include "expr.h"
+#include "expr_btf.h"
 
 #define BTF_DIR		"/sys/kernel/btf"
 #define REG_ARGS	6	/* x86-64: rdi, rsi, rdx, rcx, r8, r9 */
-
-struct ks_btf_ctx {
-	struct btf *vmlinux;	/* NULL: no BTF */
-	struct btf *btf;	/* the function's: vmlinux or a module's (split) */
-	const char *func;	/* the symbol, without its module */
-	int proto;		/* its FUNC_PROTO's id, or -1 */
-	char where[160];
-};
-
-/* A type: a BTF id (0: void) under @stars extra pointers, or a builtin (@builtin). */
-struct rtype {
-	int id;
-	int stars;
-	bool builtin;		/* u8..u64, s8..s64: @size and @sign */
-	int size;
-	bool sign;
-};
-
-/* An operand while it resolves: a value in hand, or one at (value + off). */
-struct rstate {
-	struct kstats_operand *op;
-	struct ks_operand_desc *d;
-	struct rtype t;
-	bool at;		/* the value is in memory at (what is in hand + off) */
-	int32_t off;
-	int size;		/* bytes to read (or of the register), 1..8 */
-	bool sign;
-	char text[256];		/* the expression so far */
-};
 
 static int quiet(enum libbpf_print_level level __attribute__((unused)),
 		 const char *fmt __attribute__((unused)), va_list ap __attribute__((unused)))
@@ -152,26 +124,9 @@ const char *ks_btf_ctx_where(const struct ks_btf_ctx *c)
 	return c->where;
 }
 
-/* @a @b @c into @buf, cut at its end (texts for messages and the plan). */
-static void join(char *buf, size_t len, const char *a, const char *b, const char *c)
-{
-	size_t at = 0;
-	const char *parts[] = { a, b, c };
-	size_t i, n;
-
-	for (i = 0; i < ARRAY_SIZE(parts); i++) {
-		n = strlen(parts[i]);
-		if (n > len - 1 - at)
-			n = len - 1 - at;
-		memmove(buf + at, parts[i], n);
-		at += n;
-	}
-	buf[at] = 0;
-}
-
 /* ---- types ---- */
 
-static const struct btf_type *skip_mods(const struct btf *btf, int *id)
+const struct btf_type *eb_skip_mods(const struct btf *btf, int *id)
 {
 	int r = btf__resolve_type(btf, (unsigned int)*id);
 
@@ -181,7 +136,7 @@ static const struct btf_type *skip_mods(const struct btf *btf, int *id)
 	return btf__type_by_id(btf, (unsigned int)r);
 }
 
-static void type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *buf,
+void eb_type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *buf,
 		      size_t len)
 {
 	static const char *const sname[] = { "u", "s" };
@@ -203,18 +158,18 @@ static void type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *b
 	} else if (btf_is_ptr(bt)) {
 		struct rtype p = { .id = (int)bt->type };
 
-		type_name(c, &p, inner, sizeof(inner) - 2);
+		eb_type_name(c, &p, inner, sizeof(inner) - 2);
 		strcat(inner, inner[strlen(inner) - 1] == '*' ? "*" : " *");
 	} else if (btf_is_const(bt) || btf_is_volatile(bt) || btf_is_restrict(bt) ||
 		   btf_is_type_tag(bt)) {
 		struct rtype p = { .id = (int)bt->type };
 
-		type_name(c, &p, inner, sizeof(inner));
+		eb_type_name(c, &p, inner, sizeof(inner));
 	} else if (btf_is_array(bt)) {
 		struct rtype p = { .id = (int)btf_array(bt)->type };
 		char e[80];
 
-		type_name(c, &p, e, sizeof(e));
+		eb_type_name(c, &p, e, sizeof(e));
 		snprintf(inner, sizeof(inner), "%s[%u]", e, btf_array(bt)->nelems);
 	} else {
 		name = btf__name_by_offset(c->btf, bt->name_off);
@@ -227,7 +182,7 @@ static void type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *b
 	snprintf(buf, len, "%s%s%s", inner, t->stars ? " " : "", stars);
 }
 
-static bool is_ptr(const struct ks_btf_ctx *c, const struct rtype *t)
+bool eb_is_ptr(const struct ks_btf_ctx *c, const struct rtype *t)
 {
 	int id = t->id;
 	const struct btf_type *bt;
@@ -236,12 +191,12 @@ static bool is_ptr(const struct ks_btf_ctx *c, const struct rtype *t)
 		return true;
 	if (t->builtin || !id)
 		return false;
-	bt = skip_mods(c->btf, &id);
+	bt = eb_skip_mods(c->btf, &id);
 	return bt && btf_is_ptr(bt);
 }
 
-/* What @t points to (is_ptr(@t)). */
-static struct rtype pointee(const struct ks_btf_ctx *c, const struct rtype *t)
+/* What @t points to (eb_is_ptr(@t)). */
+struct rtype eb_pointee(const struct ks_btf_ctx *c, const struct rtype *t)
 {
 	struct rtype p = *t;
 	const struct btf_type *bt;
@@ -251,14 +206,14 @@ static struct rtype pointee(const struct ks_btf_ctx *c, const struct rtype *t)
 		p.stars--;
 		return p;
 	}
-	bt = skip_mods(c->btf, &id);
+	bt = eb_skip_mods(c->btf, &id);
 	p.id = (int)bt->type;
 	p.stars = 0;
 	return p;
 }
 
 /* The struct or union @t is (no pointer), else NULL. */
-static const struct btf_type *composite(const struct ks_btf_ctx *c, const struct rtype *t,
+const struct btf_type *eb_composite(const struct ks_btf_ctx *c, const struct rtype *t,
 					int *id)
 {
 	const struct btf_type *bt;
@@ -266,7 +221,7 @@ static const struct btf_type *composite(const struct ks_btf_ctx *c, const struct
 	*id = t->id;
 	if (t->builtin || t->stars || !t->id)
 		return NULL;
-	bt = skip_mods(c->btf, id);
+	bt = eb_skip_mods(c->btf, id);
 	return bt && (btf_is_struct(bt) || btf_is_union(bt)) ? bt : NULL;
 }
 
@@ -274,7 +229,7 @@ static const struct btf_type *composite(const struct ks_btf_ctx *c, const struct
  * Width and sign of a scalar @t into @s; else the reason it is none, into
  * @why (a struct, an array, a float, void, a function).
  */
-static bool scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size,
+bool eb_scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size,
 		   bool *sign, const char **why)
 {
 	const struct btf_type *bt;
@@ -285,12 +240,12 @@ static bool scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size,
 		*sign = t->sign;
 		return true;
 	}
-	if (is_ptr(c, t)) {
+	if (eb_is_ptr(c, t)) {
 		*size = 8;
 		*sign = false;
 		return true;
 	}
-	bt = id ? skip_mods(c->btf, &id) : NULL;
+	bt = id ? eb_skip_mods(c->btf, &id) : NULL;
 	if (bt && btf_is_int(bt) && bt->size <= 8) {
 		*size = (int)bt->size;
 		*sign = btf_int_encoding(bt) & BTF_INT_SIGNED;
@@ -336,7 +291,7 @@ static int levenshtein(const char *a, const char *b)
 }
 
 /* Keeps in @best the name nearest @want (within a third of its length, at least 2). */
-static void nearest(const char *want, const char *name, char *best, int *dist)
+void eb_nearest(const char *want, const char *name, char *best, int *dist)
 {
 	int d = levenshtein(want, name), max = (int)strlen(want) / 3;
 
@@ -346,17 +301,16 @@ static void nearest(const char *want, const char *name, char *best, int *dist)
 	}
 }
 
-static int refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
+int eb_refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], where[96];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ks_usage("%s '%s': %s (column %d)", p->opt, p->text, msg, n->col);
+	return ks_usage("%s: %s (column %d)", ks_expr_where(p, n->col, where, sizeof(where)),
+			msg, n->col);
 }
 
 /* ---- sources ---- */
@@ -410,25 +364,25 @@ static int param(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node 
 	for (k = 0; k <= i; k++) {
 		struct rtype t = { .id = (int)bp[k].type };
 
-		if (scalar(c, &t, &size, &sign, &why))
+		if (eb_scalar(c, &t, &size, &sign, &why))
 			continue;
-		type_name(c, &t, ty, sizeof(ty));
+		eb_type_name(c, &t, ty, sizeof(ty));
 		ks_set_hint("a struct or a float passed by value is not one integer "
 			    "register; a pointer to it would be");
 		if (k == i)
-			return refuse(p, n, "%s is passed by value (%s, %s): kstats reads "
+			return eb_refuse(p, n, "%s is passed by value (%s, %s): kstats reads "
 				      "integers and pointers", param_name(c, k, name,
 				      sizeof(name)), ty, why);
 		ks_set_hint("%s (%s) is passed by value before it: the registers of "
 			    "the parameters after it cannot be told", param_name(c, k, name,
 			    sizeof(name)), ty);
-		return refuse(p, n, "%s: its register is not known", n->ident);
+		return eb_refuse(p, n, "%s: its register is not known", n->ident);
 	}
 	s->t = (struct rtype){ .id = (int)bp[i].type };
 	return 0;
 }
 
-static int source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		  bool pred, struct rstate *s)
 {
 	const char *id = n->ident;
@@ -441,7 +395,7 @@ static int source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 		if (!pred) {
 			ks_set_hint("--value EXPR --time records both; without --value, "
 				    "NAME is the duration");
-			return refuse(p, n, "the duration is NAME itself, not a value");
+			return eb_refuse(p, n, "the duration is NAME itself, not a value");
 		}
 		s->op->source = KSTATS_OPERAND_DURATION;
 		s->t = (struct rtype){ .builtin = true, .size = 8 };
@@ -458,9 +412,12 @@ static int source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 		}
 		s->t = (struct rtype){ .id = (int)btf__type_by_id(c->btf,
 							  (unsigned int)c->proto)->type };
-		if (!s->t.id)
-			return refuse(p, n, "%s returns void: there is no return value",
+		if (!s->t.id) {
+			ks_set_hint("its return register holds whatever was left "
+				    "there; its arguments can be read (argN)");
+			return eb_refuse(p, n, "%s returns void: there is no return value",
 				      c->func);
+		}
 		return 0;
 	}
 	if (!strncmp(id, "arg", 3) && id[3] >= '0' && id[3] <= '9') {
@@ -470,7 +427,7 @@ static int source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 		if (idx >= REG_ARGS) {
 			ks_set_hint("only the first %d arguments are in registers (x86-64)",
 				    REG_ARGS);
-			return refuse(p, n, "%s is on the stack: kstats reads argument "
+			return eb_refuse(p, n, "%s is on the stack: kstats reads argument "
 				      "registers arg0 to arg%d", id, REG_ARGS - 1);
 		}
 		s->op->source = KSTATS_OPERAND_ARG;
@@ -482,7 +439,7 @@ static int source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 		}
 		if (idx >= nr_params(c)) {
 			ks_set_hint("its parameters: %s", param_list(c, list, sizeof(list)));
-			return refuse(p, n, "%s has %d parameter%s: there is no %s", c->func,
+			return eb_refuse(p, n, "%s has %d parameter%s: there is no %s", c->func,
 				      nr_params(c), nr_params(c) == 1 ? "" : "s", id);
 		}
 		snprintf(s->d->source, sizeof(s->d->source), "%s (%s)", id,
@@ -493,20 +450,19 @@ named:
 	if (!c->vmlinux) {
 		ks_set_hint("without BTF, name arguments argN (arg0 the first) and "
 			    "retval, with a cast for their width: (s32)arg1");
-		return refuse(p, n, "'%s': no BTF here (/sys/kernel/btf/vmlinux) to "
+		return eb_refuse(p, n, "'%s': no BTF here (/sys/kernel/btf/vmlinux) to "
 			      "name it", id);
 	}
 	if (c->proto < 0) {
 		ks_set_hint("BTF has no function %s (inlined, or a module without BTF?): "
 			    "use argN and retval, with casts: (s32)arg1", c->func);
-		return refuse(p, n, "'%s': the parameters of %s are not known", id,
-			      c->func);
+		return eb_refuse(p, n, "the parameters of %s are not known", c->func);
 	}
 	for (i = 0; i < nr_params(c); i++) {
 		param_name(c, i, name, sizeof(name));
 		if (!strcmp(name, id))
 			break;
-		nearest(id, name, best, &dist);
+		eb_nearest(id, name, best, &dist);
 	}
 	if (i == nr_params(c)) {
 		if (best[0])
@@ -515,12 +471,12 @@ named:
 		else
 			ks_set_hint("%s's parameters: %s; or argN, retval", c->func,
 				    param_list(c, list, sizeof(list)));
-		return refuse(p, n, "%s has no parameter '%s'", c->func, id);
+		return eb_refuse(p, n, "%s has no parameter '%s'", c->func, id);
 	}
 	if (i >= REG_ARGS) {
 		ks_set_hint("only the first %d arguments are in registers (x86-64)",
 			    REG_ARGS);
-		return refuse(p, n, "%s is argument %d, on the stack: kstats reads "
+		return eb_refuse(p, n, "%s is argument %d, on the stack: kstats reads "
 			      "arg0 to arg%d", id, i, REG_ARGS - 1);
 	}
 	s->op->source = KSTATS_OPERAND_ARG;
@@ -529,299 +485,3 @@ named:
 	return param(c, p, n, i, s);
 }
 
-/* ---- members ---- */
-
-/*
- * Member @name of @t (a struct or union), through anonymous ones, into
- * @off (bytes) and @mt; 1 not found (the nearest name in @best), -1 a
- * bitfield (its bits in @bits).
- */
-static int member(const struct ks_btf_ctx *c, int tid, const char *name, int32_t *off,
-		  struct rtype *mt, char *best, int *dist, int *bits)
-{
-	const struct btf_type *t = btf__type_by_id(c->btf, (unsigned int)tid);
-	const struct btf_member *m = btf_members(t);
-	const char *mn;
-	int i, sub, rc;
-
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		mn = btf__name_by_offset(c->btf, m->name_off);
-		if (mn && *mn) {
-			if (strcmp(mn, name)) {
-				nearest(name, mn, best, dist);
-				continue;
-			}
-			*bits = (int)btf_member_bitfield_size(t, (uint32_t)i);
-			if (*bits || btf_member_bit_offset(t, (uint32_t)i) % 8)
-				return -1;
-			*off = (int32_t)(btf_member_bit_offset(t, (uint32_t)i) / 8);
-			*mt = (struct rtype){ .id = (int)m->type };
-			return 0;
-		}
-		sub = (int)m->type;
-		t = skip_mods(c->btf, &sub);
-		if (t && (btf_is_struct(t) || btf_is_union(t))) {
-			rc = member(c, sub, name, off, mt, best, dist, bits);
-			if (rc <= 0) {
-				if (!rc)
-					*off += (int32_t)(btf_member_bit_offset(
-						btf__type_by_id(c->btf, (unsigned int)tid),
-						(uint32_t)i) / 8);
-				return rc;
-			}
-		}
-		t = btf__type_by_id(c->btf, (unsigned int)tid);
-	}
-	return 1;
-}
-
-/* Reads what is in hand at + off: one more load. */
-static int load(struct ks_parse *p, const struct ks_node *n, struct rstate *s)
-{
-	int i = s->op->nr_loads;
-
-	if (i == KSTATS_EXPR_LOADS) {
-		ks_set_hint("kstats follows at most %d pointers per operand",
-			    KSTATS_EXPR_LOADS);
-		return refuse(p, n, "the chain is too long: more than %d reads",
-			      KSTATS_EXPR_LOADS);
-	}
-	s->op->offsets[i] = s->off;
-	join(s->d->fields[i], sizeof(s->d->fields[i]), s->text, "", "");
-	s->op->nr_loads++;
-	s->at = false;
-	s->off = 0;
-	return 0;
-}
-
-static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
-		   bool pred, struct rstate *s);
-
-static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
-		  bool pred, struct rstate *s)
-{
-	char ty[96], sub[256], best[KS_EXPR_IDENT] = "";
-	const struct btf_type *ct;
-	struct rtype owner, mt;
-	int dist = 1 << 20, bits = 0, tid, rc;
-	bool arrow = n->kind == KS_N_ARROW;
-	int32_t off = 0;
-
-	if (resolve(c, p, n->sub, pred, s))
-		return -1;
-	ks_node_text(n->sub, sub, sizeof(sub));
-	type_name(c, &s->t, ty, sizeof(ty));
-	if (s->op->source == KSTATS_OPERAND_DURATION)
-		return refuse(p, n, "the duration is a number, not a pointer");
-	if (arrow && !is_ptr(c, &s->t)) {
-		if (composite(c, &s->t, &tid)) {
-			ks_set_hint("'.' reaches a member of a struct: %s.%s", sub, n->ident);
-			return refuse(p, n, "'%s' is %s, not a pointer: '->' follows pointers",
-				      sub, ty);
-		}
-		ks_set_hint("cast it to a pointer first: ((struct NAME *)%s)->%s", sub,
-			    n->ident);
-		return refuse(p, n, "'%s' is %s, not a pointer: '->' needs one", sub, ty);
-	}
-	if (!arrow && is_ptr(c, &s->t)) {
-		ks_set_hint("'->' follows a pointer: %s->%s", sub, n->ident);
-		return refuse(p, n, "'%s' is a pointer (%s): '.' reaches a member of a "
-			      "struct", sub, ty);
-	}
-	if (arrow) {
-		if (s->size != 8)
-			return refuse(p, n, "'%s' is %d bytes: a pointer is 8", sub, s->size);
-		if (s->at && load(p, n, s))
-			return -1;
-		owner = pointee(c, &s->t);
-	} else {
-		owner = s->t;
-		if (!s->at) {
-			type_name(c, &owner, ty, sizeof(ty));
-			ks_set_hint("a struct returned or passed by value is in registers, "
-				    "not memory: kstats reads integers and pointers");
-			return refuse(p, n, "'%s' is a struct by value (%s)", sub, ty);
-		}
-	}
-	ct = composite(c, &owner, &tid);
-	if (!ct) {
-		type_name(c, &owner, ty, sizeof(ty));
-		if (owner.builtin || !owner.id)
-			ks_set_hint("cast it to a struct pointer: ((struct NAME *)%s)->%s",
-				    sub, n->ident);
-		return refuse(p, n, "'%s' %s %s, which has no members", sub,
-			      arrow ? "points to" : "is", owner.id || owner.builtin ? ty :
-			      "void");
-	}
-	rc = member(c, tid, n->ident, &off, &mt, best, &dist, &bits);
-	type_name(c, &owner, ty, sizeof(ty));
-	if (rc > 0) {
-		if (best[0])
-			ks_set_hint("did you mean '%s'?", best);
-		return refuse(p, n, "%s has no member '%s'", ty, n->ident);
-	}
-	if (rc < 0) {
-		ks_set_hint("kstats reads whole bytes; a bitfield's word can be read "
-			    "through a cast, its bits tested with '&' in --if");
-		return refuse(p, n, "%s.%s is a bitfield (%d bits): not supported", ty,
-			      n->ident, bits);
-	}
-	s->at = true;
-	s->off += off;
-	s->t = mt;
-	ks_node_text(n, s->text, sizeof(s->text));
-	if (scalar(c, &mt, &s->size, &s->sign, &(const char *){ NULL }) == false)
-		s->size = 8;	/* a struct or array: only a member of it can be read */
-	return 0;
-}
-
-/* A builtin type name (u8..u64, s8..s64) into @t. */
-static bool builtin(const char *name, struct rtype *t)
-{
-	static const char *const names[] = { "u8", "u16", "u32", "u64", "s8", "s16",
-					     "s32", "s64" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i])) {
-			*t = (struct rtype){ .builtin = true, .size = 1 << (i % 4),
-					     .sign = i >= 4 };
-			return true;
-		}
-	return false;
-}
-
-static int cast_type(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
-		     struct rtype *t)
-{
-	int kind = !strcmp(n->tag, "struct") ? BTF_KIND_STRUCT :
-		   !strcmp(n->tag, "union") ? BTF_KIND_UNION :
-		   !strcmp(n->tag, "enum") ? BTF_KIND_ENUM : 0;
-	int id;
-
-	if (!kind && builtin(n->ident, t)) {
-		t->stars = n->stars;
-		return 0;
-	}
-	if (!c->vmlinux) {
-		ks_set_hint("without BTF, casts are to u8, u16, u32, u64, s8, s16, s32 "
-			    "and s64");
-		return refuse(p, n, "no BTF here (/sys/kernel/btf/vmlinux) to know "
-			      "type '%s%s%s'", n->tag, n->tag[0] ? " " : "", n->ident);
-	}
-	id = kind ? btf__find_by_name_kind(c->btf, n->ident, (uint32_t)kind) :
-		    btf__find_by_name_kind(c->btf, n->ident, BTF_KIND_TYPEDEF);
-	if (id < 0 && !kind)
-		id = btf__find_by_name_kind(c->btf, n->ident, BTF_KIND_INT);
-	if (id < 0 && kind == BTF_KIND_ENUM)
-		id = btf__find_by_name_kind(c->btf, n->ident, BTF_KIND_ENUM64);
-	if (id < 0) {
-		ks_set_hint("%s", kind ? "the name as BTF has it ('bpftool btf dump file "
-			    "/sys/kernel/btf/vmlinux')" : "a struct needs its tag: (struct "
-			    "NAME *); fixed widths: u8..u64, s8..s64");
-		return refuse(p, n, "no type '%s%s%s' in BTF", n->tag, n->tag[0] ? " " : "",
-			      n->ident);
-	}
-	*t = (struct rtype){ .id = id, .stars = n->stars };
-	return 0;
-}
-
-static int cast(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
-		bool pred, struct rstate *s)
-{
-	char from[96], to[96], sub[256];
-	const char *why = NULL;
-	struct rtype t;
-	int size;
-	bool sign;
-
-	if (resolve(c, p, n->sub, pred, s) || cast_type(c, p, n, &t))
-		return -1;
-	ks_node_text(n->sub, sub, sizeof(sub));
-	type_name(c, &s->t, from, sizeof(from));
-	type_name(c, &t, to, sizeof(to));
-	if (s->op->source == KSTATS_OPERAND_DURATION)
-		return refuse(p, n, "the duration is ns, 64 bits: it takes no cast");
-	if (!scalar(c, &t, &size, &sign, &why))
-		return refuse(p, n, "(%s): %s is not a number nor a pointer", to, why);
-	if (!scalar(c, &s->t, &s->size, &s->sign, &why))
-		return refuse(p, n, "'%s' is %s (%s): only a number or a pointer can be "
-			      "cast", sub, why, from);
-	if (size > s->size && sign != s->sign) {
-		ks_set_hint("cast to the same sign first, or to %s%d", s->sign ? "s" : "u",
-			    size * 8);
-		return refuse(p, n, "(%s) of %s widens a %s value to %s: negative "
-			      "values would read as huge ones", to, from,
-			      s->sign ? "signed" : "unsigned", s->sign ? "unsigned" : "signed");
-	}
-	if (size > s->size && is_ptr(c, &t))
-		return refuse(p, n, "'%s' is %d bytes: a pointer is 8", sub, s->size);
-	/*
-	 * Narrower: the low bytes (little-endian: at the value's address), as
-	 * the cast's sign. Wider: extended by the value's own sign, the same.
-	 */
-	if (size <= s->size) {
-		s->size = size;
-		s->sign = sign;
-	}
-	s->t = t;
-	ks_node_text(n, s->text, sizeof(s->text));
-	return 0;
-}
-
-static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
-		   bool pred, struct rstate *s)
-{
-	const char *why;
-
-	switch (n->kind) {
-	case KS_N_NAME:
-		if (source(c, p, n, pred, s))
-			return -1;
-		snprintf(s->text, sizeof(s->text), "%s", n->ident);
-		if (!scalar(c, &s->t, &s->size, &s->sign, &why))
-			s->size = 8;	/* refused in param(), or a struct by value */
-		return 0;
-	case KS_N_ARROW:
-	case KS_N_DOT:
-		return access(c, p, n, pred, s);
-	case KS_N_CAST:
-		return cast(c, p, n, pred, s);
-	}
-	return -1;
-}
-
-int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
-		   bool pred, struct kstats_operand *op, struct ks_operand_desc *d)
-{
-	struct rstate s = { .op = op, .d = d };
-	const char *why = NULL;
-	char ty[96];
-	int size;
-	bool sign;
-
-	memset(op, 0, sizeof(*op));
-	memset(d, 0, sizeof(*d));
-	if (resolve(c, p, n, pred, &s))
-		return -1;
-	type_name(c, &s.t, ty, sizeof(ty));
-	if (!scalar(c, &s.t, &size, &sign, &why)) {
-		if (!strcmp(why, "a struct") || !strcmp(why, "a union"))
-			ks_set_hint("name one of its members: %s.member", s.text);
-		else if (!strcmp(why, "an array"))
-			ks_set_hint("an array's elements are not indexed: read a scalar "
-				    "member beside it, or the array's first bytes through a "
-				    "cast of a pointer to it");
-		else
-			ks_set_hint("kstats records one 64-bit integer per call");
-		return refuse(p, n, "'%s' is %s (%s): kstats records integers and "
-			      "pointers", s.text, why, ty);
-	}
-	if (s.at && load(p, n, &s))
-		return -1;
-	op->size = (uint8_t)s.size;
-	op->flags = s.sign ? KSTATS_OPERAND_SIGNED : 0;
-	snprintf(d->text, sizeof(d->text), "%s", s.text);
-	snprintf(d->type, sizeof(d->type), "%s", ty);
-	return 0;
-}

@@ -31,7 +31,7 @@ static int bad_constant(const struct ks_parse *p, const struct ks_cmp *c, const 
 static int bad_constant(const struct ks_parse *p, const struct ks_cmp *c, const char *hint,
 			const char *fmt, ...)
 {
-	char msg[384];
+	char msg[384], where[96];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -39,7 +39,8 @@ static int bad_constant(const struct ks_parse *p, const struct ks_cmp *c, const 
 	va_end(ap);
 	if (hint)
 		ks_set_hint("%s", hint);
-	return ks_usage("%s '%s': %s (column %d)", p->opt, p->text, msg, c->col);
+	return ks_usage("%s: %s (column %d)", ks_expr_where(p, c->col, where, sizeof(where)),
+			msg, c->col);
 }
 
 /* @c's constant for @op (described by @d) into @out; 0 or the error said. */
@@ -68,7 +69,8 @@ static int constant(const struct ks_parse *p, const struct ks_cmp *c,
 	} else {
 		u = strtoull(s, &end, 0);
 	}
-	if (*end && isalpha((unsigned char)*end))
+	if (*end && isalpha((unsigned char)*end) &&
+	    !(end[-1] == '0' && (*end == 'x' || *end == 'X')))
 		return bad_constant(p, c, "sizes and counts are plain numbers: 65536, "
 				    "0x10000; units are for the duration's",
 				    "'%s': %s is a number, without a unit", s, d->text);
@@ -80,12 +82,17 @@ static int constant(const struct ks_parse *p, const struct ks_cmp *c,
 				    "(s64)EXPR < 0", "'%s' is negative but %s (%s) is "
 				    "unsigned", s, d->text, d->type);
 	if (bits < 64 && (op->flags & KSTATS_OPERAND_SIGNED) &&
-	    (neg ? v < -(1LL << (bits - 1)) : u > (1ULL << (bits - 1)) - 1))
+	    (neg ? v < -(1LL << (bits - 1)) : u > (1ULL << (bits - 1)) - 1)) {
+		ks_set_hint("it holds %lld to %lld", -(1LL << (bits - 1)),
+			    (1LL << (bits - 1)) - 1);
 		return bad_constant(p, c, NULL, "'%s' is out of the range of %s (%s, "
 				    "%d bits, signed)", s, d->text, d->type, bits);
-	if (bits < 64 && !(op->flags & KSTATS_OPERAND_SIGNED) && u >> bits)
+	}
+	if (bits < 64 && !(op->flags & KSTATS_OPERAND_SIGNED) && u >> bits) {
+		ks_set_hint("it holds 0 to %llu", (1ULL << bits) - 1);
 		return bad_constant(p, c, NULL, "'%s' is out of the range of %s (%s, "
 				    "%d bits, unsigned)", s, d->text, d->type, bits);
+	}
 	*out = u;
 	return 0;
 }

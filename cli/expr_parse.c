@@ -122,12 +122,33 @@ static const char *tok_text(const struct lexer *l, char *buf, size_t len)
 	return buf;
 }
 
+#define QUOTE_MAX	40	/* characters of an option's text quoted in a message */
+
+const char *ks_expr_where(const struct ks_parse *p, int col, char *buf, size_t len)
+{
+	int n = (int)strlen(p->text), from = col - 1 - QUOTE_MAX / 2;
+
+	if (n <= QUOTE_MAX) {
+		snprintf(buf, len, "%s '%s'", p->opt, p->text);
+		return buf;
+	}
+	if (from + QUOTE_MAX > n)
+		from = n - QUOTE_MAX;
+	if (from < 0)
+		from = 0;
+	snprintf(buf, len, "%s '%s%.*s%s'", p->opt, from ? "..." : "", QUOTE_MAX,
+		 p->text + from, from + QUOTE_MAX < n ? "..." : "");
+	return buf;
+}
+
 static int said(struct lexer *l)
 {
+	char where[96];
+
 	if (l->hint[0])
 		ks_set_hint("%s", l->hint);
-	return ks_usage("%s '%s': %s (column %d)", l->p->opt, l->s, l->err,
-			l->err_pos + 1);
+	return ks_usage("%s: %s (column %d)", ks_expr_where(l->p, l->err_pos + 1, where,
+			sizeof(where)), l->err, l->err_pos + 1);
 }
 
 static struct ks_node *node(struct lexer *l, enum ks_node_kind kind)
@@ -229,7 +250,8 @@ static struct ks_node *parse_postfix(struct lexer *l)
 		if (!n)
 			return NULL;
 		if (l->tok != T_RP) {
-			fail(l, NULL, "expected ')', found %s", tok_text(l, b, sizeof(b)));
+			fail(l, "each '(' needs its ')'", "expected ')', found %s",
+			     tok_text(l, b, sizeof(b)));
 			return NULL;
 		}
 		next(l);
@@ -415,7 +437,8 @@ static struct pnode *parse_atom(struct pstate *s)
 		return n;
 	}
 	if (n)
-		fail(&s->l, NULL, "expected ')', found %s", tok_text(&s->l, b, sizeof(b)));
+		fail(&s->l, "each '(' needs its ')'", "expected ')', found %s",
+		     tok_text(&s->l, b, sizeof(b)));
 	/* Keep the error found so far: the other reading may get less far. */
 	memcpy(save.l.err, s->l.err, sizeof(save.l.err));
 	memcpy(save.l.hint, s->l.hint, sizeof(save.l.hint));
@@ -527,7 +550,9 @@ static int ended(struct lexer *l)
 	if (l->tok == T_END)
 		return 0;
 	if (l->tok == T_BAD)
-		fail(l, NULL, "'%c' is not part of the grammar", l->s[l->pos]);
+		fail(l, "operands are names, argN, retval, duration, ->member, "
+		     ".member and casts; --if adds == != < <= > >= &, && and ||",
+		     "'%c' is not part of the grammar", l->s[l->pos]);
 	else
 		fail(l, NULL, "unexpected %s", tok_text(l, b, sizeof(b)));
 	return said(l);
@@ -557,6 +582,7 @@ int ks_expr_parse_pred(struct ks_parse *p, const char *text, struct ks_dnf *out)
 {
 	struct pstate *s = xcalloc(1, sizeof(*s));
 	struct pnode *n;
+	char where[96];
 	int need = 0, rc;
 
 	p->opt = "--if";
@@ -571,8 +597,9 @@ int ks_expr_parse_pred(struct ks_parse *p, const char *text, struct ks_dnf *out)
 		ks_set_hint("the module runs an OR of AND groups of at most %d terms; "
 			    "a parenthesized OR inside an AND repeats the terms around it",
 			    KSTATS_EXPR_TERMS);
-		rc = ks_usage("--if '%s': too complex: %d terms or more as an OR of "
-			      "AND groups, at most %d", text, need, KSTATS_EXPR_TERMS);
+		rc = ks_usage("%s: too complex: %d terms or more as an OR of AND "
+			      "groups, at most %d", ks_expr_where(p, 1, where, sizeof(where)),
+			      need, KSTATS_EXPR_TERMS);
 	}
 	free(s);
 	return rc;

@@ -30,21 +30,21 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 	size_t n = 0, i;
 
 	snprintf(m[n].name, sizeof(m[n].name), "%s", v->name);
-	m[n].holds = value && !both ? "the value of each call" : "the duration of each call";
+	m[n].holds = value && !both ? "each call's value" : "each call's duration";
 	m[n++].ns = !value || both;
 	if (both) {
 		snprintf(m[n].name, sizeof(m[n].name), "VALUE-%s", v->name);
-		m[n].holds = "the value of each call";
+		m[n].holds = "each call's value";
 		m[n++].ns = false;
 	}
 	if (ks_plan_signed(plan)) {
 		snprintf(m[n].name, sizeof(m[n].name), "NEG-%s", v->name);
-		m[n].holds = "the magnitude of each negative value";
+		m[n].holds = "magnitudes of negative values";
 		m[n++].ns = false;
 	}
 	if (v->by) {
 		snprintf(m[n].name, sizeof(m[n].name), "%s{%s=VALUE}", v->name, v->by);
-		m[n].holds = value && !both ? "the value, per key" : "the duration, per key";
+		m[n].holds = value && !both ? "the value, by key" : "the duration, by key";
 		m[n].ns = m[0].ns;
 		n++;
 	}
@@ -61,7 +61,7 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 	if (v->end)
 		return n;
 	snprintf(m[n].name, sizeof(m[n].name), "GAP-%s", v->name);
-	m[n].holds = "the time between calls";
+	m[n].holds = "time between calls";
 	m[n++].ns = true;
 	return n;
 }
@@ -88,6 +88,14 @@ static void operand_text(FILE *out, const struct kstats_operand *op,
 			i + 1 < op->nr_loads ? "a pointer, 8 bytes" :
 			op->size == 1 ? "1 byte" : op->size == 2 ? "2 bytes" :
 			op->size == 4 ? "4 bytes" : "8 bytes");
+}
+
+/* "fx_loff_t: 8 bytes read, signed" */
+static void type_text(const struct kstats_operand *op, const struct ks_operand_desc *d)
+{
+	printf("%-11s%s: %u byte%s read, %s\n", "", d->type, op->size,
+	       op->size == 1 ? "" : "s", op->flags & KSTATS_OPERAND_SIGNED ? "signed" :
+	       "unsigned");
 }
 
 static void constant_text(char *buf, size_t len, const struct kstats_term *t,
@@ -124,8 +132,8 @@ static void plan_text(const struct ks_plan *plan, const struct ks_plan_view *v,
 {
 	const struct kstats_expr *e = &plan->e;
 	uint32_t k, end, g;
+	size_t i, width;
 	char c[64];
-	size_t i;
 
 	printf("plan for %s (--dry-run: nothing traced)\n", v->name);
 	if (v->end)
@@ -135,13 +143,14 @@ static void plan_text(const struct ks_plan *plan, const struct ks_plan_view *v,
 	printf("%-11s%s\n", "mechanism", v->mech);
 	if (e->flags || e->nr_terms)
 		printf("%-11s%s\n", "btf", plan->btf);
+	for (i = 0, width = 0; i < nm; i++)
+		width = strlen(m[i].name) > width ? strlen(m[i].name) : width;
 	for (i = 0; i < nm; i++)
-		printf("%-11s%-24s %s (%s)\n", i ? "" : "metrics", m[i].name, m[i].holds,
-		       m[i].ns ? "ns" : "unitless");
+		printf("%-11s%-*s  %s, %s\n", i ? "" : "metrics", (int)width, m[i].name,
+		       m[i].holds, m[i].ns ? "ns" : "unitless");
 	if (e->flags & KSTATS_EXPR_VALUE) {
-		printf("%-11s%s (%s: %u byte%s, %s)\n", "value", plan->value.text,
-		       plan->value.type, e->value.size, e->value.size == 1 ? "" : "s",
-		       e->value.flags & KSTATS_OPERAND_SIGNED ? "signed" : "unsigned");
+		printf("%-11s%s\n", "value", plan->value.text);
+		type_text(&e->value, &plan->value);
 		operand_text(stdout, &e->value, &plan->value);
 	}
 	if (!e->nr_terms)
@@ -159,10 +168,7 @@ static void plan_text(const struct ks_plan *plan, const struct ks_plan_view *v,
 			       e->terms[k].cmp == KSTATS_CMP_AND ? "bit" :
 			       e->terms[k].operand.flags & KSTATS_OPERAND_SIGNED ? "signed" :
 			       "unsigned", c);
-			printf("%-11s%s: %u byte%s, %s\n", "", plan->terms[k].type,
-			       e->terms[k].operand.size, e->terms[k].operand.size == 1 ?
-			       "" : "s", e->terms[k].operand.flags & KSTATS_OPERAND_SIGNED ?
-			       "signed" : "unsigned");
+			type_text(&e->terms[k].operand, &plan->terms[k]);
 			operand_text(stdout, &e->terms[k].operand, &plan->terms[k]);
 		}
 	}

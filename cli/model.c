@@ -391,6 +391,9 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 	m->hits = sn.hits;
 	m->misses = sn.misses;
 	m->floor_ns = sn.floor_ns;
+	m->faults = sn.faults;
+	m->rejected = sn.rejected;
+	m->expr_known = true;
 	m->generation = sn.generation;
 	m->smp = (struct ks_sampling){
 		.mode = sn.trace_mode, .sample_every = sn.sample_every,

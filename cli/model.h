@@ -38,6 +38,13 @@ struct ks_metric {
 	int64_t owner_pid;
 	uint64_t time_ns, realtime_ns;
 	uint64_t hits, misses, floor_ns;
+	/*
+	 * Traces with --value or --if: calls whose reads faulted, calls the
+	 * predicate declined; known from the module (0 before it had them),
+	 * not from files, which do not keep them.
+	 */
+	uint64_t faults, rejected;
+	bool expr_known;
 	uint64_t generation;	/* new at creation and reset; 0 unknown */
 	struct ks_sampling smp;	/* traces: SNAPSHOT's mode, sampling and cost */
 	/* A trace that keeps outliers: its counters (cumulative, as the kernel's). */

@@ -112,7 +112,7 @@ static int by_name(const void *x, const void *y)
 
 static bool is_trace(const struct ks_metric *m)
 {
-	return m->kind == KSTATS_KIND_TRACE;
+	return ks_metric_is_trace_own(m);
 }
 
 /* The max as it is known: exact, or below the end of its slot. */
@@ -278,6 +278,16 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 	json_key(j, "misses");
 	if (is_trace(m))
 		json_u64(j, m->misses);
+	else
+		json_null(j);
+	json_key(j, "faults");
+	if (is_trace(m) && m->expr_known)
+		json_u64(j, m->faults);
+	else
+		json_null(j);
+	json_key(j, "rejected");
+	if (is_trace(m) && m->expr_known)
+		json_u64(j, m->rejected);
 	else
 		json_null(j);
 	json_obj_end(j);

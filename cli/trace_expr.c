@@ -23,9 +23,12 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 
 	memset(plan, 0, sizeof(*plan));
 	plan->func = func;
-	if (x->time && !x->value)
+	if (x->time && !x->value) {
+		ks_set_hint("--value EXPR --time: the duration in NAME, the value "
+			    "in VALUE-NAME");
 		return ks_usage("--time goes with --value (without --value, NAME is "
 				"the duration already)");
+	}
 	if (!x->value && !x->pred)
 		return 0;
 	if (x->section) {

@@ -80,7 +80,7 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	outliers.ksnap outliers-be.ksnap bad-outl-ring.ksnap bad-outl-entry-len.ksnap \
 	bad-outl-frames.ksnap bad-outl-frame-len.ksnap bad-outl-order.ksnap \
 	bad-outl-comm.ksnap bad-outl-withheld.ksnap bad-outl-block-len.ksnap \
-	bad-outl-note.ksnap keys-a.ksnap keys-b.ksnap; do
+	bad-outl-note.ksnap keys-a.ksnap keys-b.ksnap values-a.ksnap values-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -233,7 +233,7 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # (not split-a: promtool's lint takes its metric "splittest.m" for metres)
 promtool_all() {
 	local f out
-	for f in basic big full hostile later keys-a keys-b; do
+	for f in basic big full hostile later keys-a keys-b values-a values-b; do
 		"$bin" show -i "data/$f.ksnap" -f prometheus --per-cpu >"$tmp/pt.prom" || return 1
 		out=$(promtool check metrics <"$tmp/pt.prom" 2>&1) || { echo "show $f: $out"; return 1; }
 		"$bin" export -i "data/$f.ksnap" >"$tmp/pt.prom" || return 1
