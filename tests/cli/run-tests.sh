@@ -684,6 +684,34 @@ else
 		'error: the kstats module is not loaded' "$bin" --no-autoload export
 fi
 
+# 10b. trace --value/--if where the kernel has no BTF (KSTATS_BTF names a
+# file that is not there): argN, retval and casts to u8..s64 still compile;
+# a name, or a type only BTF knows, is refused with a hint
+nobtf_expect() {	# nobtf_expect RC PATTERN ARGS...
+	local want=$1 pat=$2 out rc
+	shift 2
+	out=$(KSTATS_BTF=/nonexistent "$bin" "$@" 2>&1)
+	rc=$?
+	# A message wraps: match it as one line.
+	((rc == want)) && tr -s '\n ' '  ' <<<"$out" | grep -qE "$pat" ||
+		{ echo "exit $rc: $out"; return 1; }
+}
+check "no BTF: (s32)arg2 and retval compile (a cast's width and sign, the register whole)" \
+	nobtf_expect 0 's32: 4 bytes read, signed' trace f --value '(s32)arg2' --if 'retval != 0' --dry-run
+check "no BTF: retval is the register, 64 bits, unsigned" \
+	nobtf_expect 0 'u64: 8 bytes read, unsigned' trace f --value retval --dry-run
+check "no BTF: a parameter's name is refused, the hint says argN and casts" \
+	nobtf_expect 2 "no BTF here .*hint: without BTF, name arguments argN" trace f --value count
+check "no BTF: a struct's type is refused, the hint lists the casts there are" \
+	nobtf_expect 2 "no BTF here .* to know type 'struct file'.*hint: without BTF, casts are to u8" \
+	trace f --value '((struct file *)arg0)->f_flags'
+nobtf_json() {
+	KSTATS_BTF=/nonexistent "$bin" -j trace f --value '(u16)arg1' --dry-run >"$tmp/nobtf.json" &&
+		grep -q '"btf": "none"' "$tmp/nobtf.json" &&
+		"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/nobtf.json"
+}
+check "no BTF: the plan says btf none, and validates" nobtf_json
+
 # 11. documentation
 check "--help, kstatsctl(8) and the completion agree" "$here/check-docs.sh" "$bin"
 check "kstatsctl(8) has no groff warnings" sh -c \
