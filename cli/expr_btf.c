@@ -2,8 +2,9 @@
 /*
  * trace --value/--if: an operand's names and types, from the kernel's BTF
  * read with libbpf (vmlinux, and /sys/kernel/btf/MODULE for MODULE:FUNC or
- * a function only a module has; KSTATS_BTF names another vmlinux file: the
- * host tests' fixture). An operand becomes its source (argument register
+ * a function only a module has; KSTATS_BTF names another vmlinux file and
+ * KSTATS_BTF_MODULES another directory of modules' BTF: the host tests'
+ * fixtures). An operand becomes its source (argument register
  * or return value), the pointer reads its members need with their offsets,
  * and the final width and sign, which its type decides: unsigned integers,
  * pointers and bool zero-extend, signed ones sign-extend (NEG-NAME), enums
@@ -46,13 +47,14 @@ static int find_proto(const struct btf *btf, const char *func)
 /* The split BTF of module @mod, or of the first module that has @func (@mod ""). */
 static void open_module(struct ks_btf_ctx *c, const char *mod)
 {
-	char path[sizeof(BTF_DIR) + 256];
+	const char *base = getenv("KSTATS_BTF_MODULES") ?: BTF_DIR;
+	char path[512];
 	struct dirent *d;
 	struct btf *btf;
-	DIR *dir = mod[0] ? NULL : opendir(BTF_DIR);
+	DIR *dir = mod[0] ? NULL : opendir(base);
 
 	if (mod[0]) {
-		snprintf(path, sizeof(path), BTF_DIR "/%s", mod);
+		snprintf(path, sizeof(path), "%.300s/%.128s", base, mod);
 		btf = btf__parse_split(path, c->vmlinux);
 		if (libbpf_get_error(btf))
 			return;
@@ -64,7 +66,7 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 	while (dir && (d = readdir(dir))) {
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
 			continue;
-		snprintf(path, sizeof(path), BTF_DIR "/%.200s", d->d_name);
+		snprintf(path, sizeof(path), "%.300s/%.200s", base, d->d_name);
 		btf = btf__parse_split(path, c->vmlinux);
 		if (libbpf_get_error(btf))
 			continue;
@@ -101,9 +103,12 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 	snprintf(c->where, sizeof(c->where), "vmlinux");
 	if (!mod[0])
 		c->proto = find_proto(c->vmlinux, c->func);
-	if (c->proto < 0 && !env)
+	/* The host tests' vmlinux has its modules beside it, or none. */
+	if (c->proto < 0 && (!env || getenv("KSTATS_BTF_MODULES")))
 		open_module(c, mod);
-	if (c->proto < 0)
+	if (c->proto < 0 && mod[0] && c->btf == c->vmlinux)
+		snprintf(c->where, sizeof(c->where), "vmlinux (no BTF of module %.60s)", mod);
+	else if (c->proto < 0)
 		snprintf(c->where, sizeof(c->where), "%.60s (without %.60s)",
 			 c->btf == c->vmlinux ? "vmlinux" : c->where, c->func);
 	return c;

@@ -58,6 +58,45 @@ static int member(const struct ks_btf_ctx *c, int tid, const char *name, int32_t
 	return 1;
 }
 
+/*
+ * Where @name is inside a named struct or union member of @tid, at most
+ * @depth levels down ("__sk_common.skc_dport": the kernel's sk_dport
+ * macros are not in BTF); into @path, false when nowhere.
+ */
+static bool embedded_path(const struct ks_btf_ctx *c, int tid, const char *name,
+			  char *path, size_t len, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(c->btf, (unsigned int)tid), *st;
+	const struct btf_member *m = btf_members(t);
+	char sub[192];
+	const char *mn;
+	int i, id;
+
+	for (i = 0; depth > 0 && i < btf_vlen(t); i++, m++) {
+		mn = btf__name_by_offset(c->btf, m->name_off);
+		id = (int)m->type;
+		st = eb_skip_mods(c->btf, &id);
+		if (!st || !(btf_is_struct(st) || btf_is_union(st)))
+			continue;
+		if (mn && *mn) {
+			int32_t off;
+			struct rtype mt;
+			char best[KS_EXPR_IDENT];
+			int dist = 0, bits;
+
+			if (member(c, id, name, &off, &mt, best, &dist, &bits) <= 0) {
+				snprintf(path, len, "%s.%s", mn, name);
+				return true;
+			}
+			if (embedded_path(c, id, name, sub, sizeof(sub), depth - 1)) {
+				snprintf(path, len, "%s.%.150s", mn, sub);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* Reads what is in hand at + off: one more load. */
 static int load(struct ks_parse *p, const struct ks_node *n, struct rstate *s)
 {
@@ -141,7 +180,12 @@ static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 	rc = member(c, tid, n->ident, &off, &mt, best, &dist, &bits);
 	eb_type_name(c, &owner, ty, sizeof(ty));
 	if (rc > 0) {
-		if (best[0])
+		char path[256];
+
+		if (embedded_path(c, tid, n->ident, path, sizeof(path), 3))
+			ks_set_hint("it is in an embedded struct: %s%s%s", sub,
+				    arrow ? "->" : ".", path);
+		else if (best[0])
 			ks_set_hint("did you mean '%s'?", best);
 		return eb_refuse(p, n, "%s has no member '%s'", ty, n->ident);
 	}

@@ -47,6 +47,8 @@ update=0
 export TZ=UTC KSTATS_COLOR=never LC_ALL=C.UTF-8
 # trace --by errno reads return types from this BTF, not the host kernel's.
 export KSTATS_BTF=$cli/build/btf_fixture.btf
+# ... and trace --value/--if a module's (fxmod: btf_fixture_mod.c) from here.
+export KSTATS_BTF_MODULES=$cli/build/btf_modules
 unset NO_COLOR COLUMNS	# bars at full width, not the terminal's
 limit=${TIMEOUT:-20}
 passed=0 failed=0
