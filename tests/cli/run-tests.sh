@@ -33,7 +33,8 @@
 #  9b. HdrHistogram: our logs decoded by hdr-histogram-js (counts at each
 #      slot's last value, p50..p99.9), its logs read back by show and
 #      summary with every count; damaged logs: exit 1, file and line
-#  12. the fuzzers (snapshot files; HdrHistogram logs), FUZZ_SECONDS each
+#  12. the fuzzers (snapshot files; HdrHistogram logs; trace --value/--if's
+#      compiler against the fixture's BTF), FUZZ_SECONDS each
 #      (default 60)
 #  13. plots: well-formed SVG; in headless Chromium, the bars, curves and
 #      bands where the samples are (plot-tests.sh)
@@ -745,6 +746,19 @@ sys.stdout.buffer.write(b"\0" + zlib.decompress(b[8:]))' >"$tmp/hcorpus/encoding
 	grep -E 'stat::number_of_executed_units' "$tmp/fuzzh.log" | sed 's/^/# /' >&2
 }
 check "fuzz the HdrHistogram log reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz_hlog
+fuzz_expr() {	# seeds: the accepted forms of the golden cases (byte 0: the function, --time)
+	mkdir -p "$tmp/xcorpus"
+	printf '\000file->f_inode->i_size\ncount > 65536 && retval < 0' >"$tmp/xcorpus/chain"
+	printf '\001retval->f_inode->i_ino\n(count > 1 || retval == 3) && arg1 != 0' >"$tmp/xcorpus/or"
+	printf '\207priv->file->f_flags\nduration > 1ms' >"$tmp/xcorpus/module"
+	printf '\000((struct fx_file *)arg0)->f_path.dentry->d_inode->i_nlink\n(s8)count == -1' \
+		>"$tmp/xcorpus/cast"
+	"$cli/build/fuzz_expr" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=512 -close_fd_mask=3 \
+		-print_final_stats=1 "$tmp/xcorpus" >"$tmp/fuzzx.log" 2>&1 ||
+		{ tail -n 40 "$tmp/fuzzx.log"; return 1; }
+	grep -E 'stat::number_of_executed_units' "$tmp/fuzzx.log" | sed 's/^/# /' >&2
+}
+check "fuzz trace --value/--if's compiler for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz_expr
 
 # 13. plots
 . "$here/plot-tests.sh"
