@@ -161,12 +161,15 @@ show_text() {
 	"$K" trace "$fn" --name kv.text --value '(s64)arg1' || return 1
 	echo "values 64 7 12" >"$ctl"
 	"$K" show kv.text >"$tmp/text" 2>&1
+	"$K" summary kv.text >"$tmp/sum" 2>&1
 	"$K" untrace kv.text || return 1
+	grep -qE '^NAME .* HIT/MISS +FAULT/REJ$' "$tmp/sum" &&
+		grep -qE '^kv\.text .* 64/0 +0/0$' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
 	grep -qE '^hits 64  misses 0  faults 0  rejected 0  probe floor [0-9.]+(ns|us)$' "$tmp/text" &&
 		! grep -E '^\[' "$tmp/text" | grep -qE '[0-9](ns|us|ms|s)\b' ||
 		{ cat "$tmp/text"; return 1; }
 }
-ok "show: a value's rows have no unit; faults and rejected beside hits" show_text
+ok "show and summary: a value's rows have no unit; faults and rejected beside hits" show_text
 
 # One-shot: the values of the calls made while it ran, then nothing left.
 oneshot() {
