@@ -13,8 +13,8 @@
 #define KS_EXPR_NODES	64	/* parse tree nodes per option */
 #define KS_EXPR_IDENT	64
 
-/* A parsed operand: a name, a member access, or a cast of another node. */
-enum ks_node_kind { KS_N_NAME, KS_N_ARROW, KS_N_DOT, KS_N_CAST };
+/* A parsed operand: a name, a member access, a cast or a '*' of another node. */
+enum ks_node_kind { KS_N_NAME, KS_N_ARROW, KS_N_DOT, KS_N_CAST, KS_N_DEREF };
 
 struct ks_node {
 	enum ks_node_kind kind;

@@ -6,7 +6,7 @@
  *   and     := atom ('&&' atom)*
  *   atom    := '(' pred ')' | expr CMP constant
  *   CMP     := '==' | '!=' | '<' | '<=' | '>' | '>=' | '&'   ('&': a bit test)
- *   expr    := '(' type ')' expr | postfix
+ *   expr    := '(' type ')' expr | '*' expr | postfix
  *   postfix := primary ('->' IDENT | '.' IDENT)*
  *   primary := IDENT | '(' expr ')'
  *   type    := ['struct' | 'union' | 'enum'] IDENT '*'*
@@ -297,7 +297,16 @@ static struct ks_node *parse_postfix(struct lexer *l)
 static struct ks_node *parse_expr(struct lexer *l)
 {
 	struct lexer save = *l;
+	struct ks_node *n;
 
+	if (l->tok == T_STAR) {
+		n = node(l, KS_N_DEREF);
+		if (!n)
+			return NULL;
+		next(l);
+		n->sub = parse_expr(l);
+		return n->sub ? n : NULL;
+	}
 	if (l->tok == T_LP) {
 		next(l);
 		if (looks_like_cast(l))
@@ -319,9 +328,14 @@ void ks_node_text(const struct ks_node *n, char *buf, size_t len)
 	case KS_N_ARROW:
 	case KS_N_DOT:
 		ks_node_text(n->sub, sub, sizeof(sub));
-		/* A cast's result needs its parentheses before a member. */
-		snprintf(buf, len, n->sub->kind == KS_N_CAST ? "(%s)%s%s" : "%s%s%s", sub,
-			 n->kind == KS_N_ARROW ? "->" : ".", n->ident);
+		/* A cast's or a '*''s result needs its parentheses before a member. */
+		snprintf(buf, len, n->sub->kind == KS_N_CAST || n->sub->kind == KS_N_DEREF ?
+			 "(%s)%s%s" : "%s%s%s", sub, n->kind == KS_N_ARROW ? "->" : ".",
+			 n->ident);
+		return;
+	case KS_N_DEREF:
+		ks_node_text(n->sub, sub, sizeof(sub));
+		snprintf(buf, len, "*%s", sub);
 		return;
 	case KS_N_CAST:
 		ks_node_text(n->sub, sub, sizeof(sub));

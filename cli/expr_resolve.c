@@ -303,6 +303,43 @@ static int cast(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *
 	return 0;
 }
 
+/* '*EXPR': what a pointer points to, read as its type (a struct: a member of it). */
+static int deref(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		 bool pred, struct rstate *s)
+{
+	char ty[96], sub[256];
+	const char *why;
+
+	if (resolve(c, p, n->sub, pred, s))
+		return -1;
+	ks_node_text(n->sub, sub, sizeof(sub));
+	eb_type_name(c, &s->t, ty, sizeof(ty));
+	if (s->op->source == KSTATS_OPERAND_DURATION) {
+		ks_set_hint("compare it with a time: duration > 1ms");
+		return eb_refuse(p, n, "the duration is a number, not a pointer");
+	}
+	if (!eb_is_ptr(c, &s->t)) {
+		ks_set_hint("cast it to a pointer first: *(u32 *)%s", sub);
+		return eb_refuse(p, n, "'%s' is %s, not a pointer: '*' needs one", sub, ty);
+	}
+	if (s->size != 8)
+		return eb_refuse(p, n, "'%s' is %d bytes: a pointer is 8", sub, s->size);
+	if (s->at && load(p, n, s))
+		return -1;
+	s->t = eb_pointee(c, &s->t);
+	if (!s->t.builtin && !s->t.id && !s->t.stars) {
+		ks_set_hint("cast it to what it points to: *(u64 *)%s", sub);
+		return eb_refuse(p, n, "'%s' points to void", sub);
+	}
+	s->at = true;
+	s->off = 0;
+	ks_node_text(n, s->text, sizeof(s->text));
+	memcpy(s->field, s->text, sizeof(s->field));
+	if (!eb_scalar(c, &s->t, &s->size, &s->sign, &why))
+		s->size = 8;	/* a struct: only a member of it can be read */
+	return 0;
+}
+
 static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		   bool pred, struct rstate *s)
 {
@@ -322,6 +359,8 @@ static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 		return access(c, p, n, pred, s);
 	case KS_N_CAST:
 		return cast(c, p, n, pred, s);
+	case KS_N_DEREF:
+		return deref(c, p, n, pred, s);
 	}
 	return -1;
 }
@@ -342,7 +381,9 @@ int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 	eb_type_name(c, &s.t, ty, sizeof(ty));
 	if (!eb_scalar(c, &s.t, &size, &sign, &why)) {
 		if (!strcmp(why, "a struct") || !strcmp(why, "a union"))
-			ks_set_hint("name one of its members: %s.member", s.text);
+			ks_set_hint(s.text[0] == '*' || s.text[0] == '(' ?
+				    "name one of its members: (%s).member" :
+				    "name one of its members: %s.member", s.text);
 		else if (!strcmp(why, "an array"))
 			ks_set_hint("an array's elements are not indexed: read a scalar "
 				    "member beside it, or the array's first bytes through a "
