@@ -189,11 +189,24 @@ static struct ks_node *parse_expr(struct lexer *l);
  * After '(': a cast's type, if this is one: a tag, a name with '*', or a
  * lone name followed by ')' and then by an operand ("(u32)arg2").
  */
+/* One of C's integer type words: "unsigned long" is a type of several. */
+static bool is_int_word(const struct lexer *l)
+{
+	static const char *const words[] = { "unsigned", "signed", "char", "short", "int",
+					     "long" };
+	size_t i;
+
+	for (i = 0; l->tok == T_IDENT && i < ARRAY_SIZE(words); i++)
+		if ((size_t)l->len == strlen(words[i]) && !strncmp(l->s + l->pos, words[i], l->len))
+			return true;
+	return false;
+}
+
 static bool looks_like_cast(struct lexer *l)
 {
 	struct lexer t = *l;
 
-	if (is_tag(&t))
+	if (is_tag(&t) || is_int_word(&t))
 		return true;
 	if (t.tok != T_IDENT)
 		return false;
@@ -228,6 +241,13 @@ static struct ks_node *parse_cast(struct lexer *l)
 	}
 	copy_ident(l, n->ident, sizeof(n->ident));
 	next(l);
+	/* "unsigned long long": the words of one type, a blank between each. */
+	while (!n->tag[0] && is_int_word(l) && strlen(n->ident) + 1 + (size_t)l->len <
+	       sizeof(n->ident)) {
+		snprintf(n->ident + strlen(n->ident), sizeof(n->ident) - strlen(n->ident),
+			 " %.*s", l->len, l->s + l->pos);
+		next(l);
+	}
 	for (; l->tok == T_STAR; next(l))
 		n->stars++;
 	if (l->tok != T_RP) {

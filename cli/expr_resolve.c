@@ -206,6 +206,40 @@ static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 }
 
 /* A builtin type name (u8..u64, s8..s64) into @t. */
+/*
+ * C's integer types of several words, as x86-64 (LP64) has them: "unsigned
+ * char" is u8, "long long int" s64, plain char signed.
+ */
+static bool c_int(const char *name, struct rtype *t)
+{
+	int is_unsigned = 0, is_signed = 0, chars = 0, shorts = 0, ints = 0, longs = 0;
+	char copy[KS_EXPR_IDENT], *w, *save;
+
+	snprintf(copy, sizeof(copy), "%s", name);
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (!strcmp(w, "unsigned"))
+			is_unsigned++;
+		else if (!strcmp(w, "signed"))
+			is_signed++;
+		else if (!strcmp(w, "char"))
+			chars++;
+		else if (!strcmp(w, "short"))
+			shorts++;
+		else if (!strcmp(w, "int"))
+			ints++;
+		else if (!strcmp(w, "long"))
+			longs++;
+		else
+			return false;
+	if (is_unsigned + is_signed > 1 || chars + shorts + (longs > 0) > 1 || ints > 1 ||
+	    longs > 2 || (chars && ints))
+		return false;
+	*t = (struct rtype){ .builtin = true, .sign = !is_unsigned,
+			     .size = chars ? 1 : shorts ? 2 : longs ? 8 : 4 };
+	return true;
+}
+
+/* A builtin type name (u8..u64, s8..s64, C's integers) into @t. */
 static bool builtin(const char *name, struct rtype *t)
 {
 	static const char *const names[] = { "u8", "u16", "u32", "u64", "s8", "s16",
@@ -218,7 +252,7 @@ static bool builtin(const char *name, struct rtype *t)
 					     .sign = i >= 4 };
 			return true;
 		}
-	return false;
+	return c_int(name, t);
 }
 
 static int cast_type(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
@@ -234,8 +268,8 @@ static int cast_type(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_n
 		return 0;
 	}
 	if (!c->vmlinux) {
-		ks_set_hint("without BTF, casts are to u8, u16, u32, u64, s8, s16, s32 "
-			    "and s64");
+		ks_set_hint("without BTF, casts are to u8, u16, u32, u64, s8, s16, s32, "
+			    "s64 and C's integer types (unsigned long...)");
 		return eb_refuse(p, n, "no BTF here (/sys/kernel/btf/vmlinux) to know "
 			      "type '%s%s%s'", n->tag, n->tag[0] ? " " : "", n->ident);
 	}
@@ -248,7 +282,7 @@ static int cast_type(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_n
 	if (id < 0) {
 		ks_set_hint("%s", kind ? "the name as BTF has it ('bpftool btf dump file "
 			    "/sys/kernel/btf/vmlinux')" : "a struct needs its tag: (struct "
-			    "NAME *); fixed widths: u8..u64, s8..s64");
+			    "NAME *); fixed widths: u8..u64, s8..s64; C's integers: unsigned long...");
 		return eb_refuse(p, n, "no type '%s%s%s' in BTF", n->tag, n->tag[0] ? " " : "",
 			      n->ident);
 	}
