@@ -22,7 +22,7 @@
 static int member(const struct ks_btf_ctx *c, int tid, const char *name, int32_t *off,
 		  struct rtype *mt, char *best, int *dist, int *bits)
 {
-	const struct btf_type *t = btf__type_by_id(c->btf, (unsigned int)tid);
+	const struct btf_type *t = btf__type_by_id(c->btf, (unsigned int)tid), *st;
 	const struct btf_member *m = btf_members(t);
 	const char *mn;
 	int i, sub, rc;
@@ -41,19 +41,16 @@ static int member(const struct ks_btf_ctx *c, int tid, const char *name, int32_t
 			*mt = (struct rtype){ .id = (int)m->type };
 			return 0;
 		}
+		/* An anonymous struct or union: its members are this one's. */
 		sub = (int)m->type;
-		t = eb_skip_mods(c->btf, &sub);
-		if (t && (btf_is_struct(t) || btf_is_union(t))) {
-			rc = member(c, sub, name, off, mt, best, dist, bits);
-			if (rc <= 0) {
-				if (!rc)
-					*off += (int32_t)(btf_member_bit_offset(
-						btf__type_by_id(c->btf, (unsigned int)tid),
-						(uint32_t)i) / 8);
-				return rc;
-			}
-		}
-		t = btf__type_by_id(c->btf, (unsigned int)tid);
+		st = eb_skip_mods(c->btf, &sub);
+		if (!st || !(btf_is_struct(st) || btf_is_union(st)))
+			continue;
+		rc = member(c, sub, name, off, mt, best, dist, bits);
+		if (!rc)
+			*off += (int32_t)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+		if (rc <= 0)
+			return rc;
 	}
 	return 1;
 }
@@ -82,7 +79,7 @@ static bool embedded_path(const struct ks_btf_ctx *c, int tid, const char *name,
 			int32_t off;
 			struct rtype mt;
 			char best[KS_EXPR_IDENT];
-			int dist = 0, bits;
+			int dist = 0, bits;	/* 0: no nearest name wanted */
 
 			if (member(c, id, name, &off, &mt, best, &dist, &bits) <= 0) {
 				snprintf(path, len, "%s.%s", mn, name);
