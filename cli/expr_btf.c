@@ -179,7 +179,8 @@ void eb_type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *buf,
 	} else {
 		name = btf__name_by_offset(c->btf, bt->name_off);
 		snprintf(inner, sizeof(inner), "%s%s%s",
-			 btf_is_struct(bt) ? "struct " : btf_is_union(bt) ? "union " :
+			 btf_is_struct(bt) || (btf_is_fwd(bt) && !btf_kflag(bt)) ? "struct " :
+			 btf_is_union(bt) || btf_is_fwd(bt) ? "union " :
 			 btf_is_any_enum(bt) ? "enum " : "",
 			 name && *name ? name : btf_is_func_proto(bt) ? "function" :
 			 "(anonymous)", "");
@@ -227,6 +228,14 @@ const struct btf_type *eb_composite(const struct ks_btf_ctx *c, const struct rty
 	if (t->builtin || t->stars || !t->id)
 		return NULL;
 	bt = eb_skip_mods(c->btf, id);
+	/* A declaration only ("struct foo;"): its definition, by name. */
+	if (bt && btf_is_fwd(bt)) {
+		int def = btf__find_by_name_kind(c->btf, btf__name_by_offset(c->btf, bt->name_off),
+						 btf_kflag(bt) ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+
+		bt = def > 0 ? btf__type_by_id(c->btf, (unsigned int)def) : NULL;
+		*id = def;
+	}
 	return bt && (btf_is_struct(bt) || btf_is_union(bt)) ? bt : NULL;
 }
 

@@ -170,6 +170,8 @@ static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 		if (owner.builtin || !owner.id)
 			ks_set_hint("cast it to a struct pointer: ((struct NAME *)%s)->%s",
 				    sub, n->ident);
+		else if (!strncmp(ty, "struct ", 7) || !strncmp(ty, "union ", 6))
+			ks_set_hint("BTF declares %s but does not define it here", ty);
 		return eb_refuse(p, n, "'%s' %s %s, which has no members", sub,
 			      arrow ? "points to" : "is", owner.id || owner.builtin ? ty :
 			      "void");

@@ -83,3 +83,7 @@ int fx_seven(int a, long b, short c, unsigned char d, long e, int f, int g)
 int fx_byval(struct fx_pair p, int after) { return (int)p.a + after; }
 struct fx_pair fx_ret_pair(int x) { struct fx_pair p = { x, x }; return p; }
 double fx_ratio(struct fx_file *file) { return file ? file->f_ratio : 0; }
+
+/* A pointer to a struct declared only here, defined nowhere: no members. */
+struct fx_opaque;
+long fx_opaque_len(struct fx_opaque *o) { return o ? 1 : 0; }
