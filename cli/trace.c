@@ -7,11 +7,10 @@
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--value EXPR [--time]] [--if PRED] [--dry-run]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
- * kstatsctl untrace NAME...
  *
  * trace times every call of a kernel function (and, in GAP-NAME, the time
  * between calls), or the section from X to Y, into a metric named after
- * FUNC (KSTATS_IOC_TRACE). untrace removes it (KSTATS_IOC_UNTRACE).
+ * FUNC (KSTATS_IOC_TRACE); untrace.c removes it.
  * With --duration or --interval it is a one-shot run (trace_run.c).
  * --budget hands the trace to the module's overhead governor; --sample
  * records 1 call in N (kstats(4)). --value and --if record a value per
@@ -341,12 +340,7 @@ const struct argp trace_argp = {
 	children, NULL, NULL
 };
 
-const struct argp untrace_argp = {
-	NULL, ks_names_parse, "NAME...",
-	"Removes traces and their metrics.", children, NULL, NULL
-};
-
-static int unsupported(void)
+int ks_trace_unsupported(void)
 {
 	return ks_fail(EXIT_RUNTIME, "this kstats module cannot trace functions "
 		       "('kstatsctl info' lists what it supports); a newer kstats "
@@ -434,7 +428,7 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 	switch (err) {
 	case EOPNOTSUPP:
 		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
-			return unsupported();
+			return ks_trace_unsupported();
 		if (a->split && !(info.features & KSTATS_FEAT_SPLIT))
 			return ks_fail(EXIT_RUNTIME, "Linux 5.18 and later tell it (the "
 				       "sched_switch event's prev_state); 'kstatsctl info' "
@@ -747,30 +741,4 @@ out:
 	free(plan);
 	free(a.args.v);
 	return rc;
-}
-
-static int untrace_one(int fd, const char *name, void *ctx)
-{
-	struct kstats_untrace u = { 0 };
-
-	(void)ctx;
-	snprintf((char *)u.name, sizeof(u.name), "%s", name);
-	if (!ioctl(fd, KSTATS_IOC_UNTRACE, &u))
-		return 0;
-	if (errno == EOPNOTSUPP)
-		return unsupported();
-	if (errno == ENOENT)
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
-			       "trace)", "%s: no such trace", name);
-	if (errno == ENOMEM || errno == EBUSY)
-		return ks_fail(EXIT_RUNTIME, "run 'kstatsctl untrace' again; the kernel "
-			       "log says why", "%s: the kernel did not detach the trace "
-			       "(%s); it stays, attached and recording", name,
-			       strerror(errno));
-	return ks_dev_error(errno, name);
-}
-
-int cmd_untrace(int argc, char **argv)
-{
-	return ks_names_cmd(&untrace_argp, "untrace", argc, argv, untrace_one);
 }

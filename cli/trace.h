@@ -31,6 +31,8 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 bool ks_kind_is_trace(uint32_t kind);
 
 
+/* "this kstats module cannot trace functions", said; EXIT_RUNTIME (trace.c). */
+int ks_trace_unsupported(void);
 /* --outliers: "5ms" (ns) or "p99.9" (ppm); 0 or EINVAL (usage printed). */
 int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm);
 int ks_btf_errno_check(const char *target);	/* btf.c: trace --by errno */
