@@ -101,9 +101,9 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 /*
  * @cur minus @prev, slot by slot, into @out (a slot whose part sum alone
  * grew too: its counts went to another CPU). When @cur cannot have grown
- * from @prev (a count, part sum, hit or miss went down, a slot emptied, the
- * CPUs or frac_bits differ, or the generation: files keep its low 32
- * bits), that is a reset: @out is @cur whole,
+ * from @prev (a count, part sum, hit, miss, fault or rejection went down,
+ * a slot emptied, the CPUs or frac_bits differ, or the generation: files
+ * keep its low 32 bits), that is a reset: @out is @cur whole,
  * out->reset is set and @why (unless NULL) says what showed it.
  */
 void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
