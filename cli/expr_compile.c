@@ -81,10 +81,10 @@ static int constant(const struct ks_parse *p, const struct ks_cmp *c,
 		return bad_constant(p, c, "cast it to a signed type to see negatives: "
 				    "(s64)EXPR < 0", "'%s' is negative but %s (%s) is "
 				    "unsigned", s, d->text, d->type);
-	if (bits < 64 && (op->flags & KSTATS_OPERAND_SIGNED) &&
-	    (neg ? v < -(1LL << (bits - 1)) : u > (1ULL << (bits - 1)) - 1)) {
-		ks_set_hint("it holds %lld to %lld", -(1LL << (bits - 1)),
-			    (1LL << (bits - 1)) - 1);
+	if ((op->flags & KSTATS_OPERAND_SIGNED) &&
+	    (neg ? bits < 64 && v < -(1LL << (bits - 1)) : u > (1ULL << (bits - 1)) - 1)) {
+		ks_set_hint("it holds %lld to %lld", (long long)(-(1ULL << (bits - 1))),
+			    (long long)((1ULL << (bits - 1)) - 1));
 		return bad_constant(p, c, NULL, "'%s' is out of the range of %s (%s, "
 				    "%d bits, signed)", s, d->text, d->type, bits);
 	}
