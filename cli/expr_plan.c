@@ -11,6 +11,7 @@
 
 #include "expr.h"
 #include "json.h"
+#include "text.h"
 
 struct metric {
 	char name[KSTATS_NAME_LEN + 32];
@@ -90,6 +91,32 @@ static void operand_text(FILE *out, const struct kstats_operand *op,
 			op->size == 4 ? "4 bytes" : "8 bytes");
 }
 
+/* @label, then @text cut at blanks to fit the output's width, under itself. */
+static void wrapped(const char *label, const char *text)
+{
+	size_t width = ks_out_width(stdout), at = 11, n;
+	const char *p = text, *blank;
+
+	printf("%-11s", label);
+	while (*p) {
+		blank = strchr(p, ' ');
+		n = blank ? (size_t)(blank - p) : strlen(p);
+		if (at > 11 && at + 1 + n > width) {
+			printf("\n%-11s", "");
+			at = 11;
+		} else if (at > 11) {
+			putchar(' ');
+			at++;
+		}
+		printf("%.*s", (int)n, p);
+		at += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
 /* "fx_loff_t: 8 bytes read, signed" */
 static void type_text(const struct kstats_operand *op, const struct ks_operand_desc *d)
 {
@@ -155,16 +182,16 @@ static void plan_text(const struct ks_plan *plan, const struct ks_plan_view *v,
 	}
 	if (!e->nr_terms)
 		return;
-	printf("%-11s%s\n", "if", plan->pred);
+	wrapped("if", plan->pred);
 	for (k = 0, g = 1; k < e->nr_terms; k = end, g++) {
 		end = group_end(e, k);
 		printf("%-11sdecided at %s\n", g == 1 ? "  group 1" : "  or group",
 		       at_entry(e, k, end) ? "entry" : "exit");
 		for (; k < end; k++) {
 			constant_text(c, sizeof(c), &e->terms[k], &plan->terms[k]);
-			printf("%-11s%s %s %s: %s compare with %s\n", "    term",
-			       plan->terms[k].text, ks_cmp_text(e->terms[k].cmp),
-			       plan->term_const[k],
+			printf("%-11s%s %s %s\n", "    term", plan->terms[k].text,
+			       ks_cmp_text(e->terms[k].cmp), plan->term_const[k]);
+			printf("%-11s%s compare with %s\n", "",
 			       e->terms[k].cmp == KSTATS_CMP_AND ? "bit" :
 			       e->terms[k].operand.flags & KSTATS_OPERAND_SIGNED ? "signed" :
 			       "unsigned", c);
