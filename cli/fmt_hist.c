@@ -159,7 +159,11 @@ static void trace_counters(FILE *out, const struct ks_metric *m, enum ks_unit u)
 	/* The floor is a time, also beside a value. */
 	fprintf(out, "  probe floor %s\n", ks_fmt_int(a, sizeof(a), m->floor_ns,
 							u == UNIT_NONE ? UNIT_AUTO : u));
-	if (share > 0.01)
+	if (share > 0.01 && ks_metric_is_value(m))
+		fprintf(out, "note: over 1%% of the calls missed; those are the "
+			"concurrent, long ones,\n      whose values the histogram "
+			"lacks (trace --maxactive N)\n");
+	else if (share > 0.01)
 		fprintf(out, "note: over 1%% of the calls missed; those are the "
 			"concurrent, long ones,\n      so the histogram leans short "
 			"(trace --maxactive N)\n");
