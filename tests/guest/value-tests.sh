@@ -171,6 +171,23 @@ show_text() {
 }
 ok "show and summary: a value's rows have no unit; faults and rejected beside hits" show_text
 
+# A value keyed by errno, saved: format 6, and every metric read back unitless.
+keyed_file() {
+	"$K" trace "$fn" --name kv.key --value '(s64)arg1' --by errno || return 1
+	echo "values 256 5 16" >"$ctl"
+	"$K" snapshot --all -o "$tmp/key.ksnap" || { "$K" untrace kv.key; return 1; }
+	"$K" untrace kv.key || return 1
+	[[ $(od -An -tu2 -j10 -N2 "$tmp/key.ksnap" | tr -d ' ') == 6 ]] || return 1
+	"$K" -j show -i "$tmp/key.ksnap" | "$py" -c 'import json, sys
+ms = json.load(sys.stdin)["metrics"]
+assert any("{errno=" in m["name"] for m in ms), [m["name"] for m in ms]
+vals = [m for m in ms if not m["name"].startswith("GAP-")]
+bad = [m["name"] for m in vals if m["unit"] is not None or m["kind"] not in ("value", "key")]
+assert not bad, bad
+assert [m["unit"] for m in ms if m["name"] == "GAP-kv.key"] == ["ns"]'
+}
+ok "--value --by errno, snapshot: format 6, every metric unitless when read back" keyed_file
+
 # One-shot: the values of the calls made while it ran, then nothing left.
 oneshot() {
 	local pid
