@@ -5,15 +5,16 @@
  *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
  *                      [--cgroup PATH] [--by errno|cgroup [--keys N | --key-values LIST]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
+ *                      [--value EXPR [--time]] [--if PRED] [--dry-run]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
- * kstatsctl untrace NAME...
  *
  * trace times every call of a kernel function (and, in GAP-NAME, the time
  * between calls), or the section from X to Y, into a metric named after
- * FUNC (KSTATS_IOC_TRACE). untrace removes it (KSTATS_IOC_UNTRACE).
+ * FUNC (KSTATS_IOC_TRACE); untrace.c removes it.
  * With --duration or --interval it is a one-shot run (trace_run.c).
  * --budget hands the trace to the module's overhead governor; --sample
- * records 1 call in N (kstats(4)).
+ * records 1 call in N (kstats(4)). --value and --if record a value per
+ * call and filter calls (trace_expr.c, expr_*.c); --dry-run prints the plan.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 
 #include "kstatsctl.h"
 #include "device.h"
+#include "expr.h"
 #include "fmt.h"
 #include "json.h"
 #include "keys.h"
@@ -48,6 +50,8 @@ struct trace_args {
 	bool split, self;
 	uint32_t key, nr_keys;		/* --by, --keys */
 	const char *key_values;		/* --key-values */
+	struct ks_trace_expr x;		/* --value, --if, --time */
+	bool dry_run;
 	struct ks_trace_run run;
 };
 
@@ -56,6 +60,7 @@ enum {
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
 	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_KEY_VALUES, OPT_CGROUP,
+	OPT_VALUE, OPT_IF, OPT_TIME, OPT_DRY_RUN,
 };
 
 /* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for the longest. */
@@ -105,6 +110,17 @@ static const struct argp_option trace_options[] = {
 	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "
 	  "get their own, from the start, and no caller can take them (errno: "
 	  "0,EAGAIN,EINTR...; cgroup: paths); every other goes to FUNC{KEY=other}", 0 },
+	{ "value", OPT_VALUE, "EXPR", 0, "Record a value per call instead of its "
+	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
+	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
+	  "negatives in NEG-FUNC", 0 },
+	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
+	  "value in VALUE-FUNC)", 0 },
+	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
+	  "EXPR CMP CONSTANT (== != < <= > >= &), with && and ||: 'count > 65536', "
+	  "'retval < 0 || duration > 1ms'", 0 },
+	{ "dry-run", OPT_DRY_RUN, NULL, 0, "Check everything and print what would "
+	  "be traced (metrics, compiled --value and --if), without tracing", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
@@ -243,6 +259,18 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		a->cgroup = arg;
 		break;
+	case OPT_VALUE:
+		a->x.value = arg;
+		break;
+	case OPT_IF:
+		a->x.pred = arg;
+		break;
+	case OPT_TIME:
+		a->x.time = true;
+		break;
+	case OPT_DRY_RUN:
+		a->dry_run = true;
+		break;
 	case OPT_KEY_VALUES:
 		a->key_values = arg;
 		break;
@@ -312,12 +340,7 @@ const struct argp trace_argp = {
 	children, NULL, NULL
 };
 
-const struct argp untrace_argp = {
-	NULL, ks_names_parse, "NAME...",
-	"Removes traces and their metrics.", children, NULL, NULL
-};
-
-static int unsupported(void)
+int ks_trace_unsupported(void)
 {
 	return ks_fail(EXIT_RUNTIME, "this kstats module cannot trace functions "
 		       "('kstatsctl info' lists what it supports); a newer kstats "
@@ -360,6 +383,10 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 	char lock[64];
 	const char *mode;
 
+	if ((a->x.value || a->x.pred) && err == EINVAL)
+		return ks_fail(EXIT_RUNTIME, "--dry-run shows what was asked for; "
+			       "kstats(4) lists what the module accepts", "tracing %s: the "
+			       "module refused the value or predicate (EINVAL)", func);
 	if (a->outliers && (err == E2BIG || (err == EOPNOTSUPP && a->outlier_ppm &&
 					     !ks_dev_info(fd, &info) &&
 					     (info.features & KSTATS_FEAT_OUTLIERS))))
@@ -401,7 +428,7 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 	switch (err) {
 	case EOPNOTSUPP:
 		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
-			return unsupported();
+			return ks_trace_unsupported();
 		if (a->split && !(info.features & KSTATS_FEAT_SPLIT))
 			return ks_fail(EXIT_RUNTIME, "Linux 5.18 and later tell it (the "
 				       "sched_switch event's prev_state); 'kstatsctl info' "
@@ -469,6 +496,7 @@ int cmd_trace(int argc, char **argv)
 				.run.format = FMT_HIST, .cgroup_fd = -1 };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	uint64_t key_values[KSTATS_KEYS_MAX];
+	struct ks_plan *plan = NULL;
 	struct kstats_trace t;
 	const char *func;
 	bool one_shot;
@@ -569,6 +597,23 @@ int cmd_trace(int argc, char **argv)
 			 a.split ? "BLOCKED" : "SELF", KSTATS_NAME_LEN - 1);
 		goto out;
 	}
+	a.x.section = a.end;
+	a.x.timed = a.split ? "split" : a.self ? "self" : a.outliers ? "outliers" : NULL;
+	plan = xcalloc(1, sizeof(*plan));
+	rc = ks_trace_expr_check(&a.x, a.start ? a.start : func, a.name ? a.name : func, plan);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (a.dry_run) {
+		struct ks_plan_view v = {
+			.name = a.name ? a.name : func, .mech = mechs[a.mech], .end = a.end,
+			.by = a.key ? keys[a.key].name : NULL, .split = a.split, .self = a.self,
+		};
+
+		ks_plan_print(plan, &v);
+		rc = 0;
+		goto out;
+	}
 	memset(&t, 0, sizeof(t));
 	snprintf((char *)t.name, sizeof(t.name), "%s", a.name ? a.name : func);
 	if (a.end) {
@@ -612,6 +657,8 @@ int cmd_trace(int argc, char **argv)
 	t.nr_keys = a.nr_keys;
 	if (a.key_values)
 		t.key_values = (uint64_t)(uintptr_t)key_values;
+	if (a.x.value || a.x.pred)
+		t.expr = (uint64_t)(uintptr_t)&plan->e;
 	rc = EXIT_RUNTIME;
 	if (a.cgroup) {
 		a.cgroup_fd = ks_cgroup_open(a.cgroup);
@@ -622,6 +669,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	fd = ks_dev_open();
 	if (fd < 0)
+		goto out;
+	if (t.expr && (rc = ks_trace_expr_supported(fd, func)))
 		goto out;
 	if (a.cpus) {
 		struct kstats_info info;
@@ -652,7 +701,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (one_shot) {
 		char split_names[ARRAY_SIZE(split_prefixes)][KSTATS_NAME_LEN + 8];
-		char self_name[KSTATS_NAME_LEN + 8];
+		char self_name[KSTATS_NAME_LEN + 8], expr_names[2][KSTATS_NAME_LEN + 8];
 		const char *names[KS_TRACE_METRICS] = { (const char *)t.name };
 		size_t n = 1, i;
 
@@ -665,6 +714,7 @@ int cmd_trace(int argc, char **argv)
 				 split_prefixes[i], (const char *)t.name);
 			names[n++] = split_names[i];
 		}
+		ks_trace_expr_names(plan, (const char *)t.name, expr_names, names, &n);
 		rc = ks_trace_run(fd, names, n, a.key, &a.run);
 		goto out;
 	}
@@ -688,32 +738,7 @@ out:
 		close(fd);
 	if (a.cgroup_fd >= 0)
 		close(a.cgroup_fd);
+	free(plan);
 	free(a.args.v);
 	return rc;
-}
-
-static int untrace_one(int fd, const char *name, void *ctx)
-{
-	struct kstats_untrace u = { 0 };
-
-	(void)ctx;
-	snprintf((char *)u.name, sizeof(u.name), "%s", name);
-	if (!ioctl(fd, KSTATS_IOC_UNTRACE, &u))
-		return 0;
-	if (errno == EOPNOTSUPP)
-		return unsupported();
-	if (errno == ENOENT)
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
-			       "trace)", "%s: no such trace", name);
-	if (errno == ENOMEM || errno == EBUSY)
-		return ks_fail(EXIT_RUNTIME, "run 'kstatsctl untrace' again; the kernel "
-			       "log says why", "%s: the kernel did not detach the trace "
-			       "(%s); it stays, attached and recording", name,
-			       strerror(errno));
-	return ks_dev_error(errno, name);
-}
-
-int cmd_untrace(int argc, char **argv)
-{
-	return ks_names_cmd(&untrace_argp, "untrace", argc, argv, untrace_one);
 }
