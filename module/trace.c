@@ -506,8 +506,12 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 		 */
 		if (m->kind == KSTATS_KIND_KEY)
 			sn->hits = kstats_metric_count(m);
-		/* A signed value's two metrics: the calls each holds. */
-		if (p->neg && m->value && m->kind != KSTATS_KIND_KEY)
+		/*
+		 * The metrics a value has beside the trace's own NAME
+		 * (VALUE-NAME, NEG-NAME): the calls each holds. NAME keeps the
+		 * trace's hits, as it keeps its misses, faults and rejected.
+		 */
+		if (m == p->value_metric || m == p->neg_metric)
 			sn->hits = kstats_metric_count(m);
 	}
 	mutex_unlock(&kstats_trace_lock);

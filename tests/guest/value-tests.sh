@@ -47,9 +47,10 @@ insmod "$build/module/kstats.ko" && insmod "$build/tests/kmod/kstats_target.ko" 
 	{ echo "Bail out! cannot load kstats and kstats_target"; exit 1; }
 
 has_feature() { "$K" -j info | "$py" -c 'import json, sys
-sys.exit(sys.argv[1] not in json.load(sys.stdin)["features"])' "$1"; }
+sys.exit(sys.argv[1] not in json.load(sys.stdin)["module"]["features"])' "$1"; }
 mechanisms=$("$K" -j info | "$py" -c 'import json, sys
-print(" ".join(m for m in json.load(sys.stdin)["mechanisms"] if m in ("fprobe", "kretprobe")))')
+print(" ".join(m for m in json.load(sys.stdin)["module"]["mechanisms"] if m in ("fprobe", "kretprobe")))')
+[[ -n $mechanisms ]] || { echo "Bail out! info lists neither fprobe nor kretprobe"; exit 1; }
 btf=0 unsigned=(--unsigned)	# without BTF, arg1 is the register, unsigned
 [[ -e /sys/kernel/btf/kstats_target ]] && btf=1 unsigned=()
 
@@ -82,6 +83,21 @@ value() {
 		"$py" "$check" values "$tmp/$name.bin" "$tmp/$name.json" "$name" "$field" "${args[@]}"
 }
 
+# time_value NAME -- TRACE-ARGS...: NAME holds every call's duration,
+# VALUE-NAME and NEG-NAME the values.
+time_value() {
+	local name=$1
+	shift 2
+	run "$name" $((RANDOM + 1)) 40 "$@" &&
+		"$py" "$check" values "$tmp/$name.bin" "$tmp/$name.json" "VALUE-$name" arg &&
+		"$py" - "$tmp/$name.json" "$name" "$N" <<'PY'
+import json, sys
+doc, name, n = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+m = {m["name"]: m for m in doc["metrics"]}[name]
+assert m["unit"] == "ns" and m["trace"]["hits"] == n and m["count"] == n, (m["unit"], m["count"])
+PY
+}
+
 # pred NAME PYEXPR CHECK-ARGS -- TRACE-ARGS...
 pred() {
 	local name=$1 expr=$2 args=()
@@ -108,7 +124,7 @@ for mech in $mechanisms; do
 			pred "kv.q.$mech.$b" 'c.ret < 0 or c.arg == 1' -- \
 			--if '(s64)retval < 0 || (s64)arg1 == 1' "${m[@]}"
 		ok "$mech, frac_bits $b: --value '(s64)arg1' --time: VALUE- beside the duration" \
-			value "kv.t.$mech.$b" arg -- --value '(s64)arg1' --time "${m[@]}"
+			time_value "kv.t.$mech.$b" -- --value '(s64)arg1' --time "${m[@]}"
 		if ((!btf)); then
 			skip "$mech, frac_bits $b: names from the module's BTF" \
 				"no /sys/kernel/btf/kstats_target"
@@ -161,10 +177,13 @@ show_text() {
 	"$K" trace "$fn" --name kv.text --value '(s64)arg1' || return 1
 	echo "values 64 7 12" >"$ctl"
 	"$K" show kv.text >"$tmp/text" 2>&1
-	"$K" summary kv.text >"$tmp/sum" 2>&1
+	"$K" summary kv.text NEG-kv.text >"$tmp/sum" 2>&1
 	"$K" untrace kv.text || return 1
+	# The 64 calls' values are in kv.text (>= 0) or NEG-kv.text (< 0); the
+	# trace's counters are kv.text's.
 	grep -qE '^NAME .* HIT/MISS +FAULT/REJ$' "$tmp/sum" &&
-		grep -qE '^kv\.text .* 64/0 +0/0$' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
+		grep -qE '^kv\.text .* 64/0 +0/0$' "$tmp/sum" &&
+		grep -qE '^NEG-kv\.text .* - +-$' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
 	grep -qE '^hits 64  misses 0  faults 0  rejected 0  probe floor [0-9.]+(ns|us)$' "$tmp/text" &&
 		! grep -E '^\[' "$tmp/text" | grep -qE '[0-9](ns|us|ms|s)\b' ||
 		{ cat "$tmp/text"; return 1; }

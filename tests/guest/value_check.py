@@ -8,8 +8,9 @@ recorded ('kstatsctl show -j NAME NEG-NAME').
   value_check.py values BLOB SHOW_JSON NAME FIELD [--chain] [--unsigned]
       NAME's buckets hold exactly the calls' FIELD (arg, ret, level or size)
       that are >= 0, NEG-NAME's the magnitudes of those below 0 (none with
-      --unsigned: FIELD read as unsigned); --chain: only calls whose chain
-      o->mid->inner is whole, the others counted as faults
+      --unsigned: FIELD read as unsigned), NAME's hits the trace's (a
+      VALUE-NAME's: the calls it holds); --chain: only calls whose chain o->mid->inner is whole, the
+      others counted as faults
   value_check.py pred BLOB SHOW_JSON NAME PYEXPR [--chain]
       NAME's hits are the calls for which PYEXPR (over c.arg, c.ret,
       c.level, c.size, c.chain) holds, rejected the others; --chain: the
@@ -70,9 +71,15 @@ def main():
             vals = [v % 2**64 for v in vals]
         errors += check_buckets(m, [v for v in vals if v >= 0], name)
         neg = [-v for v in vals if v < 0]
-        if neg or f"NEG-{name}" in ms:
-            errors += check_buckets(ms.get(f"NEG-{name}"), neg, f"NEG-{name}")
-        want = {"hits": len(whole), "faults": len(cs) - len(whole), "rejected": 0}
+        # Beside a duration (--time) the value is VALUE-TRACE, its
+        # negatives' magnitudes NEG-TRACE.
+        negname = "NEG-" + (name[len("VALUE-"):] if name.startswith("VALUE-") else name)
+        if neg or negname in ms:
+            errors += check_buckets(ms.get(negname), neg, negname)
+        # NAME has the trace's hits; VALUE-NAME beside a duration the calls
+        # it holds (kstats(4), SNAPSHOT).
+        hits = sum(1 for v in vals if v >= 0) if name.startswith("VALUE-") else len(whole)
+        want = {"hits": hits, "faults": len(cs) - len(whole), "rejected": 0}
     else:
         pred = compile(rest[0], "PYEXPR", "eval")
         live = [c for c in cs if not chain or c.chain >= 1]

@@ -406,7 +406,8 @@ struct kstats_record {
  * KSTATS_EXPR_TIME. A signed value below 0 is not folded into a huge
  * unsigned one: its magnitude goes to NEG-NAME instead. Both are of kind
  * KSTATS_KIND_VALUE with KSTATS_METRIC_VALUE (as are a keyed value
- * trace's NAME{KEY=VALUE}); GAP-NAME stays a time.
+ * trace's NAME{KEY=VALUE}); GAP-NAME stays a time. SNAPSHOT's hits are
+ * the trace's on NAME, and the calls each holds on VALUE-NAME and NEG-NAME.
  *
  * Predicate (nr_terms > 0): terms[0..nr_terms-1], each "operand CMP
  * constant" (signed compare when the operand is signed); a term with
