@@ -55,12 +55,14 @@
 #define KSTATS_KIND_BLOCKED	7	/* TRACE --split: asleep */
 #define KSTATS_KIND_SELF	8	/* TRACE --self: less traced callees */
 #define KSTATS_KIND_KEY		9	/* TRACE with a key: NAME{key=value} */
+#define KSTATS_KIND_VALUE	10	/* TRACE with a value: VALUE-NAME, NEG-NAME */
 
 /* Metric state flags, in LIST and SNAPSHOT. */
 #define KSTATS_METRIC_ACTIVE	(1U << 0)	/* recording */
 #define KSTATS_METRIC_AUTOREMOVE (1U << 1)	/* goes with its file */
 #define KSTATS_METRIC_DETACHED	(1U << 2)	/* its trace detached: module gone, or governor */
 #define KSTATS_METRIC_SAMPLED	(1U << 3)	/* its trace records 1 call in N */
+#define KSTATS_METRIC_VALUE	(1U << 4)	/* holds a traced value, not a time */
 
 /* Trace mechanisms: TRACE's mechanism, bit numbers of INFO's mechanisms. */
 #define KSTATS_MECH_AUTO	0	/* the best this kernel has */
@@ -83,6 +85,7 @@
 #define KSTATS_FEAT_KEYS	(1ULL << 10)	/* TRACE's key and nr_keys */
 #define KSTATS_FEAT_CGROUP	(1ULL << 11)	/* KSTATS_TRACE_CGROUP, KSTATS_KEY_CGROUP */
 #define KSTATS_FEAT_KEY_VALUES	(1ULL << 12)	/* TRACE's key_values */
+#define KSTATS_FEAT_EXPR	(1ULL << 13)	/* TRACE's expr: values, predicates */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -238,11 +241,14 @@ struct kstats_snapshot {
 	__u32 trace_flags;	/* KSTATS_TRACE_STATE_* */
 	__u64 call_cost_ps;	/* calibrated cost of a recorded call, ps */
 	__u64 skip_cost_ps;	/* ... and of a call declined by sampling */
+	__u64 faults;		/* out, traces with an expr: calls whose reads faulted */
+	__u64 rejected;		/* out, traces with a predicate: calls it declined */
 	__u64 reserved[2];
 };
 #define KSTATS_SNAPSHOT_SIZE_VER0	144	/* up to floor_ns */
 #define KSTATS_SNAPSHOT_SIZE_VER1	152	/* up to generation */
 #define KSTATS_SNAPSHOT_SIZE_VER2	208	/* up to skip_cost_ps */
+#define KSTATS_SNAPSHOT_SIZE_VER3	224	/* up to rejected */
 
 /* SNAPSHOT's trace_mode. */
 #define KSTATS_TRACE_MODE_FULL		0	/* every call recorded */
@@ -381,6 +387,87 @@ struct kstats_record {
 #define KSTATS_OUTLIER_RING_MAX		65536
 #define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
 #define KSTATS_OUTLIER_RATE_MAX		1000000
+/*
+ * TRACE's expr (VER6, KSTATS_FEAT_EXPR, functions only): a value recorded
+ * per call, and/or a predicate that decides which calls are recorded.
+ *
+ * An operand is read in bounded steps: the source (argument @index, 0 the
+ * first, read at entry; or the return value, read at exit; or the call's
+ * duration in ns, at exit, in predicates only), then @nr_loads reads
+ * through pointers: read i loads from (the previous value + offsets[i]),
+ * 8 bytes (a pointer) for all but the last, @size bytes for the last. With
+ * no loads, the value is the register's low @size bytes. Then it is
+ * zero-extended, or sign-extended with KSTATS_OPERAND_SIGNED. Every read
+ * goes through copy_from_kernel_nofault(): a read that faults (a NULL in
+ * the chain) ends that call, counted in SNAPSHOT's faults, never recorded.
+ *
+ * Value (KSTATS_EXPR_VALUE): the value metric gets one sample per recorded
+ * call: NAME alone, or VALUE-NAME beside the duration in NAME with
+ * KSTATS_EXPR_TIME. A signed value below 0 is not folded into a huge
+ * unsigned one: its magnitude goes to NEG-NAME instead. Both are of kind
+ * KSTATS_KIND_VALUE with KSTATS_METRIC_VALUE (as are a keyed value
+ * trace's NAME{KEY=VALUE}); GAP-NAME stays a time.
+ *
+ * Predicate (nr_terms > 0): terms[0..nr_terms-1], each "operand CMP
+ * constant" (signed compare when the operand is signed); a term with
+ * KSTATS_TERM_OR ends an && group, and the predicate holds when any group
+ * holds. Terms reading only arguments are decided at entry (a call that
+ * fails them costs no exit handler); the rest at exit. A call the predicate
+ * declines is counted in SNAPSHOT's rejected, and is neither a hit nor a
+ * miss.
+ *
+ * -EINVAL: an unknown source, flag or compare, an argument index above 5,
+ * a size not 1, 2, 4 or 8, nr_loads above KSTATS_EXPR_LOADS, loads on the
+ * duration, the duration as the value, nr_terms above KSTATS_EXPR_TERMS,
+ * neither a value nor a term, KSTATS_EXPR_TIME without a value, an expr
+ * on a section, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
+ * or over 59 with a signed value (NEG-NAME), nonzero pad or reserved.
+ * -EFAULT: expr unreadable. All checked before the privilege check.
+ */
+#define KSTATS_OPERAND_ARG	1	/* argument index, at entry */
+#define KSTATS_OPERAND_RETVAL	2	/* the return value, at exit */
+#define KSTATS_OPERAND_DURATION	3	/* the call's duration, ns (predicates) */
+#define KSTATS_OPERAND_SIGNED	(1U << 0)
+#define KSTATS_EXPR_LOADS	8
+#define KSTATS_EXPR_TERMS	8
+
+struct kstats_operand {
+	__u8 source;		/* KSTATS_OPERAND_* */
+	__u8 index;		/* KSTATS_OPERAND_ARG: 0..5 */
+	__u8 nr_loads;		/* 0..KSTATS_EXPR_LOADS */
+	__u8 size;		/* bytes: 1, 2, 4 or 8 */
+	__u8 flags;		/* KSTATS_OPERAND_SIGNED */
+	__u8 pad[3];
+	__s32 offsets[KSTATS_EXPR_LOADS];
+};
+
+#define KSTATS_CMP_EQ		1
+#define KSTATS_CMP_NE		2
+#define KSTATS_CMP_LT		3
+#define KSTATS_CMP_LE		4
+#define KSTATS_CMP_GT		5
+#define KSTATS_CMP_GE		6
+#define KSTATS_CMP_AND		7	/* (operand & constant) != 0 */
+#define KSTATS_TERM_OR		(1U << 0)	/* the next term starts a new group */
+
+struct kstats_term {
+	struct kstats_operand operand;
+	__u32 cmp;		/* KSTATS_CMP_* */
+	__u32 flags;		/* KSTATS_TERM_OR */
+	__u64 constant;		/* signed compares read it as __s64 */
+};
+
+#define KSTATS_EXPR_VALUE	(1U << 0)	/* value is recorded */
+#define KSTATS_EXPR_TIME	(1U << 1)	/* ... and the duration too */
+
+struct kstats_expr {
+	__u32 flags;		/* KSTATS_EXPR_* */
+	__u32 nr_terms;		/* 0..KSTATS_EXPR_TERMS */
+	struct kstats_operand value;	/* with KSTATS_EXPR_VALUE, else zero */
+	struct kstats_term terms[KSTATS_EXPR_TERMS];
+	__u64 reserved[2];
+};
+
 struct kstats_trace {
 	__u8 name[KSTATS_NAME_LEN];	/* metric; GAP-<name> too for a function */
 	__u64 func;		/* user pointer: "[module:]symbol", or 0 */
@@ -411,6 +498,8 @@ struct kstats_trace {
 	__u32 cgroup_pad;
 	/* The key's values, fixed at TRACE (VER5): user pointer to nr_keys __u64s, or 0. */
 	__u64 key_values;
+	/* A value and/or a predicate (VER6): user pointer to struct kstats_expr, or 0. */
+	__u64 expr;
 	__u64 reserved[1];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
@@ -419,6 +508,7 @@ struct kstats_trace {
 #define KSTATS_TRACE_SIZE_VER3	176	/* up to nr_keys */
 #define KSTATS_TRACE_SIZE_VER4	184	/* up to cgroup_pad */
 #define KSTATS_TRACE_SIZE_VER5	192	/* up to key_values */
+#define KSTATS_TRACE_SIZE_VER6	200	/* up to expr */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 
