@@ -32,6 +32,7 @@
 #include "names.h"
 #include "trace.h"
 #include "units.h"
+#include "usym.h"
 
 
 struct trace_args {
@@ -85,8 +86,8 @@ static const struct argp_option trace_options[] = {
 	{ "pid", OPT_PID, "P", 0, "Only process P (all its threads)", 0 },
 	{ "tid", OPT_TID, "T", 0, "Only thread T", 0 },
 	{ "cpu", OPT_CPU, "LIST", 0, "Only these CPUs: 0-3,8", 0 },
-	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe "
-	  "or tracepoint", 0 },
+	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe, "
+	  "tracepoint or uprobe", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
 	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's (or section's) time "
@@ -132,7 +133,7 @@ static const struct argp_option trace_options[] = {
 static const char *const mechs[] = {
 	[KSTATS_MECH_AUTO] = "auto", [KSTATS_MECH_FPROBE] = "fprobe",
 	[KSTATS_MECH_KRETPROBE] = "kretprobe", [KSTATS_MECH_KPROBE] = "kprobe",
-	[KSTATS_MECH_TRACEPOINT] = "tracepoint",
+	[KSTATS_MECH_TRACEPOINT] = "tracepoint", [KSTATS_MECH_UPROBE] = "uprobe",
 };
 
 static int parse_id(const char *opt, const char *arg, int64_t *out)
@@ -210,7 +211,7 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 			;
 		if (i == ARRAY_SIZE(mechs)) {
 			ks_usage("--mechanism: '%s' is not auto, fprobe, kretprobe, "
-				 "kprobe or tracepoint", arg);
+				 "kprobe, tracepoint or uprobe", arg);
 			return EINVAL;
 		}
 		a->mech = i;
@@ -308,7 +309,10 @@ const struct argp trace_argp = {
 	"Times every call of the kernel function FUNC ([module:]symbol), or the "
 	"section from --start X to --end Y, into a metric named FUNC (and the time "
 	"between calls into GAP-FUNC). X and Y are functions, or tracepoints: "
-	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc).",
+	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc). FUNC may be a "
+	"user-space function, BINARY:SYMBOL: BINARY a path, a program on $PATH or "
+	"a library name (c:malloc), through --pid's mappings if given; its metric "
+	"is FILE:SYMBOL (libc.so.6:malloc).",
 	children, NULL, NULL
 };
 
@@ -463,12 +467,37 @@ static int trace_error(int err, int fd, const char *func, const struct trace_arg
 	}
 }
 
+/* A user-space function's refusals (kstats(4)); the rest as any trace's. */
+static int trace_user_error(int err, int fd, const char *func, const struct trace_args *a)
+{
+	struct kstats_info info;
+
+	if (err == EOPNOTSUPP && !ks_dev_info(fd, &info) &&
+	    !(info.mechanisms & (1ULL << KSTATS_MECH_UPROBE)))
+		return ks_fail(EXIT_RUNTIME, "it needs a kernel with uprobes "
+			       "(CONFIG_UPROBES) on x86-64 and a kstats module that "
+			       "lists 'uprobe' in 'kstatsctl info'", "tracing %s: this "
+			       "kernel or kstats module cannot trace user-space "
+			       "functions", func);
+	if (err == EOPNOTSUPP)
+		return ks_fail(EXIT_RUNTIME, "uprobes refuses some instructions; "
+			       "another function may do", "tracing %s: the kernel "
+			       "cannot probe that instruction", func);
+	if (err == EINVAL)
+		return ks_fail(EXIT_RUNTIME, "the file may have changed since it was "
+			       "read; try again", "tracing %s: the kernel refused the "
+			       "probe (EINVAL)", func);
+	return trace_error(err, fd, func, a);
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
 				.run.format = FMT_HIST, .cgroup_fd = -1 };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	uint64_t key_values[KSTATS_KEYS_MAX];
+	struct ks_utarget user = { .fd = -1 };
+	struct kstats_uprobe up = { 0 };
 	struct kstats_trace t;
 	const char *func;
 	bool one_shot;
@@ -524,6 +553,25 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("'%s': trace takes one function, not a pattern", func);
 		goto out;
 	}
+	if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
+		/* What user-space functions cannot have yet (kstats(4)). */
+		if (a.split || a.self || a.outliers || a.budget_ppm) {
+			ks_set_hint("kstats(4) lists what user-space functions have so far");
+			ks_usage("--split, --self, --outliers and --budget: not yet with a "
+				 "user-space function");
+			goto out;
+		}
+		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
+		if (rc)
+			goto out;
+		rc = EXIT_USAGE;
+		func = user.label;
+		if (!a.name)
+			a.name = user.name;
+	} else if (a.mech == KSTATS_MECH_UPROBE) {
+		ks_usage("--mechanism uprobe traces a user-space function: BINARY:SYMBOL");
+		goto out;
+	}
 	if (ks_name_valid(a.name ? a.name : func))
 		goto out;
 	if (a.self && a.end) {
@@ -558,7 +606,8 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	/* The return type, where BTF tells it (issue 30 W5). */
-	if (a.key == KSTATS_KEY_ERRNO && ks_btf_errno_check(a.start ? a.start : func))
+	if (a.key == KSTATS_KEY_ERRNO && user.fd < 0 &&
+	    ks_btf_errno_check(a.start ? a.start : func))
 		goto out;
 	/* The longest prefix asked for: BLOCKED- (--split), else SELF-. */
 	if ((a.split || a.self) &&
@@ -570,7 +619,8 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	memset(&t, 0, sizeof(t));
-	snprintf((char *)t.name, sizeof(t.name), "%s", a.name ? a.name : func);
+	snprintf((char *)t.name, sizeof(t.name), "%.*s", KSTATS_NAME_LEN - 1,
+		 a.name ? a.name : func);
 	if (a.end) {
 		t.start = (uint64_t)(uintptr_t)a.start;
 		t.end = (uint64_t)(uintptr_t)a.end;
@@ -610,6 +660,15 @@ int cmd_trace(int argc, char **argv)
 		t.flags |= KSTATS_TRACE_SELF;
 	t.key = a.key;
 	t.nr_keys = a.nr_keys;
+	if (user.fd >= 0) {
+		up.fd = user.fd;
+		up.role = KSTATS_UPROBE_FUNC;
+		up.offset = user.offset;
+		t.mechanism = KSTATS_MECH_UPROBE;
+		t.uprobes = (uint64_t)(uintptr_t)&up;
+		t.nr_uprobes = 1;
+		t.uprobe_size = sizeof(up);
+	}
 	if (a.key_values)
 		t.key_values = (uint64_t)(uintptr_t)key_values;
 	rc = EXIT_RUNTIME;
@@ -647,7 +706,8 @@ int cmd_trace(int argc, char **argv)
 		ks_block_stop_signals(&stop_signals);
 	}
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
-		rc = trace_error(errno, fd, func, &a);
+		rc = user.fd >= 0 ? trace_user_error(errno, fd, func, &a) :
+				    trace_error(errno, fd, func, &a);
 		goto out;
 	}
 	if (one_shot) {
@@ -688,6 +748,8 @@ out:
 		close(fd);
 	if (a.cgroup_fd >= 0)
 		close(a.cgroup_fd);
+	if (user.fd >= 0)
+		close(user.fd);
 	free(a.args.v);
 	return rc;
 }

@@ -21,7 +21,7 @@
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
-			 KSTATS_FEAT_KEY_VALUES)
+			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_UPROBE)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -57,6 +57,11 @@ int kstats_cmd_info(struct file *file, void *arg)
 		info->mechanisms |= BIT_ULL(KSTATS_MECH_FPROBE);
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 	info->mechanisms |= BIT_ULL(KSTATS_MECH_TRACEPOINT);
+#endif
+	if (kstats_have_uprobe)
+		info->mechanisms |= BIT_ULL(KSTATS_MECH_UPROBE);
+#ifdef KSTATS_UPROBE_DATA
+	info->flags |= KSTATS_INFO_UPROBE_SESSION;
 #endif
 	info->nr_cpus = num_possible_cpus();
 	info->record_max = KSTATS_RECORD_MAX;
@@ -390,13 +395,14 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
+	struct kstats_uprobe up = {};
 	char *func, *start, *end;
 	unsigned long *cpus;
 	int err = 0;
 
 	if ((t->flags & ~known) || t->pad || !reserved_zero(t) ||
 	    kstats_arg_name(t->name) || t->frac_bits > KSTATS_FRAC_BITS_MAX ||
-	    t->mechanism > KSTATS_MECH_TRACEPOINT ||
+	    t->mechanism > KSTATS_MECH_UPROBE ||
 	    t->maxactive > kstats_maxactive_limit() ||
 	    t->budget_ppm > KSTATS_TRACE_BUDGET_MAX ||
 	    t->sample_every > KSTATS_TRACE_SAMPLE_MAX ||
@@ -408,6 +414,9 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
+	err = kstats_uprobe_args(t, &up);
+	if (err)
+		return err;
 	if (!kstats_file_privileged(file))
 		return -EPERM;
 	cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
@@ -418,7 +427,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	start = kstats_arg_symbol(t->start, &err);
 	end = kstats_arg_symbol(t->end, &err);
 	if (!err)
-		err = kstats_trace_start(file, t, func, start, end, cpus);
+		err = kstats_trace_start(file, t, func, start, end, cpus, &up);
 	kfree(func);
 	kfree(start);
 	kfree(end);

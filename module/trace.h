@@ -86,6 +86,7 @@ struct kstats_keys {
 
 struct kstats_task_slot;
 struct kstats_outlier_ring;
+struct kstats_utrace;
 struct trace_event_file;
 
 /* A trace's cost and recording mode (governor.c), under kstats_trace_lock. */
@@ -131,6 +132,7 @@ struct kstats_probe {
 	/* Outliers: calls of at least outlier_ns (U64_MAX: none) are kept. */
 	u64 outlier_ns;
 	struct kstats_outlier_ring *outliers;	/* or NULL */
+	struct kstats_utrace *up;	/* KSTATS_MECH_UPROBE (trace_uprobe.c) */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
 		struct fprobe fp;
@@ -266,6 +268,13 @@ extern bool kstats_have_fprobe;
  */
 #define KSTATS_FGRAPH_WORDS_BUDGET	24
 
+/* trace_uprobe.c: a user-space function */
+extern bool kstats_have_uprobe;
+int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe *u);
+int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u);
+int kstats_uprobe_detach(struct kstats_probe *p);
+void kstats_uprobe_free(struct kstats_probe *p);
+
 /* trace_pair.c: a section between two functions or two tracepoints */
 int kstats_pair_init(struct kstats_probe *p);
 int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end);
@@ -331,7 +340,7 @@ void kstats_floor_call_bare(void);
 void kstats_gov_run(void);
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
-		       const unsigned long *cpus);
+		       const unsigned long *cpus, const struct kstats_uprobe *up);
 int kstats_trace_stop(struct file *file, const char *name);
 /* Every trace's name, a line each (debugfs kstats/_control). */
 int kstats_trace_names(struct seq_file *sf);
