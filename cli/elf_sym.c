@@ -320,7 +320,7 @@ int ks_utarget_resolve(const char *target, long pid, struct ks_utarget *u)
 	if (!colon || colon == target || !colon[1] ||
 	    (size_t)(colon - target) >= sizeof(binary)) {
 		ks_set_hint("e.g. /usr/bin/bash:readline, c:malloc");
-		return ks_usage("'%s': a user-space function is BINARY:FUNC", target);
+		return ks_usage("'%s': a user-space function is BINARY:SYMBOL", target);
 	}
 	snprintf(binary, sizeof(binary), "%.*s", (int)(colon - target), target);
 	func = colon + 1;

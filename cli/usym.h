@@ -29,7 +29,7 @@ struct ks_utarget {
 	char name[4096];		/* the default metric name: FILE:FUNC */
 };
 /*
- * BINARY:FUNC in @target (the last ':' splits them), opened and resolved
+* BINARY:SYMBOL in @target (the last ':' splits them), opened and resolved
  * into @u. 0, or an exit code (error printed; @u->fd closed).
  */
 int ks_utarget_resolve(const char *target, long pid, struct ks_utarget *u);

@@ -164,7 +164,8 @@ static inline bool kstats_sched_delayed(struct task_struct *t) { return false; }
 #include <linux/uprobes.h>
 
 #ifdef KSTATS_UPROBE_DATA
-#define KSTATS_UPROBE_ENTRY_ARGS	struct uprobe_consumer *uc, struct pt_regs *regs, __u64 *data
+#define KSTATS_UPROBE_ENTRY_ARGS	struct uprobe_consumer *uc, struct pt_regs *regs, \
+					__u64 *data
 #define KSTATS_UPROBE_RET_ARGS		struct uprobe_consumer *uc, unsigned long func, \
 					struct pt_regs *regs, __u64 *data
 #define kstats_uprobe_cookie()		(data)

@@ -97,6 +97,7 @@ static struct kstats_urec *kstats_urec_find(struct kstats_utrace *ut, u32 tid, b
 static void kstats_urec_release(struct kstats_urec *r)
 {
 	r->depth = 0;
+	/* The next owner, seeing it free, sees it empty. */
 	smp_store_release(&r->tid, 0);
 }
 

@@ -95,7 +95,9 @@
 	X(kstats_snapshot, trace_flags, 188, 4) \
 	X(kstats_snapshot, call_cost_ps, 192, 8) \
 	X(kstats_snapshot, skip_cost_ps, 200, 8) \
-	X(kstats_snapshot, reserved, 208, 16) \
+	X(kstats_snapshot, faults, 208, 8) \
+	X(kstats_snapshot, rejected, 216, 8) \
+	X(kstats_snapshot, reserved, 224, 16) \
 	X(kstats_record, name, 0, 64) \
 	X(kstats_record, values, 64, 8) \
 	X(kstats_record, count, 72, 4) \
@@ -126,7 +128,11 @@
 	X(kstats_trace, cgroup_fd, 176, 4) \
 	X(kstats_trace, cgroup_pad, 180, 4) \
 	X(kstats_trace, key_values, 184, 8) \
-	X(kstats_trace, reserved, 192, 8) \
+	X(kstats_trace, expr, 192, 8) \
+	X(kstats_trace, uprobes, 200, 8) \
+	X(kstats_trace, nr_uprobes, 208, 4) \
+	X(kstats_trace, uprobe_size, 212, 4) \
+	X(kstats_trace, reserved, 216, 8) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
@@ -165,9 +171,9 @@
 	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
 	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
-	X(kstats_snapshot, 224, KSTATS_SNAPSHOT_SIZE_VER2, 208, KSTATS_IOC_SNAPSHOT, 0xC0E0BC05u) \
+	X(kstats_snapshot, 240, KSTATS_SNAPSHOT_SIZE_VER3, 224, KSTATS_IOC_SNAPSHOT, 0xC0F0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 200, KSTATS_TRACE_SIZE_VER5, 192, KSTATS_IOC_TRACE, 0x40C8BC07u) \
+	X(kstats_trace, 224, KSTATS_TRACE_SIZE_VER7, 216, KSTATS_IOC_TRACE, 0x40E0BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
 	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
