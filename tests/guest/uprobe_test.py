@@ -224,15 +224,20 @@ def cycles(n):
     rc = p.wait()
     ok(not bad, "%d trace/untrace cycles while u_leaf is called (%.1f s)"
        % (n, time.monotonic() - t0), bad)
-    ok(rc == -signal.SIGTERM, "the program ran on untouched (ended by SIGTERM, not %s)"
-       % (signal.Signals(-rc).name if rc < 0 else rc))
+    ok(rc == -signal.SIGTERM, "the program ran on untouched, until SIGTERM",
+       "it ended with %s" % (signal.Signals(-rc).name if rc < 0 else "status %d" % rc))
     rc, out = ctl("-j", "list")
     ok(rc == 0 and "u.cyc" not in out, "no trace left")
 
 
 def refusals():
-    rc, out = ctl("trace", "--pid", "1073741823", TARGET + ":u_leaf")
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    rc, out = ctl("trace", "--pid", str(gone.pid), TARGET + ":u_leaf")
     ok(rc == 1 and "no process" in out, "--pid of a process that is gone: refused", out)
+    rc, out = ctl("trace", "--pid", str(gone.pid), "c:malloc")
+    ok(rc == 1 and "no process" in out, "--pid that is gone, a library through its "
+       "mappings: refused", out)
     rc, out = ctl("trace", TARGET + ":no_such_function")
     ok(rc == 1 and "no function no_such_function" in out, "a missing symbol: refused", out)
     rc, out = ctl("-j", "list")
