@@ -14,9 +14,13 @@ less BOUND (the probes' cost; the floor is not measured for user code).
 bpftrace's uprobe/uretprobe counts on the same calls must equal kstats'.
 Usage: uprobe_test.py BUILD_DIR
 """
+import ctypes
+import errno
+import fcntl
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -244,6 +248,88 @@ def refusals():
     ok(rc == 0 and "utarget" not in out, "nothing attached by a refusal", out)
 
 
+KSTATS_IOC_TRACE = 0x40E0BC07		# _IOW(0xBC, 7, 224 bytes: VER7 + reserved)
+KSTATS_IOC_UNTRACE = 0x4058BC08
+KSTATS_MECH_UPROBE = 5
+
+
+def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, ref_ctr=0,
+              reserved=0, flags=0, budget=0, tail=0):
+    """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno."""
+    label = ctypes.create_string_buffer(b"utarget:raw")
+    up = ctypes.create_string_buffer(struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
+                                     + struct.pack("<Q", tail) * ((size - 32) // 8))
+    t = bytearray(224)
+    t[0:len(name)] = name.encode()
+    struct.pack_into("<Q", t, 64, ctypes.addressof(label))
+    struct.pack_into("<IIII", t, 88, 3, mech, flags, 0)
+    struct.pack_into("<I", t, 136, budget)
+    struct.pack_into("<QII", t, 200, ctypes.addressof(up), nr, size)
+    dev = os.open("/dev/kstats", os.O_RDWR)
+    try:
+        fcntl.ioctl(dev, KSTATS_IOC_TRACE, bytes(t))
+        fcntl.ioctl(dev, KSTATS_IOC_UNTRACE, name.encode().ljust(88, b"\0"))
+        return 0
+    except OSError as e:
+        return e.errno
+    finally:
+        os.close(dev)
+
+
+def file_offset(path, sym):
+    """@sym's file offset, as nm and the program headers give it."""
+    value = next(int(line.split()[0], 16) for line in
+                 subprocess.run(["nm", path], capture_output=True, text=True).stdout.splitlines()
+                 if line.split()[-1] == sym)
+    data = open(path, "rb").read()
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    for i in range(phnum):
+        ptype, pflags, poff, pvaddr, _, pfilesz = struct.unpack_from("<IIQQQQ", data,
+                                                                     phoff + i * phentsize)
+        if ptype == 1 and pflags & 1 and pvaddr <= value < pvaddr + pfilesz:
+            return value - pvaddr + poff
+    raise ValueError(sym)
+
+
+def abi_refusals():
+    """Each refusal of kstats(4), by ioctl; nothing attached after any."""
+    fd = os.open(TARGET, os.O_RDONLY)
+    size = os.fstat(fd).st_size
+    off = file_offset(TARGET, "u_leaf")
+    dirfd = os.open("/", os.O_RDONLY)
+    with tempfile.NamedTemporaryFile() as w:
+        wfd = os.open(w.name, os.O_WRONLY)
+        cases = [
+            ("fd -1", dict(fd=-1, offset=off), errno.EBADF),
+            ("fd open for writing only", dict(fd=wfd, offset=0), errno.EBADF),
+            ("a directory", dict(fd=dirfd, offset=0), errno.EINVAL),
+            ("offset at the end of the file", dict(fd=fd, offset=size), errno.EINVAL),
+            ("an odd ref_ctr_offset", dict(fd=fd, offset=off, ref_ctr=1), errno.EINVAL),
+            ("reserved 1", dict(fd=fd, offset=off, reserved=1), errno.EINVAL),
+            ("role 1 (not yet defined)", dict(fd=fd, offset=off, role=1), errno.EINVAL),
+            ("uprobe_size 24", dict(fd=fd, offset=off, size=24), errno.EINVAL),
+            ("uprobe_size 40, a nonzero tail", dict(fd=fd, offset=off, size=40, tail=1),
+             errno.EINVAL),
+            ("nr_uprobes 0", dict(fd=fd, offset=off, nr=0), errno.EINVAL),
+            ("nr_uprobes 2", dict(fd=fd, offset=off, nr=2), errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_SPLIT", dict(fd=fd, offset=off, flags=1 << 5), errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4), errno.EOPNOTSUPP),
+            ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
+            ("uprobe_size 40, a zero tail: accepted", dict(fd=fd, offset=off, size=40), 0),
+        ]
+        for what, kw, want in cases:
+            got = raw_trace("u.raw", **kw)
+            ok(got == want, "TRACE, user-space function, %s: %s" % (
+                what, errno.errorcode.get(want, "0") if want else "attached"),
+               "got %s" % (errno.errorcode.get(got, got) if got else "success"))
+        os.close(wfd)
+    os.close(dirfd)
+    os.close(fd)
+    rc, out = ctl("-j", "list")
+    ok(rc == 0 and "u.raw" not in out, "nothing left attached by the refusals", out)
+
+
 rc, out = ctl("-j", "info")
 if not ok(rc == 0 and "uprobe" in out, "kstatsctl info lists the uprobe mechanism", out):
     sys.exit(1)
@@ -251,5 +337,6 @@ oracle()
 only_pid()
 exit_inside()
 refusals()
+abi_refusals()
 cycles(100)
 sys.exit(1 if failed else 0)
