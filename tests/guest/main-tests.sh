@@ -23,6 +23,8 @@ failed=()
 #   stock lanes its first, alone;
 # - the PREEMPT_RT lanes: 6.12-rt the ABI, tracing, churn and split
 #   recording suites, 7.3-rt tracing;
+# - user-space functions (uprobe-tests) on every lane: the uprobe API has
+#   three shapes (6.1, 6.12, 7.x) and RT changes the handlers' context;
 # - churn is 40 trace/untrace rounds while every CPU calls the function
 #   (0.3-1 s a round; 'tests/guest/churn-tests.sh DIR 1000' by hand).
 case ${KSTATS_LANE:-} in
