@@ -150,9 +150,10 @@ static void trace_counters(FILE *out, const struct ks_metric *m, enum ks_unit u)
 	if (m->misses)
 		snprintf(pct, sizeof(pct), share < 1e-4 ? " (<0.01%%)" : " (%.2g%%)",
 			 share * 100);
+	/* 0: not measured (user-space functions, kstats(4)), not a floor of 0. */
 	fprintf(out, "hits %llu  misses %llu%s  probe floor %s\n",
 		(unsigned long long)m->hits, (unsigned long long)m->misses, pct,
-		ks_fmt_int(a, sizeof(a), m->floor_ns, u));
+		m->floor_ns ? ks_fmt_int(a, sizeof(a), m->floor_ns, u) : "not measured");
 	if (share > 0.01)
 		fprintf(out, "note: over 1%% of the calls missed; those are the "
 			"concurrent, long ones,\n      so the histogram leans short "
