@@ -254,7 +254,7 @@ KSTATS_MECH_UPROBE = 5
 
 
 def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, ref_ctr=0,
-              reserved=0, flags=0, budget=0, tail=0):
+              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0):
     """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno."""
     label = ctypes.create_string_buffer(b"utarget:raw")
     up = ctypes.create_string_buffer(struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
@@ -264,6 +264,7 @@ def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, 
     struct.pack_into("<Q", t, 64, ctypes.addressof(label))
     struct.pack_into("<IIII", t, 88, 3, mech, flags, 0)
     struct.pack_into("<I", t, 136, budget)
+    struct.pack_into("<Q", t, 144, outlier_ns)
     struct.pack_into("<QII", t, 200, ctypes.addressof(up), nr, size)
     dev = os.open("/dev/kstats", os.O_RDWR)
     try:
@@ -314,7 +315,8 @@ def abi_refusals():
             ("nr_uprobes 0", dict(fd=fd, offset=off, nr=0), errno.EINVAL),
             ("nr_uprobes 2", dict(fd=fd, offset=off, nr=2), errno.EOPNOTSUPP),
             ("KSTATS_TRACE_SPLIT", dict(fd=fd, offset=off, flags=1 << 5), errno.EOPNOTSUPP),
-            ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4), errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4, outlier_ns=10**6),
+             errno.EOPNOTSUPP),
             ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
             ("uprobe_size 40, a zero tail: accepted", dict(fd=fd, offset=off, size=40), 0),
         ]
