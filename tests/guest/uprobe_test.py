@@ -332,6 +332,36 @@ def abi_refusals():
     ok(rc == 0 and "u.raw" not in out, "nothing left attached by the refusals", out)
 
 
+def privilege():
+    """Tracing user space needs what kernel tracing needs: an opener without
+    CAP_PERFMON gets EPERM, after the argument checks (EINVAL first)."""
+    fd = os.open(TARGET, os.O_RDONLY)
+    off = file_offset(TARGET, "u_leaf")
+    mode = os.stat("/dev/kstats").st_mode & 0o7777
+    os.chmod("/dev/kstats", 0o666)
+    try:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            got = (raw_trace("u.priv", fd, off), raw_trace("u.priv", fd, off, reserved=1))
+            os.write(w, ("%d %d" % got).encode())
+            os._exit(0)
+        os.close(w)
+        out = os.read(r, 100).decode()
+        os.close(r)
+        os.waitpid(pid, 0)
+    finally:
+        os.chmod("/dev/kstats", mode)
+        os.close(fd)
+    ok(out.split() == [str(errno.EPERM), str(errno.EINVAL)],
+       "as nobody: EPERM for a user-space function, EINVAL first for a bad argument",
+       "got errnos %s" % out)
+
+
 rc, out = ctl("-j", "info")
 if not ok(rc == 0 and "uprobe" in out, "kstatsctl info lists the uprobe mechanism", out):
     sys.exit(1)
@@ -340,5 +370,6 @@ only_pid()
 exit_inside()
 refusals()
 abi_refusals()
+privilege()
 cycles(100)
 sys.exit(1 if failed else 0)
