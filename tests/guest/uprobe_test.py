@@ -46,8 +46,9 @@ def ok(cond, what, diag=None):
 
 
 def ctl(*args):
+    """kstatsctl's status and output, its wrapped lines joined (80 columns)."""
     p = subprocess.run(KCTL + list(args), capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout + p.stderr
+    return p.returncode, " ".join((p.stdout + p.stderr).split())
 
 
 def trace(name, func, *opts):
