@@ -22,15 +22,22 @@
 
 /*
  * Whether @binary names a user-space file rather than a kernel module: a
- * path, or a name that is no module, loaded or built in (/sys/module).
+ * path, or a name that is no module, loaded or built in (/sys/module),
+ * nor one whose BTF KSTATS_BTF_MODULES holds (the host tests' modules).
  */
 bool ks_usym_is_user(const char *binary)
 {
-	char path[300];
+	const char *btf_modules = getenv("KSTATS_BTF_MODULES");
+	char path[600];
 
 	if (strchr(binary, '/'))
 		return true;
-	snprintf(path, sizeof(path), "/sys/module/%s", binary);
+	snprintf(path, sizeof(path), "/sys/module/%.256s", binary);
+	if (!access(path, F_OK))
+		return false;
+	if (!btf_modules)
+		return true;
+	snprintf(path, sizeof(path), "%.300s/%.256s", btf_modules, binary);
 	return access(path, F_OK) != 0;
 }
 

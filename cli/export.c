@@ -12,7 +12,8 @@
  *   kstats_duration_seconds  histogram: traces' metrics (nanoseconds, shown
  *                            in seconds) and those named by --ns
  *   kstats_value             histogram: every other metric, as recorded
- *                            (a module's or a program's own unit)
+ *                            (a module's or a program's own unit, and
+ *                            traced values: trace --value, unitless)
  *   kstats_duration_by_KEY_seconds  histogram: a trace's key metrics
  *                            (trace --by errno|cgroup), the trace's name in
  *                            "name" and the key's value in a label named
@@ -25,6 +26,9 @@
  *   kstats_outliers_total, kstats_outliers_lost_total  counters, traces
  *                            that keep outliers (trace --outliers); lost
  *                            is overwritten plus rate-limited
+ *   kstats_faults_total, kstats_rejected_total  counters, traces with
+ *                            --value (or that counted some): reads that
+ *                            faulted, calls --if declined (from a module)
  *   kstats_recording         gauge: 1 recording, 0 stopped
  *   kstats_skipped_total     counter, traces: calls declined by sampling
  *   kstats_sample_every      gauge, traces: 1 call in N recorded
@@ -315,7 +319,7 @@ static void all_histograms(FILE *out, const struct ks_set *set, const struct exp
 }
 
 enum extra { HITS, MISSES, FLOOR, RECORDING, SKIPPED, SAMPLE_EVERY, MODE, COST,
-	     OUTLIERS, OUTLIERS_LOST };
+	     OUTLIERS, OUTLIERS_LOST, FAULTS, REJECTED };
 
 static void extras(FILE *out, const struct ks_set *set, enum extra what)
 {
@@ -330,6 +334,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			       "Calls a trace kept as outliers (kstatsctl outliers NAME)." },
 		[OUTLIERS_LOST] = { "kstats_outliers_lost_total", "counter",
 				    "Outliers overwritten in a trace's ring or rate-limited." },
+		[FAULTS] = { "kstats_faults_total", "counter",
+			     "Calls a trace --value/--if did not record: a read faulted." },
+		[REJECTED] = { "kstats_rejected_total", "counter",
+			       "Calls a trace's --if declined." },
 		[RECORDING] = { "kstats_recording", "gauge",
 				"1: the metric records, 0: stopped." },
 		[SKIPPED] = { "kstats_skipped_total", "counter",
@@ -353,7 +361,11 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
 
-		if (what != RECORDING && m->kind != KSTATS_KIND_TRACE)
+		if (what != RECORDING && !ks_metric_is_trace_own(m))
+			continue;
+		if ((what == FAULTS || what == REJECTED) &&
+		    (!m->expr_known || (!ks_metric_is_value(m) && !m->faults &&
+					!m->rejected)))
 			continue;
 		/* Sampling known (from the module), and a cost only if governed. */
 		if (what >= SKIPPED && (!m->smp.sample_every ||
@@ -371,6 +383,10 @@ static void extras(FILE *out, const struct ks_set *set, enum extra what)
 			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->hits);
 		else if (what == MISSES)
 			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->misses);
+		else if (what == FAULTS)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->faults);
+		else if (what == REJECTED)
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)m->rejected);
 		else if (what == FLOOR)
 			ks_prom_float(v, sizeof(v), (double)m->floor_ns / 1e9);
 		else if (what == SKIPPED)
@@ -408,6 +424,8 @@ static int write_export(FILE *out, const struct ks_set *set, const struct export
 	extras(out, set, FLOOR);
 	extras(out, set, OUTLIERS);
 	extras(out, set, OUTLIERS_LOST);
+	extras(out, set, FAULTS);
+	extras(out, set, REJECTED);
 	extras(out, set, RECORDING);
 	extras(out, set, SKIPPED);
 	extras(out, set, SAMPLE_EVERY);

@@ -174,6 +174,17 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		json_obj(j);
 		json_ku64(j, "hits", m->hits);
 		json_ku64(j, "misses", m->misses);
+		/* null: not known (a file does not keep them). */
+		json_key(j, "faults");
+		if (m->expr_known)
+			json_u64(j, m->faults);
+		else
+			json_null(j);
+		json_key(j, "rejected");
+		if (m->expr_known)
+			json_u64(j, m->rejected);
+		else
+			json_null(j);
 		json_ku64(j, "floor_ns", m->floor_ns);
 		ks_sampling_json(j, m);
 		if (m->has_outliers) {

@@ -422,7 +422,7 @@ int ks_hdr_decode(const uint8_t *buf, size_t len, struct ks_hdr *h, char *why,
 		    (unsigned long long)payload, raw_len - HDR_HEADER_LEN);
 	} else if (h->sig_figs < 0 || h->sig_figs > 5) {
 		WHY("%d significant figures (HdrHistogram allows 0 to 5)", h->sig_figs);
-	} else if (h->lowest < 1 || h->highest < 2 * h->lowest) {
+	} else if (h->lowest < 1 || h->lowest > h->highest / 2) {	/* 2 * lowest can overflow */
 		WHY("lowest discernible value %lld, highest trackable %lld (need "
 		    "1 <= lowest, 2 * lowest <= highest)", (long long)h->lowest,
 		    (long long)h->highest);

@@ -49,8 +49,7 @@ const struct argp info_argp = {
 /* By bit number (KSTATS_FEAT_*); a bit this kstatsctl does not know: NULL. */
 static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
-	"split", "self", "keys", "cgroup", "key-values",
-	[14] = "uprobe",
+	"split", "self", "keys", "cgroup", "key-values", "expr", "uprobe",
 };
 
 static const char *const mech_names[] = {

@@ -120,6 +120,9 @@ int ks_parse_u64(const char *s, uint64_t *out);
 int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits);
 #define KS_CPU_BITS	8192	/* CPU lists: CPUs 0 to 8191 */
 const char *ks_kind_name(uint32_t kind);
+struct ks_metric;
+/* A trace's NAME, which its counters are of: not GAP-, VALUE-, NEG-... (util.c) */
+bool ks_metric_is_trace_own(const struct ks_metric *m);
 const char *ks_state_name(uint32_t flags);	/* active, stopped, detached */
 const char *ks_color(bool on, const char *code);	/* "" when off */
 #define C_RED	"\033[31m"

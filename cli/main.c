@@ -33,7 +33,7 @@ const struct ks_cmd ks_cmds[] = {
 	{ "start", cmd_start, &control_argp, "resume recording (NAME or --all)" },
 	{ "stop", cmd_stop, &control_argp, "pause recording, keeping the samples" },
 	{ "reset", cmd_reset, &control_argp, "empty a metric's histograms" },
-	{ "trace", cmd_trace, &trace_argp, "time a kernel function or section" },
+	{ "trace", cmd_trace, &trace_argp, "time a kernel function or section, or record its values" },
 	{ "untrace", cmd_untrace, &untrace_argp, "remove a trace and its metrics" },
 	{ "outliers", cmd_outliers, &outliers_argp, "a trace's slowest calls, with their stacks" },
 	{ "snapshot", cmd_snapshot, &snapshot_argp, "save metrics to a snapshot file" },
@@ -69,7 +69,7 @@ static const struct argp_option global_options[] = {
 	{ "color", OPT_COLOR, "WHEN", 0,
 	  "Colour: auto (on a terminal; the default), always or never", -1 },
 	{ "ns", OPT_NS, "PATTERN", 0, "Metrics matching PATTERN hold nanoseconds "
-	  "(traces' always do; others are plain numbers)", -1 },
+	  "(traces' times always do; their values and others are plain numbers)", -1 },
 	{ "hdr-unit", OPT_HDR_UNIT, "UNIT", 0,
 	  "The unit of an HdrHistogram log's values (-i): ns (the default), us, ms or s", -1 },
 	{ "from", OPT_FROM, "TIME", 0, "Read an HdrHistogram log's intervals that start at "

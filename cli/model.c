@@ -99,7 +99,7 @@ void ks_metric_since(const struct ks_metric *prev, const struct ks_metric *cur,
 	}
 	empty = *cur;
 	empty.nr_slots = 0;
-	empty.hits = empty.misses = 0;
+	empty.hits = empty.misses = empty.faults = empty.rejected = 0;
 	empty.cpus = xcalloc(cur->nr_cpus ? cur->nr_cpus : 1, sizeof(*empty.cpus));
 	for (r = 0; r < cur->nr_cpus; r++)
 		empty.cpus[r].cpu = cur->cpus[r].cpu;
@@ -391,6 +391,9 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 	m->hits = sn.hits;
 	m->misses = sn.misses;
 	m->floor_ns = sn.floor_ns;
+	m->faults = sn.faults;
+	m->rejected = sn.rejected;
+	m->expr_known = true;
 	m->generation = sn.generation;
 	m->smp = (struct ks_sampling){
 		.mode = sn.trace_mode, .sample_every = sn.sample_every,
@@ -495,8 +498,10 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 		goto reset;
 	}
 	if (cur->hits < prev->hits || cur->misses < prev->misses ||
-	    cur->smp.skipped < prev->smp.skipped) {
-		snprintf(why, why_len, "its hits, misses or skipped calls went down");
+	    cur->smp.skipped < prev->smp.skipped || cur->faults < prev->faults ||
+	    cur->rejected < prev->rejected) {
+		snprintf(why, why_len, "its hits, misses, skipped, faulted or rejected "
+			 "calls went down");
 		goto reset;
 	}
 	*out = *cur;
@@ -507,6 +512,10 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	out->hits = cur->hits - prev->hits;
 	out->misses = cur->misses - prev->misses;
 	out->smp.skipped = cur->smp.skipped - prev->smp.skipped;
+	out->faults = cur->faults - prev->faults;
+	out->rejected = cur->rejected - prev->rejected;
+	/* Both from the module, or not known. */
+	out->expr_known = cur->expr_known && prev->expr_known;
 	for (r = 0; r < cur->nr_cpus; r++) {
 		if (prev->cpus[r].cpu != cur->cpus[r].cpu) {
 			snprintf(why, why_len, "the CPUs differ");

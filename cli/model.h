@@ -38,6 +38,13 @@ struct ks_metric {
 	int64_t owner_pid;
 	uint64_t time_ns, realtime_ns;
 	uint64_t hits, misses, floor_ns;
+	/*
+	 * Traces with --value or --if: calls whose reads faulted, calls the
+	 * predicate declined; known from the module (0 before it had them),
+	 * not from files, which do not keep them.
+	 */
+	uint64_t faults, rejected;
+	bool expr_known;
 	uint64_t generation;	/* new at creation and reset; 0 unknown */
 	struct ks_sampling smp;	/* traces: SNAPSHOT's mode, sampling and cost */
 	/* A trace that keeps outliers: its counters (cumulative, as the kernel's). */
@@ -94,9 +101,9 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 /*
  * @cur minus @prev, slot by slot, into @out (a slot whose part sum alone
  * grew too: its counts went to another CPU). When @cur cannot have grown
- * from @prev (a count, part sum, hit or miss went down, a slot emptied, the
- * CPUs or frac_bits differ, or the generation: files keep its low 32
- * bits), that is a reset: @out is @cur whole,
+ * from @prev (a count, part sum, hit, miss, fault or rejection went down,
+ * a slot emptied, the CPUs or frac_bits differ, or the generation: files
+ * keep its low 32 bits), that is a reset: @out is @cur whole,
  * out->reset is set and @why (unless NULL) says what showed it.
  */
 void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,

@@ -56,6 +56,12 @@ struct ks_axis {
 	bool log;		/* log10; lo and hi powers of ten */
 };
 enum ks_axis_kind { AX_LATENCY, AX_COUNT, AX_SHARE, AX_SECONDS, AX_TAIL };
+/*
+ * The title of the values' axis: "latency (log scale)" for times, "value
+ * (log scale)" for numbers without a unit (opts.units UNIT_NONE: a
+ * module's or a program's own, a traced value).
+ */
+const char *ks_plot_value_title(void);
 /* The plot area, in pixels. */
 struct ks_frame {
 	double x, y, w, h;

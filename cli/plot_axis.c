@@ -226,3 +226,8 @@ int ks_plot_empty(const char *name)
 		       "pick another metric", "%s: no samples, nothing to plot",
 		       ks_text(t, sizeof(t), name));
 }
+
+const char *ks_plot_value_title(void)
+{
+	return opts.units == UNIT_NONE ? "value (log scale)" : "latency (log scale)";
+}

@@ -122,7 +122,7 @@ int ks_plot_cdf(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	ks_plot_title(out, p, nr == 1 ? sr[0].m->name : "CDF", NULL);
 	ks_plot_legend(out, f.x, 42, sr, h, nr);
 	ks_plot_area(out, &f, false);
-	ks_plot_axes(out, &f, &x, AX_LATENCY, "latency (log scale)", &y, AX_SHARE,
+	ks_plot_axes(out, &f, &x, AX_LATENCY, ks_plot_value_title(), &y, AX_SHARE,
 		     "share of the samples at or below", true);
 	gridlines(out, &f, &y);
 	for (i = 0; i < nr; i++)

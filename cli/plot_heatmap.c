@@ -342,7 +342,7 @@ int ks_plot_heatmap(FILE *out, const struct ks_plot_interval *iv, size_t nr,
 	ks_plot_title(out, p, iv[0].m->name, sub);
 	ks_plot_area(out, &f, false);
 	ks_plot_axes(out, &f, &x, AX_SECONDS, "time since the first interval", &y, AX_LATENCY,
-		     "latency (log scale)", false);
+		     ks_plot_value_title(), false);
 	cells(out, &f, &x, &y, &hm, p->palette);
 	ks_plot_area(out, &f, true);
 	legend(out, &f, &hm, p->palette, per);

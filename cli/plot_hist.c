@@ -84,7 +84,7 @@ int ks_plot_hist(FILE *out, const struct ks_metric *m, const char *label,
 	svg_begin(out, p->width, p->height, p->title ? p->title : m->name);
 	ks_plot_title(out, p, m->name, sub);
 	ks_plot_area(out, &f, false);
-	ks_plot_axes(out, &f, &x, AX_LATENCY, "latency (log scale)", &y,
+	ks_plot_axes(out, &f, &x, AX_LATENCY, ks_plot_value_title(), &y,
 		     p->share ? AX_SHARE : AX_COUNT, ytitle, true);
 	fputs("<g class=\"bars\" shape-rendering=\"crispEdges\">\n", out);
 	for (s = 0; s < nslots; s++) {

@@ -116,7 +116,7 @@ int ks_plot_pct(FILE *out, const struct ks_plot_series *sr, size_t nr,
 	ks_plot_legend(out, f.x, 58, sr, h, nr);
 	ks_plot_area(out, &f, false);
 	ks_plot_axes(out, &f, &x, AX_TAIL, "percentile (log scale of 1/(1 - p))", &y,
-		     AX_LATENCY, "latency (log scale)", true);
+		     AX_LATENCY, ks_plot_value_title(), true);
 	for (i = 0; i < nr; i++)
 		spectrum(out, &h[i], &x, &y, ks_series_colors[i], i);
 	ks_plot_area(out, &f, true);

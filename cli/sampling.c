@@ -50,7 +50,7 @@ void ks_sampling_note(FILE *out, const struct ks_metric *m)
 	const struct ks_sampling *s = &m->smp;
 	char a[16], b[16], c[16], when[16];
 
-	if (m->kind != KSTATS_KIND_TRACE && m->kind != KSTATS_KIND_GAP)
+	if (!ks_metric_is_trace_own(m) && m->kind != KSTATS_KIND_GAP)
 		return;
 	/* sample_every 0: not known (an older module, or a file). */
 	if (!s->sample_every) {

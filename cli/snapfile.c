@@ -8,11 +8,12 @@
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 5; kstatsctl writes 5 when a record is a key's
+ * Header (format version 6; kstatsctl writes 6 when a key's metric holds a
+ * traced value, 5 when a record is else a key's
  * metric, else 4, and reads 1 to 5):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 5 (4)
+ *    10  u16    format version: 6 (5, 4)
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -32,6 +33,9 @@
  *        zeros up to the header length. Any bytes but NUL: printing them
  *        is text.c's business.
  *
+ * Version 5 is 6 without a key's metric of values (kind KSTATS_KIND_KEY with
+ * KSTATS_METRIC_VALUE: trace --value --by), which a reader of version 5
+ * would show as nanoseconds; the layout is the same.
  * Version 4 is 5 without keyed names (a record's name is never a key's
  * metric's, NAME{KEY=VALUE} of [a-z0-9-]). Format version 1 is the same
  * but for bytes 40..47, a u64 0: no
@@ -95,7 +99,8 @@
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	5	/* written when needed, else 4; 1 to 4 are read too */
+#define SNAP_VERSION	6	/* written when needed, else 5 or 4; 1 to 5 are read too */
+#define SNAP_VERSION_KEYS 5	/* keyed names */
 #define SNAP_HDR_LEN	48
 #define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
 #define SNAP_MIN_STRINGS 6
@@ -167,7 +172,7 @@ static int check_start(struct rd *r, struct ks_snap_why *why)
 	if (r->version < 1 || r->version > SNAP_VERSION)
 		return bad(why, r->version > SNAP_VERSION ? HINT_NEWER : HINT_FORMAT,
 			   "unsupported format version %u (this kstatsctl reads 1 "
-			   "to 5)", r->version);
+			   "to %d)", r->version, SNAP_VERSION);
 	if (r->p[12] != 2 || r->p[13] != 4 || r->p[14] != 8 || r->p[15])
 		return bad(why, HINT_FORMAT, "unsupported integer sizes");
 	return 0;
@@ -598,13 +603,14 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	const uint8_t sizes[4] = { 2, 4, 8, 0 };
 	struct wr w = { .swap = swap };
 	size_t i, hdr_len_at, ver_at;
+	uint16_t version = SNAP_VERSION_KEYS - 1;
 	uint32_t c, s;
 	int ret = 0;
 
 	put(&w, SNAP_MAGIC, 8);
 	put16(&w, SNAP_BOM);
-	/* 4 unless a key's metric needs 5: older kstatsctl reads the rest. */
-	put16(&w, SNAP_VERSION - 1);
+	/* 4 unless a key's metric needs 5 or 6: older kstatsctl reads the rest. */
+	put16(&w, SNAP_VERSION_KEYS - 1);
 	ver_at = w.len - 2;
 	put(&w, sizes, 4);
 	hdr_len_at = w.len;
@@ -646,8 +652,11 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put32(&w, m->owner_uid);
 		put32(&w, (uint32_t)m->generation);
 		put64(&w, (uint64_t)m->owner_pid);
-		if (strchr(m->name, '{'))
-			set16(&w, ver_at, SNAP_VERSION);
+		if (strchr(m->name, '{') && version < SNAP_VERSION_KEYS)
+			version = SNAP_VERSION_KEYS;
+		if (strchr(m->name, '{') && (m->flags & KSTATS_METRIC_VALUE))
+			version = SNAP_VERSION;
+		set16(&w, ver_at, version);
 		ks_snap_put_field(&w, m->name, KSTATS_NAME_LEN);
 		ks_snap_put_field(&w, m->owner, KSTATS_NAME_LEN);
 		put32(&w, oflags);

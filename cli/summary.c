@@ -5,7 +5,8 @@
  *
  * One line per metric, sorted by name: count, rate, mean, the percentiles
  * shown (p50 and p99 unless --percentiles), max, and a trace's hits and
- * misses; as a table, CSV or JSON. The rate needs a time span: with
+ * misses (and, from the module, the faults and rejected calls of a trace
+ * with --value or --if); as a table, CSV or JSON. The rate needs a time span: with
  * --interval, two snapshots SECONDS apart, and every figure is then of the
  * samples recorded in between; without, the rate is unknown ("-", null).
  *
@@ -112,7 +113,14 @@ static int by_name(const void *x, const void *y)
 
 static bool is_trace(const struct ks_metric *m)
 {
-	return m->kind == KSTATS_KIND_TRACE;
+	return ks_metric_is_trace_own(m);
+}
+
+/* A trace whose faults and rejected calls are known and say something. */
+static bool has_expr(const struct ks_metric *m)
+{
+	return is_trace(m) && m->expr_known &&
+	       (ks_metric_is_value(m) || m->faults || m->rejected);
 }
 
 /* The max as it is known: exact, or below the end of its slot. */
@@ -147,7 +155,7 @@ static const char *bare(char *v, enum ks_unit u, bool strip)
  * a percentile was marked. @strip: the header names the unit.
  */
 static void line_table(struct ks_table *t, const struct ks_metric *m, double secs,
-		       bool traces, bool *few, bool strip)
+		       bool traces, bool exprs, bool *few, bool strip)
 {
 	enum ks_unit u = ks_metric_unit(m, opts.units);
 	char v[64], cell[72];
@@ -183,6 +191,13 @@ static void line_table(struct ks_table *t, const struct ks_metric *m, double sec
 		if (is_trace(m))
 			snprintf(v, sizeof(v), "%llu/%llu", (unsigned long long)m->hits,
 				 (unsigned long long)m->misses);
+		ks_table_add(t, v);
+	}
+	if (exprs) {
+		snprintf(v, sizeof(v), "-");
+		if (has_expr(m))
+			snprintf(v, sizeof(v), "%llu/%llu", (unsigned long long)m->faults,
+				 (unsigned long long)m->rejected);
 		ks_table_add(t, v);
 	}
 	ks_hist_free(&h);
@@ -280,6 +295,16 @@ static void obj_json(struct json *j, const struct ks_metric *m, double secs)
 		json_u64(j, m->misses);
 	else
 		json_null(j);
+	json_key(j, "faults");
+	if (is_trace(m) && m->expr_known)
+		json_u64(j, m->faults);
+	else
+		json_null(j);
+	json_key(j, "rejected");
+	if (is_trace(m) && m->expr_known)
+		json_u64(j, m->rejected);
+	else
+		json_null(j);
 	json_obj_end(j);
 	ks_hist_free(&h);
 }
@@ -298,7 +323,7 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 {
 	char align[KS_MAX_PCT + 16], pcts[KS_MAX_PCT + 1] = "", unit[8];
 	struct ks_table t;
-	bool traces = false, few = false, strip, unit_col;
+	bool traces = false, exprs = false, few = false, strip, unit_col;
 	size_t i, unitless = 0;
 	struct json *j;
 
@@ -334,11 +359,13 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 		return;
 	}
 	memset(pcts, 'r', ks_nr_pcts);
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		traces |= is_trace(&m[i]);
+		exprs |= has_expr(&m[i]);
+	}
 	/* RATE/S with a time span, HITS/MISSES with a trace: columns that say something. */
-	snprintf(align, sizeof(align), "lr%sr%srr%s", secs > 0 ? "r" : "", pcts,
-		 traces ? "r" : "");
+	snprintf(align, sizeof(align), "lr%sr%srr%s%s", secs > 0 ? "r" : "", pcts,
+		 traces ? "r" : "", exprs ? "r" : "");
 	/*
 	 * --units ms on time metrics alone: the unit once, in the header, not
 	 * in every cell ("0.008684ms" pushed each name onto a line of its own).
@@ -370,10 +397,12 @@ static void print_summary(const struct summary_args *a, struct ks_metric *m, siz
 	ks_table_add(&t, "±");
 	if (traces)
 		ks_table_add(&t, "HIT/MISS");
+	if (exprs)
+		ks_table_add(&t, "FAULT/REJ");
 	if (unit_col)
 		ks_table_add(&t, "UNIT");
 	for (i = 0; i < nr; i++) {
-		line_table(&t, &m[i], secs, traces, &few, strip);
+		line_table(&t, &m[i], secs, traces, exprs, &few, strip);
 		if (unit_col)
 			ks_table_add(&t, ks_metric_unit(&m[i], opts.units) == opts.units ?
 				     ks_unit_name(opts.units) : "-");

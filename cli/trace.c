@@ -5,15 +5,18 @@
  *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
  *                      [--cgroup PATH] [--by errno|cgroup [--keys N | --key-values LIST]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
+ *                      [--value EXPR [--time]] [--if PRED] [--dry-run]
  *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
- * kstatsctl untrace NAME...
  *
  * trace times every call of a kernel function (and, in GAP-NAME, the time
  * between calls), or the section from X to Y, into a metric named after
- * FUNC (KSTATS_IOC_TRACE). untrace removes it (KSTATS_IOC_UNTRACE).
+ * FUNC (KSTATS_IOC_TRACE); untrace.c removes it.
  * With --duration or --interval it is a one-shot run (trace_run.c).
  * --budget hands the trace to the module's overhead governor; --sample
- * records 1 call in N (kstats(4)).
+ * records 1 call in N (kstats(4)). --value and --if record a value per
+ * call and filter calls (trace_expr.c, expr_*.c); --dry-run prints the plan.
+ * BINARY:SYMBOL is a user-space function (elf_sym.c). The module's
+ * refusals are explained in trace_error.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,37 +29,22 @@
 
 #include "kstatsctl.h"
 #include "device.h"
+#include "expr.h"
 #include "fmt.h"
 #include "json.h"
 #include "keys.h"
 #include "names.h"
 #include "trace.h"
+#include "trace_args.h"
 #include "units.h"
 #include "usym.h"
-
-
-struct trace_args {
-	struct ks_names args;
-	uint32_t bits, mech, maxactive, budget_ppm, sample_every;
-	const char *start, *end, *name, *cpus, *cgroup;
-	int cgroup_fd;			/* --cgroup's directory, open */
-	int64_t pid, tid;
-	bool autoremove;
-	bool format_set;
-	const char *outliers;		/* as given */
-	uint64_t outlier_ns;
-	uint32_t outlier_ppm, outlier_ring, outlier_rate;
-	bool split, self;
-	uint32_t key, nr_keys;		/* --by, --keys */
-	const char *key_values;		/* --key-values */
-	struct ks_trace_run run;
-};
 
 enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
 	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
 	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_KEY_VALUES, OPT_CGROUP,
+	OPT_VALUE, OPT_IF, OPT_TIME, OPT_DRY_RUN,
 };
 
 /* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for the longest. */
@@ -106,6 +94,17 @@ static const struct argp_option trace_options[] = {
 	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "
 	  "get their own, from the start, and no caller can take them (errno: "
 	  "0,EAGAIN,EINTR...; cgroup: paths); every other goes to FUNC{KEY=other}", 0 },
+	{ "value", OPT_VALUE, "EXPR", 0, "Record a value per call instead of its "
+	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
+	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
+	  "negatives in NEG-FUNC", 0 },
+	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
+	  "value in VALUE-FUNC)", 0 },
+	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
+	  "EXPR CMP CONSTANT (== != < <= > >= &), with && and ||: 'count > 65536', "
+	  "'retval < 0 || duration > 1ms'", 0 },
+	{ "dry-run", OPT_DRY_RUN, NULL, 0, "Check everything and print what would "
+	  "be traced (metrics, compiled --value and --if), without tracing", 0 },
 	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
 	  "(it waits for Ctrl-C)", 0 },
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
@@ -130,7 +129,7 @@ static const struct argp_option trace_options[] = {
 	{ 0 }
 };
 
-static const char *const mechs[] = {
+const char *const ks_trace_mechs[KS_TRACE_NR_MECHS] = {
 	[KSTATS_MECH_AUTO] = "auto", [KSTATS_MECH_FPROBE] = "fprobe",
 	[KSTATS_MECH_KRETPROBE] = "kretprobe", [KSTATS_MECH_KPROBE] = "kprobe",
 	[KSTATS_MECH_TRACEPOINT] = "tracepoint", [KSTATS_MECH_UPROBE] = "uprobe",
@@ -149,7 +148,7 @@ static int parse_id(const char *opt, const char *arg, int64_t *out)
 }
 
 /* "1%", "0.5%" (ppm of one CPU, 1 to 1000000), or "off" (sample_every 1). */
-static int parse_budget(const char *arg, struct trace_args *a)
+static int parse_budget(const char *arg, struct ks_trace_args *a)
 {
 	char *end;
 	double pct;
@@ -183,7 +182,7 @@ static int parse_positive(const char *opt, const char *arg, uint32_t max, uint32
 
 static error_t trace_parse(int key, char *arg, struct argp_state *state)
 {
-	struct trace_args *a = state->input;
+	struct ks_trace_args *a = state->input;
 	uint32_t i;
 
 	switch (key) {
@@ -207,9 +206,9 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		a->cpus = arg;
 		break;
 	case OPT_MECH:
-		for (i = 0; i < ARRAY_SIZE(mechs) && strcmp(mechs[i], arg); i++)
+		for (i = 0; i < KS_TRACE_NR_MECHS && strcmp(ks_trace_mechs[i], arg); i++)
 			;
-		if (i == ARRAY_SIZE(mechs)) {
+		if (i == KS_TRACE_NR_MECHS) {
 			ks_usage("--mechanism: '%s' is not auto, fprobe, kretprobe, "
 				 "kprobe, tracepoint or uprobe", arg);
 			return EINVAL;
@@ -243,6 +242,18 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		return EINVAL;
 	case OPT_CGROUP:
 		a->cgroup = arg;
+		break;
+	case OPT_VALUE:
+		a->x.value = arg;
+		break;
+	case OPT_IF:
+		a->x.pred = arg;
+		break;
+	case OPT_TIME:
+		a->x.time = true;
+		break;
+	case OPT_DRY_RUN:
+		a->dry_run = true;
 		break;
 	case OPT_KEY_VALUES:
 		a->key_values = arg;
@@ -316,12 +327,7 @@ const struct argp trace_argp = {
 	children, NULL, NULL
 };
 
-const struct argp untrace_argp = {
-	NULL, ks_names_parse, "NAME...",
-	"Removes traces and their metrics.", children, NULL, NULL
-};
-
-static int unsupported(void)
+int ks_trace_unsupported(void)
 {
 	return ks_fail(EXIT_RUNTIME, "this kstats module cannot trace functions "
 		       "('kstatsctl info' lists what it supports); a newer kstats "
@@ -358,146 +364,15 @@ int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm)
 	return 0;
 }
 
-static int trace_error(int err, int fd, const char *func, const struct trace_args *a)
-{
-	struct kstats_info info;
-	char lock[64];
-	const char *mode;
-
-	if (a->outliers && (err == E2BIG || (err == EOPNOTSUPP && a->outlier_ppm &&
-					     !ks_dev_info(fd, &info) &&
-					     (info.features & KSTATS_FEAT_OUTLIERS))))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists what this module "
-			       "supports; a newer kstats can", "tracing %s: this kstats "
-			       "module cannot keep outliers %s", func,
-			       a->outlier_ppm ? "over a percentile" : "");
-	if (a->outliers && err == ERANGE)
-		return ks_fail(EXIT_USAGE, "the probe itself costs about that much per "
-			       "call ('kstatsctl show NAME' shows a trace's floor): "
-			       "pick a larger threshold", "--outliers %s: below the "
-			       "probe's floor on this machine", a->outliers);
-	if (a->key_values && err == EINVAL && !ks_dev_info(fd, &info) &&
-	    !(info.features & KSTATS_FEAT_KEY_VALUES))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'key-values' where a "
-			       "kstats module can; a newer one can", "tracing %s "
-			       "--key-values: this kstats module cannot fix a key's values",
-			       func);
-	if (a->key_values && err == EINVAL)
-		return ks_fail(EXIT_USAGE, "each value once", "tracing %s --key-values "
-			       "%s: refused (EINVAL)", func, a->key_values);
-	if (a->key && err == EINVAL && !ks_dev_info(fd, &info) &&
-	    !(info.features & KSTATS_FEAT_KEYS))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'keys' where a "
-			       "kstats module can; a newer one can", "tracing %s --by: "
-			       "this kstats module has no keys", func);
-	if ((a->cgroup || a->key == KSTATS_KEY_CGROUP) && err == EINVAL &&
-	    !ks_dev_info(fd, &info) && !(info.features & KSTATS_FEAT_CGROUP))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'cgroup' where a "
-			       "kstats module and its kernel can", "tracing %s: this "
-			       "kstats module cannot tell cgroups apart", func);
-	if (a->cgroup && err == EBADF)
-		return ks_fail(EXIT_RUNTIME, "cgroup v1 hierarchies are not supported",
-			       "--cgroup %s: not a cgroup v2 directory", a->cgroup);
-	/* A removed cgroup's directory is empty. */
-	if (a->cgroup && err == ENOENT && faccessat(a->cgroup_fd, "cgroup.procs", F_OK, 0))
-		return ks_fail(EXIT_RUNTIME, NULL, "--cgroup %s: the cgroup was removed",
-			       a->cgroup);
-	switch (err) {
-	case EOPNOTSUPP:
-		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
-			return unsupported();
-		if (a->split && !(info.features & KSTATS_FEAT_SPLIT))
-			return ks_fail(EXIT_RUNTIME, "Linux 5.18 and later tell it (the "
-				       "sched_switch event's prev_state); 'kstatsctl info' "
-				       "lists 'split' where it works", "tracing %s --split: "
-				       "this kernel does not say whether a task that leaves "
-				       "its CPU blocks or stays runnable", func);
-		if (a->self && !(info.features & KSTATS_FEAT_SELF))
-			return ks_fail(EXIT_RUNTIME, "it needs Linux 5.18 or later and a "
-				       "kstats module that lists 'self' in 'kstatsctl info'",
-				       "tracing %s --self: not supported here", func);
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists the mechanisms "
-			       "this kernel has; --mechanism auto picks the best",
-			       "tracing %s: the %s mechanism is not available on this "
-			       "kernel", func, mechs[a->mech]);
-	case ESRCH:
-		if (a->pid)
-			return ks_fail(EXIT_RUNTIME, "--pid takes a process (thread group) "
-				       "id; --tid takes any thread's", "tracing %s: no "
-				       "process %lld", func, (long long)a->pid);
-		return ks_fail(EXIT_RUNTIME, NULL, "tracing %s: no thread %lld", func,
-			       (long long)a->tid);
-	case ELOOP:
-		return ks_fail(EXIT_RUNTIME, "kstats' own functions would time "
-			       "themselves", "%s cannot be traced: it is part of kstats",
-			       func);
-	case EPERM:
-		if (!ks_dev_info(fd, &info) && info.flags & KSTATS_INFO_LOCKDOWN) {
-			mode = ks_lockdown_mode(lock, sizeof(lock));
-			return ks_fail(EXIT_RUNTIME, "lockdown comes with Secure Boot; "
-				       "tracing needs a kernel that is not locked down "
-				       "(lockdown=none)", "tracing %s: the kernel is "
-				       "locked down (%s)", func, mode ? mode : "lockdown");
-		}
-		return ks_dev_error(err, func);
-	case ENOENT:
-		return ks_fail(EXIT_RUNTIME, "the function must be in /proc/kallsyms; "
-			       "a module's as MODULE:SYMBOL", "no such function: %s", func);
-	case EINVAL:
-		if (a->maxactive && !ks_dev_info(fd, &info) &&
-		    a->maxactive > KSTATS_MAXACTIVE_MAX(info.nr_cpus))
-			return ks_fail(EXIT_RUNTIME, "kretprobe's instance pool costs possible "
-				       "CPUs x maxactive", "--maxactive: at most %u on this "
-				       "machine (%u possible CPUs)",
-				       KSTATS_MAXACTIVE_MAX(info.nr_cpus), info.nr_cpus);
-		/* fall through */
-	case EBUSY:
-	case EADDRNOTAVAIL:
-	case EILSEQ:
-		return ks_fail(EXIT_RUNTIME, "functions that are inlined, marked "
-			       "notrace or on the kprobe blacklist "
-			       "(/sys/kernel/debug/kprobes/blacklist) cannot be probed",
-			       "%s cannot be traced: %s", func, strerror(err));
-	case EEXIST:
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl untrace NAME' first, or "
-			       "--name another", "%s: already traced (or the name is "
-			       "taken)", func);
-	default:
-		return ks_dev_error(err, func);
-	}
-}
-
-/* A user-space function's refusals (kstats(4)); the rest as any trace's. */
-static int trace_user_error(int err, int fd, const char *func, const struct trace_args *a)
-{
-	struct kstats_info info;
-
-	if (err == EOPNOTSUPP && !ks_dev_info(fd, &info) &&
-	    !(info.mechanisms & (1ULL << KSTATS_MECH_UPROBE)))
-		return ks_fail(EXIT_RUNTIME, "it needs a kernel with uprobes "
-			       "(CONFIG_UPROBES) on x86-64 and a kstats module that "
-			       "lists 'uprobe' in 'kstatsctl info'", "tracing %s: this "
-			       "kernel or kstats module cannot trace user-space "
-			       "functions", func);
-	if (err == EOPNOTSUPP)
-		return ks_fail(EXIT_RUNTIME, "uprobes refuses some instructions; "
-			       "another function may do", "tracing %s: the kernel "
-			       "cannot probe that instruction", func);
-	if (err == EINVAL)
-		return ks_fail(EXIT_RUNTIME, "the file may have changed since it was "
-			       "read; try again", "tracing %s: the kernel refused the "
-			       "probe (EINVAL)", func);
-	return trace_error(err, fd, func, a);
-}
-
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
+	struct ks_trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
 				.run.format = FMT_HIST, .cgroup_fd = -1 };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	uint64_t key_values[KSTATS_KEYS_MAX];
 	struct ks_utarget user = { .fd = -1 };
 	struct kstats_uprobe up = { 0 };
+	struct ks_plan *plan = NULL;
 	struct kstats_trace t;
 	const char *func;
 	bool one_shot;
@@ -561,6 +436,12 @@ int cmd_trace(int argc, char **argv)
 				 "user-space function");
 			goto out;
 		}
+		/* Their names and types come from the kernel's BTF. */
+		if (a.x.value || a.x.pred) {
+			ks_set_hint("kstats(4) lists what user-space functions have so far");
+			ks_usage("--value and --if: not yet with a user-space function");
+			goto out;
+		}
 		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
 		if (rc)
 			goto out;
@@ -618,6 +499,24 @@ int cmd_trace(int argc, char **argv)
 			 a.split ? "BLOCKED" : "SELF", KSTATS_NAME_LEN - 1);
 		goto out;
 	}
+	a.x.section = a.end;
+	a.x.timed = a.split ? "split" : a.self ? "self" : a.outliers ? "outliers" : NULL;
+	plan = xcalloc(1, sizeof(*plan));
+	rc = ks_trace_expr_check(&a.x, a.start ? a.start : func, a.name ? a.name : func, plan);
+	if (rc)
+		goto out;
+	rc = EXIT_USAGE;
+	if (a.dry_run) {
+		struct ks_plan_view v = {
+			.name = a.name ? a.name : func, .end = a.end,
+			.mech = ks_trace_mechs[user.fd >= 0 ? KSTATS_MECH_UPROBE : a.mech],
+			.by = a.key ? keys[a.key].name : NULL, .split = a.split, .self = a.self,
+		};
+
+		ks_plan_print(plan, &v);
+		rc = 0;
+		goto out;
+	}
 	memset(&t, 0, sizeof(t));
 	snprintf((char *)t.name, sizeof(t.name), "%.*s", KSTATS_NAME_LEN - 1,
 		 a.name ? a.name : func);
@@ -671,6 +570,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (a.key_values)
 		t.key_values = (uint64_t)(uintptr_t)key_values;
+	if (a.x.value || a.x.pred)
+		t.expr = (uint64_t)(uintptr_t)&plan->e;
 	rc = EXIT_RUNTIME;
 	if (a.cgroup) {
 		a.cgroup_fd = ks_cgroup_open(a.cgroup);
@@ -681,6 +582,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	fd = ks_dev_open();
 	if (fd < 0)
+		goto out;
+	if (t.expr && (rc = ks_trace_expr_supported(fd, func)))
 		goto out;
 	if (a.cpus) {
 		struct kstats_info info;
@@ -706,13 +609,12 @@ int cmd_trace(int argc, char **argv)
 		ks_block_stop_signals(&stop_signals);
 	}
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
-		rc = user.fd >= 0 ? trace_user_error(errno, fd, func, &a) :
-				    trace_error(errno, fd, func, &a);
+		rc = ks_trace_refused(errno, fd, func, &a, user.fd >= 0);
 		goto out;
 	}
 	if (one_shot) {
 		char split_names[ARRAY_SIZE(split_prefixes)][KSTATS_NAME_LEN + 8];
-		char self_name[KSTATS_NAME_LEN + 8];
+		char self_name[KSTATS_NAME_LEN + 8], expr_names[2][KSTATS_NAME_LEN + 8];
 		const char *names[KS_TRACE_METRICS] = { (const char *)t.name };
 		size_t n = 1, i;
 
@@ -725,6 +627,7 @@ int cmd_trace(int argc, char **argv)
 				 split_prefixes[i], (const char *)t.name);
 			names[n++] = split_names[i];
 		}
+		ks_trace_expr_names(plan, (const char *)t.name, expr_names, names, &n);
 		rc = ks_trace_run(fd, names, n, a.key, &a.run);
 		goto out;
 	}
@@ -750,32 +653,7 @@ out:
 		close(a.cgroup_fd);
 	if (user.fd >= 0)
 		close(user.fd);
+	free(plan);
 	free(a.args.v);
 	return rc;
-}
-
-static int untrace_one(int fd, const char *name, void *ctx)
-{
-	struct kstats_untrace u = { 0 };
-
-	(void)ctx;
-	snprintf((char *)u.name, sizeof(u.name), "%s", name);
-	if (!ioctl(fd, KSTATS_IOC_UNTRACE, &u))
-		return 0;
-	if (errno == EOPNOTSUPP)
-		return unsupported();
-	if (errno == ENOENT)
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl list' shows the traces (kind "
-			       "trace)", "%s: no such trace", name);
-	if (errno == ENOMEM || errno == EBUSY)
-		return ks_fail(EXIT_RUNTIME, "run 'kstatsctl untrace' again; the kernel "
-			       "log says why", "%s: the kernel did not detach the trace "
-			       "(%s); it stays, attached and recording", name,
-			       strerror(errno));
-	return ks_dev_error(errno, name);
-}
-
-int cmd_untrace(int argc, char **argv)
-{
-	return ks_names_cmd(&untrace_argp, "untrace", argc, argv, untrace_one);
 }

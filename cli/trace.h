@@ -17,9 +17,9 @@ struct ks_trace_run {
 };
 /*
  * A trace's metrics one-shot prints: NAME, with --self SELF-NAME, with
- * --split its three parts.
+ * --split its three parts, with --value VALUE-NAME (--time) and NEG-NAME.
  */
-#define KS_TRACE_METRICS	5
+#define KS_TRACE_METRICS	7
 /*
  * Waits as @r says, or until SIGINT/SIGTERM/SIGHUP, printing the trace's
  * metrics @names[0..n) and, @keyed, its key's (each interval's share, or
@@ -30,8 +30,27 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 /* Whether @kind is one of a trace's metrics (execution time, gap, self, split). */
 bool ks_kind_is_trace(uint32_t kind);
 
+
+/* "this kstats module cannot trace functions", said; EXIT_RUNTIME (trace.c). */
+int ks_trace_unsupported(void);
 /* --outliers: "5ms" (ns) or "p99.9" (ppm); 0 or EINVAL (usage printed). */
 int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm);
 int ks_btf_errno_check(const char *target);	/* btf.c: trace --by errno */
+
+/* trace --value/--if (trace_expr.c): as given. */
+struct ks_trace_expr {
+	const char *value, *pred;
+	bool time;		/* --time */
+	bool section;		/* --end: no arguments */
+	const char *timed;	/* "split", "self" or "outliers": asked for with them */
+};
+struct ks_plan;
+/* Checks and compiles @x for @func traced as @name into @plan: 0 or an exit code. */
+int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const char *name,
+			struct ks_plan *plan);
+/* 0 when the module behind @fd has KSTATS_FEAT_EXPR, else the error said. */
+int ks_trace_expr_supported(int fd, const char *func);
+void ks_trace_expr_names(const struct ks_plan *plan, const char *name,
+			 char bufs[2][KSTATS_NAME_LEN + 8], const char **names, size_t *n);
 
 #endif /* KSTATSCTL_TRACE_H */

@@ -39,8 +39,16 @@ static const struct {
 
 bool ks_metric_is_ns(const struct ks_metric *m)
 {
+	/* A traced value (trace --value) is a count of whatever it is: never ns. */
+	if (ks_metric_is_value(m))
+		return false;
 	return ks_kind_is_trace(m->kind) || m->ns ||
 	       (opts.ns && ks_names_fnmatch(opts.ns, m->name));
+}
+
+bool ks_metric_is_value(const struct ks_metric *m)
+{
+	return m->kind == KSTATS_KIND_VALUE || (m->flags & KSTATS_METRIC_VALUE);
 }
 
 enum ks_unit ks_metric_unit(const struct ks_metric *m, enum ks_unit u)

@@ -60,6 +60,8 @@ struct ks_metric;
  */
 enum ks_unit ks_metric_unit(const struct ks_metric *m, enum ks_unit u);
 bool ks_metric_is_ns(const struct ks_metric *m);
+/* A trace's value (KSTATS_KIND_VALUE, or KSTATS_METRIC_VALUE: a key's), unitless. */
+bool ks_metric_is_value(const struct ks_metric *m);
 /* One unit for a whole table: @u, or from a typical value when auto. */
 enum ks_unit ks_table_unit(enum ks_unit u, double typical_ns);
 

@@ -273,6 +273,8 @@ const char *ks_kind_name(uint32_t kind)
 		return "self";
 	case KSTATS_KIND_KEY:
 		return "key";
+	case KSTATS_KIND_VALUE:
+		return "value";
 	default:
 		return "unknown";
 	}
@@ -283,7 +285,19 @@ bool ks_kind_is_trace(uint32_t kind)
 	return kind == KSTATS_KIND_TRACE || kind == KSTATS_KIND_GAP ||
 	       kind == KSTATS_KIND_ONCPU || kind == KSTATS_KIND_RUNQ ||
 	       kind == KSTATS_KIND_BLOCKED || kind == KSTATS_KIND_SELF ||
-	       kind == KSTATS_KIND_KEY;
+	       kind == KSTATS_KIND_KEY || kind == KSTATS_KIND_VALUE;
+}
+
+/*
+ * A trace's own metric, NAME, whose calls its counters count: a time's
+ * (kind trace), or, with --value alone, the value's; not VALUE-NAME (the
+ * value beside a time) nor NEG-NAME (the negatives).
+ */
+bool ks_metric_is_trace_own(const struct ks_metric *m)
+{
+	return m->kind == KSTATS_KIND_TRACE ||
+	       (m->kind == KSTATS_KIND_VALUE && strncmp(m->name, "VALUE-", 6) &&
+		strncmp(m->name, "NEG-", 4));
 }
 
 /*

@@ -17,7 +17,7 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
 	[untrace]=""
 	[outliers]="--input --format"
 	[snapshot]="--output --all"
@@ -121,6 +121,7 @@ _kstatsctl()
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | --undecided | \
 		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
+		--value | --if | \
 		--title | --width | --height | --palette) ((i++)) ;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else operands+=("$w"); fi ;;
@@ -159,6 +160,10 @@ _kstatsctl()
 		return ;;
 	--by)
 		COMPREPLY=($(compgen -W "errno cgroup" -- "$cur")); return ;;
+	--value)	# a parameter's name needs the function's BTF: offer what is always there
+		COMPREPLY=($(compgen -W "retval arg0 arg1 arg2 arg3 arg4 arg5" -- "$cur")); return ;;
+	--if)
+		return ;;
 	--undecided)
 		COMPREPLY=($(compgen -W "fail pass" -- "$cur")); return ;;
 	--cgroup)

@@ -21,7 +21,7 @@
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
-			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_UPROBE)
+			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -260,6 +260,8 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->trace_flags = 0;
 	sn->call_cost_ps = 0;
 	sn->skip_cost_ps = 0;
+	sn->faults = 0;
+	sn->rejected = 0;
 	m = kstats_lookup((const char *)sn->name);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
@@ -396,6 +398,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
 	struct kstats_uprobe up = {};
+	struct kstats_expr_prog *expr;
 	char *func, *start, *end;
 	unsigned long *cpus;
 	int err = 0;
@@ -414,20 +417,31 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
+	/* A user function's form first: its handlers run no expr (-EOPNOTSUPP). */
 	err = kstats_uprobe_args(t, &up);
 	if (err)
 		return err;
-	if (!kstats_file_privileged(file))
+	/* The expr is checked before the privilege, as every other field. */
+	err = kstats_expr_copy(t, &expr);
+	if (err)
+		return err;
+	if (!kstats_file_privileged(file)) {
+		kstats_expr_free(expr);
 		return -EPERM;
+	}
 	cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
-	if (!cpus)
+	if (!cpus) {
+		kstats_expr_free(expr);
 		return -ENOMEM;
+	}
 	err = kstats_arg_cpus(t, cpus);
 	func = kstats_arg_symbol(t->func, &err);
 	start = kstats_arg_symbol(t->start, &err);
 	end = kstats_arg_symbol(t->end, &err);
 	if (!err)
-		err = kstats_trace_start(file, t, func, start, end, cpus, &up);
+		err = kstats_trace_start(file, t, func, start, end, cpus, expr, &up);
+	else
+		kstats_expr_free(expr);
 	kfree(func);
 	kfree(start);
 	kfree(end);

@@ -42,8 +42,9 @@
  * fprobe: added in 5.18; per-call entry data (what makes a call that sleeps
  * or migrates measurable) in 6.4 and in 6.1.y backports; ret_ip among the
  * handlers' parameters from 6.5 (not in those backports); struct
- * ftrace_regs instead of struct pt_regs and no instance pool (so no
- * nr_maxactive) from 6.14, on the function graph. Without entry data kstats
+ * ftrace_regs instead of struct pt_regs (arguments and return value read
+ * through its own accessors) and no instance pool (so no nr_maxactive)
+ * from 6.14, on the function graph. Without entry data kstats
  * does not use fprobe at all.
  */
 #if IS_ENABLED(CONFIG_FPROBE) && defined(KSTATS_FPROBE_ENTRY_DATA)
@@ -53,9 +54,11 @@
 #ifdef KSTATS_FPROBE_FTRACE_REGS
 #define kstats_fprobe_regs ftrace_regs
 #define kstats_fprobe_retval(regs)	ftrace_regs_get_return_value(regs)
+#define kstats_fprobe_argument(regs, n)	ftrace_regs_get_argument(regs, n)
 #else
 #define kstats_fprobe_regs pt_regs
 #define kstats_fprobe_retval(regs)	regs_return_value(regs)
+#define kstats_fprobe_argument(regs, n)	regs_get_kernel_argument(regs, n)
 #endif
 
 /* The parameters of an fprobe entry or exit handler: fp and data are used. */

@@ -84,9 +84,11 @@ enum kstats_cal_work {
 	KSTATS_CAL_FLOOR,	/* the floor probe's empty function */
 	KSTATS_CAL_NOTHING,	/* the loop alone */
 	KSTATS_CAL_RECORD,	/* kstats_record() into the floor's histogram */
+	KSTATS_CAL_EXPR,	/* the trace's expr, every read made */
 };
 
-static u64 kstats_gov_batch(struct kstats_probe *floor, enum kstats_cal_work work)
+static u64 kstats_gov_batch(struct kstats_probe *floor, enum kstats_cal_work work,
+			    const struct kstats_probe *p)
 {
 	u64 t0 = ktime_get_ns();
 	int i;
@@ -98,6 +100,8 @@ static u64 kstats_gov_batch(struct kstats_probe *floor, enum kstats_cal_work wor
 			kstats_floor_call(floor->mode, floor->mech);
 		else if (work == KSTATS_CAL_RECORD)
 			kstats_record(floor->time, 1000 + i);
+		else if (work == KSTATS_CAL_EXPR)
+			kstats_expr_cal_call(p);
 		else
 			barrier();
 	}
@@ -109,14 +113,14 @@ static u64 kstats_gov_batch(struct kstats_probe *floor, enum kstats_cal_work wor
  * interleaved.
  */
 static u64 kstats_gov_cost(struct kstats_probe *floor, enum kstats_cal_work work,
-			   enum kstats_cal_work base)
+			   enum kstats_cal_work base, const struct kstats_probe *p)
 {
 	u64 with = U64_MAX, without = U64_MAX;
 	int b;
 
 	for (b = 0; b < KSTATS_CAL_BATCHES; b++) {
-		without = min(without, kstats_gov_batch(floor, base));
-		with = min(with, kstats_gov_batch(floor, work));
+		without = min(without, kstats_gov_batch(floor, base, p));
+		with = min(with, kstats_gov_batch(floor, work, p));
 	}
 	return with > without ? div_u64((with - without) * 1000, KSTATS_CAL_CALLS) : 0;
 }
@@ -127,7 +131,7 @@ static u64 kstats_gov_measure(struct kstats_probe *floor, u32 n)
 	u64 ps;
 
 	WRITE_ONCE(floor->sample_every, n);
-	ps = kstats_gov_cost(floor, KSTATS_CAL_FLOOR, KSTATS_CAL_BARE);
+	ps = kstats_gov_cost(floor, KSTATS_CAL_FLOOR, KSTATS_CAL_BARE, NULL);
 	WRITE_ONCE(floor->sample_every, 1);
 	return ps;
 }
@@ -145,7 +149,17 @@ void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor)
 
 	/* A function's recorded call also records its GAP; floor probes have none. */
 	if (p->mode == KSTATS_MODE_FUNC && call) {
-		call += kstats_gov_cost(floor, KSTATS_CAL_RECORD, KSTATS_CAL_NOTHING);
+		call += kstats_gov_cost(floor, KSTATS_CAL_RECORD, KSTATS_CAL_NOTHING, p);
+		kstats_clear(floor->time);
+	}
+	/*
+	 * An expr: its reads and compares at their dearest, on every call
+	 * (one declined by sampling reads nothing), and a value's record.
+	 */
+	if (p->expr && call) {
+		call += kstats_gov_cost(floor, KSTATS_CAL_EXPR, KSTATS_CAL_NOTHING, p);
+		if (kstats_expr_flags(p->expr) & KSTATS_EXPR_TIME)
+			call += kstats_gov_cost(floor, KSTATS_CAL_RECORD, KSTATS_CAL_NOTHING, p);
 		kstats_clear(floor->time);
 	}
 
@@ -212,7 +226,9 @@ bool kstats_gov_update(struct kstats_probe *p, u64 now)
 
 	for_each_possible_cpu(cpu) {
 		struct kstats_probe_pcpu *pc = per_cpu_ptr(p->pcpu, cpu);
-		u64 rec = READ_ONCE(pc->hits) + READ_ONCE(pc->misses);
+		/* An expr's faulted and declined calls cost up to a recorded one. */
+		u64 rec = READ_ONCE(pc->hits) + READ_ONCE(pc->misses) +
+			  READ_ONCE(pc->faults) + READ_ONCE(pc->rejected);
 		u64 skip = READ_ONCE(pc->skipped);
 		u64 drec = rec - pc->gov_recorded, dskip = skip - pc->gov_skipped;
 

@@ -126,6 +126,7 @@ static void kstats_set_owner(struct kstats_metric *m,
 	m->module = origin->module;
 	m->creator = origin->creator;
 	m->autoremove = origin->autoremove;
+	m->value = origin->value;
 	if (origin->kind == KSTATS_KIND_MODULE) {
 		strscpy(m->owner, origin->module ? module_name(origin->module) :
 			"kernel", sizeof(m->owner));
@@ -353,7 +354,8 @@ u32 kstats_metric_flags(struct kstats_metric *m)
 	return (READ_ONCE(m->ks.active) ? KSTATS_METRIC_ACTIVE : 0) |
 	       (m->autoremove ? KSTATS_METRIC_AUTOREMOVE : 0) |
 	       (READ_ONCE(m->detached) ? KSTATS_METRIC_DETACHED : 0) |
-	       (READ_ONCE(m->sampled) ? KSTATS_METRIC_SAMPLED : 0);
+	       (READ_ONCE(m->sampled) ? KSTATS_METRIC_SAMPLED : 0) |
+	       (m->value ? KSTATS_METRIC_VALUE : 0);
 }
 
 void kstats_start(struct kstats *ks)

@@ -29,6 +29,7 @@ struct kstats_metric {
 	u64 resumed_ns;			/* kstats_probe_now() at the last start */
 	bool detached;			/* its trace detached (module gone, governor) */
 	bool sampled;			/* its trace records 1 call in N */
+	bool value;			/* holds a traced value, not a time */
 	u64 generation;			/* new at creation and every reset */
 	bool registered;		/* in kstats_metrics (a key's: once seen) */
 };
@@ -39,6 +40,7 @@ struct kstats_origin {
 	struct module *module;
 	struct file *creator;
 	bool autoremove;
+	bool value;			/* traces: a value, not a time */
 	const char *owner;		/* traces: what is traced */
 };
 

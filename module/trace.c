@@ -177,6 +177,7 @@ void kstats_probe_free(struct kstats_probe *p)
 	for (i = 0; (m = kstats_probe_metric(p, i)); i++)
 		kstats_metric_put(m);
 	kstats_keys_free(p);
+	kstats_expr_free(p->expr);
 	kstats_outlier_free(p);
 	kstats_uprobe_free(p);
 	if (p->cgroup)
@@ -302,23 +303,27 @@ static struct kstats_probe *kstats_probe_find(const char *name)
 }
 
 /*
- * A TRACE request, its strings and CPU mask already copied in and checked
- * for form by commands.c: func for a function, or start and end.
+ * A TRACE request, its strings, CPU mask, expr and uprobe already copied
+ * in and checked for form by commands.c: func for a function, or start and
+ * end. @expr (or NULL) is the trace's from here, whatever the outcome.
  */
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
-		       const unsigned long *cpus, const struct kstats_uprobe *up)
+		       const unsigned long *cpus, struct kstats_expr_prog *expr,
+		       const struct kstats_uprobe *up)
 {
 	struct kstats_probe *p;
 	char target[KSTATS_NAME_MAX + 1];
 	bool tracepoints = false;
 	int err;
 
-	if (security_locked_down(LOCKDOWN_KPROBES))
-		return -EPERM;
-	p = kstats_probe_alloc();
-	if (!p)
-		return -ENOMEM;
+	err = security_locked_down(LOCKDOWN_KPROBES);
+	p = err ? NULL : kstats_probe_alloc();
+	if (!p) {
+		kstats_expr_free(expr);
+		return err ? -EPERM : -ENOMEM;
+	}
+	p->expr = expr;
 	p->creator = file;
 	p->autoremove = req->flags & KSTATS_TRACE_AUTOREMOVE;
 	if (func) {
@@ -496,6 +501,8 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 			sn->skipped += per_cpu_ptr(p->pcpu, cpu)->skipped;
 			split_misses += per_cpu_ptr(p->pcpu, cpu)->split_misses;
 			self_misses += per_cpu_ptr(p->pcpu, cpu)->self_misses;
+			sn->faults += per_cpu_ptr(p->pcpu, cpu)->faults;
+			sn->rejected += per_cpu_ptr(p->pcpu, cpu)->rejected;
 		}
 		sn->misses += p->mech == KSTATS_MECH_UPROBE ? 0 :
 			      p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
@@ -513,6 +520,13 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 		 * call has no key (its end was not seen): those stay the trace's.
 		 */
 		if (m->kind == KSTATS_KIND_KEY)
+			sn->hits = kstats_metric_count(m);
+		/*
+		 * The metrics a value has beside the trace's own NAME
+		 * (VALUE-NAME, NEG-NAME): the calls each holds. NAME keeps the
+		 * trace's hits, as it keeps its misses, faults and rejected.
+		 */
+		if (m == p->value_metric || m == p->neg_metric)
 			sn->hits = kstats_metric_count(m);
 	}
 	mutex_unlock(&kstats_trace_lock);

@@ -35,6 +35,8 @@ struct kstats_probe_pcpu {
 	u64 outlier_window;		/* now >> 30 of the last capture */
 	u64 outlier_in_window;		/* captures in that window */
 	u64 ratelimited;		/* outliers not kept for the limit */
+	u64 faults;			/* expr: calls whose reads faulted */
+	u64 rejected;			/* expr: calls its predicate declined */
 };
 
 /* --split: where a call's time went (trace_split.c). */
@@ -64,12 +66,20 @@ struct kstats_split_mark {
  * A function call's entry data, kept with the invocation. Small: on the
  * function graph (6.14+) every fprobe of a function shares 32 words of it
  * (kstats_func_entry_words()). Without --split or --self, up to @mark.
+ * With an expr, struct kstats_call_expr follows, at the probe's expr_off.
  */
 struct kstats_call {
 	u64 t0;
 	u32 instance;			/* fprobe: the trace that saw the entry */
 	u32 cpu;			/* at entry, for outliers */
 	struct kstats_split_mark mark;	/* with --split or --self */
+};
+
+/* What an expr's exit needs from its entry (trace_expr.c). */
+struct kstats_call_expr {
+	u64 value;			/* an argument's value, read at entry */
+	u8 open;			/* BIT(g): group g waits for its exit terms */
+	bool decided;			/* the predicate holds (or there is none) */
 };
 
 /*
@@ -111,6 +121,10 @@ struct kstats_probe {
 	struct kstats *self;		/* --self, or NULL */
 	struct kstats_metric *self_metric;
 	struct kstats_keys *keys;	/* a key, or NULL */
+	struct kstats_expr_prog *expr;	/* a value and/or predicate, or NULL */
+	struct kstats *value, *neg;	/* where values go: NAME or VALUE-NAME; NEG-NAME */
+	struct kstats_metric *value_metric, *neg_metric;	/* VALUE-NAME, NEG-NAME */
+	u32 expr_off;			/* struct kstats_call_expr in the entry data */
 	bool task_ctx;			/* --split or --self: a task context per call */
 	bool split_armed;		/* holds the scheduler's probes */
 	struct file *creator;
@@ -302,6 +316,29 @@ bool kstats_outlier_args_ok(const struct kstats_trace *t);
 void kstats_outlier_started(struct kstats_probe *p);
 void kstats_outlier_exit(void);
 
+/* trace_expr.c: a value and a predicate per call */
+struct kstats_expr_prog;
+int kstats_expr_copy(const struct kstats_trace *t, struct kstats_expr_prog **out);
+void kstats_expr_free(struct kstats_expr_prog *e);
+u32 kstats_expr_flags(const struct kstats_expr_prog *e);
+bool kstats_expr_signed(const struct kstats_expr_prog *e);
+int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs,
+		      struct kstats_call_expr *cx);
+#ifdef KSTATS_HAVE_FPROBE
+int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *regs,
+			     struct kstats_call_expr *cx);
+#endif
+u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
+		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval);
+void kstats_expr_cal_call(const struct kstats_probe *p);
+
+/* Where an expr trace keeps its part of @call's entry data. */
+static inline struct kstats_call_expr *
+kstats_call_expr(const struct kstats_probe *p, struct kstats_call *call)
+{
+	return (struct kstats_call_expr *)((char *)call + p->expr_off);
+}
+
 /* trace_keys.c */
 int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 		      const struct kstats_origin *origin);
@@ -340,7 +377,8 @@ void kstats_floor_call_bare(void);
 void kstats_gov_run(void);
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
-		       const unsigned long *cpus, const struct kstats_uprobe *up);
+		       const unsigned long *cpus, struct kstats_expr_prog *expr,
+		       const struct kstats_uprobe *up);
 int kstats_trace_stop(struct file *file, const char *name);
 /* Every trace's name, a line each (debugfs kstats/_control). */
 int kstats_trace_names(struct seq_file *sf);

@@ -18,18 +18,32 @@
 static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstats_call *call,
 					    unsigned long ret, unsigned long retval)
 {
-	u64 wall = kstats_probe_end(p, call->t0, call->cpu, ret);
+	u64 wall;
 
+	if (unlikely(p->expr)) {
+		/* Keys too: a value trace's keys hold values. */
+		wall = kstats_expr_end(p, call, kstats_call_expr(p, call), ret, retval);
+	} else {
+		wall = kstats_probe_end(p, call->t0, call->cpu, ret);
+		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
+			kstats_keys_record(p->keys, retval, wall);
+	}
 	if (unlikely(p->task_ctx))
 		kstats_split_end(p, &call->mark, wall);
-	if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-		kstats_keys_record(p->keys, retval, wall);
 }
 
-/* A call's entry data: with the split mark only for --split and --self. */
-static u32 kstats_call_size(const struct kstats_probe *p)
+/*
+ * A call's entry data: with the split mark only for --split and --self,
+ * then with an expr what its exit needs (at expr_off).
+ */
+static u32 kstats_call_expr_off(const struct kstats_probe *p)
 {
 	return p->task_ctx ? sizeof(struct kstats_call) : offsetof(struct kstats_call, mark);
+}
+
+static u32 kstats_call_size(const struct kstats_probe *p)
+{
+	return kstats_call_expr_off(p) + (p->expr ? sizeof(struct kstats_call_expr) : 0);
 }
 
 #ifdef KSTATS_HAVE_FPROBE
@@ -53,6 +67,9 @@ static int kstats_fprobe_entry(KSTATS_FPROBE_HANDLER_ARGS)
 
 	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		return 1;	/* no exit handler for this call */
+	/* Declined or faulted at entry: over, counted. */
+	if (unlikely(p->expr) && kstats_expr_begin_fprobe(p, regs, kstats_call_expr(p, call)))
+		return 1;
 	/* Before the clock: claiming the task's context is not the call's time. */
 	if (unlikely(p->task_ctx))
 		kstats_split_begin(p, &call->mark);
@@ -112,6 +129,8 @@ static int kstats_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs 
 
 	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		return 1;	/* no return probe for this call */
+	if (unlikely(p->expr) && kstats_expr_begin(p, regs, kstats_call_expr(p, call)))
+		return 1;
 	if (unlikely(p->task_ctx))
 		kstats_split_begin(p, &call->mark);
 	now = kstats_probe_now();
@@ -150,6 +169,7 @@ int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive
 	/* The kretprobe default, but never fewer than the CPUs can use. */
 	maxactive = maxactive ?: min(max_t(u32, 10, 2 * num_possible_cpus()),
 				     kstats_maxactive_limit());
+	p->expr_off = kstats_call_expr_off(p);
 #ifdef KSTATS_HAVE_FPROBE
 	if (p->mech == KSTATS_MECH_FPROBE)
 		return kstats_fprobe_attach(p, addr, maxactive);

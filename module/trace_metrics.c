@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A trace's metrics, as one set: NAME; for a function GAP-NAME; with
+ * A trace's metrics, as one set: NAME; for a function GAP-NAME; with a
+ * value VALUE-NAME (beside a duration) and NEG-NAME (signed); with
  * --self SELF-NAME; with --split ONCPU-, RUNQ- and BLOCKED-NAME; with a key
  * NAME{KEY=VALUE} (trace_keys.c). Created together or not at all, and
  * pointed at their trace, marked and unlinked together.
@@ -10,7 +11,7 @@
 struct kstats_metric *kstats_probe_metric(struct kstats_probe *p, unsigned int i)
 {
 	struct kstats_metric *fixed[] = {
-		p->time_metric, p->gap_metric, p->self_metric,
+		p->time_metric, p->gap_metric, p->value_metric, p->neg_metric, p->self_metric,
 		p->split_metric[KSTATS_SPLIT_ONCPU], p->split_metric[KSTATS_SPLIT_RUNQ],
 		p->split_metric[KSTATS_SPLIT_BLOCKED],
 	};
@@ -38,6 +39,7 @@ static struct kstats_metric *kstats_trace_metric(const char *prefix, const char 
 		     name) >= sizeof(full))
 		return ERR_PTR(-EINVAL);
 	origin->kind = kind;
+	origin->value = kind == KSTATS_KIND_VALUE;
 	/* The probe holds its own references: handlers may outlive the registry's. */
 	m = kstats_metric_new(full, frac_bits, origin);
 	if (!IS_ERR(m))
@@ -101,20 +103,40 @@ int kstats_trace_metrics(struct kstats_probe *p, const struct kstats_trace *req,
 	};
 	const char *name = (const char *)req->name;
 	u32 frac_bits = req->frac_bits, flags = req->flags;
+	u32 xflags = kstats_expr_flags(p->expr);
+	/* A value alone: NAME holds it. */
+	bool value_only = (xflags & KSTATS_EXPR_VALUE) && !(xflags & KSTATS_EXPR_TIME);
 	struct kstats_metric *m;
 	int i, err;
 
-	m = kstats_trace_metric(NULL, name, frac_bits, KSTATS_KIND_TRACE, &origin);
+	m = kstats_trace_metric(NULL, name, frac_bits,
+				value_only ? KSTATS_KIND_VALUE : KSTATS_KIND_TRACE, &origin);
 	if (IS_ERR(m))
 		return PTR_ERR(m);
 	p->time_metric = m;
 	p->time = &m->ks;
+	if (value_only)
+		p->value = p->time;
 	if (p->mode == KSTATS_MODE_FUNC) {
 		m = kstats_trace_metric("GAP", name, frac_bits, KSTATS_KIND_GAP, &origin);
 		if (IS_ERR(m))
 			goto fail;
 		p->gap_metric = m;
 		p->gap = &m->ks;
+	}
+	if (xflags & KSTATS_EXPR_TIME) {
+		m = kstats_trace_metric("VALUE", name, frac_bits, KSTATS_KIND_VALUE, &origin);
+		if (IS_ERR(m))
+			goto fail;
+		p->value_metric = m;
+		p->value = &m->ks;
+	}
+	if (kstats_expr_signed(p->expr)) {
+		m = kstats_trace_metric("NEG", name, frac_bits, KSTATS_KIND_VALUE, &origin);
+		if (IS_ERR(m))
+			goto fail;
+		p->neg_metric = m;
+		p->neg = &m->ks;
 	}
 	if (flags & KSTATS_TRACE_SELF) {
 		m = kstats_trace_metric("SELF", name, frac_bits, KSTATS_KIND_SELF, &origin);
@@ -133,6 +155,7 @@ int kstats_trace_metrics(struct kstats_probe *p, const struct kstats_trace *req,
 	}
 	p->task_ctx = p->self || p->split[0];
 	origin.kind = KSTATS_KIND_KEY;
+	origin.value = value_only;	/* they hold what NAME holds */
 	/*
 	 * Owned by no file: they enter the registry later, and the file that
 	 * made the trace may be closed by then (its creator field cleared only

@@ -18,3 +18,72 @@ long fx_long(void) { return -11; }
 void *fx_ptr(void) { return 0; }
 enum fx_small fx_enum(void) { return FX_B; }
 const long fx_const_long(void) { return -4; }
+
+/*
+ * trace --value/--if (cli/expr_btf.c): named parameters, pointer chains,
+ * an embedded struct, anonymous members, a bitfield, an array, enums of
+ * both signs, integers of every width and sign, and what cannot be read:
+ * a struct or a double by value, a 7th argument.
+ */
+typedef unsigned long fx_size_t;
+typedef long long fx_loff_t;
+enum fx_sign { FX_NEG = -1, FX_POS = 1 };
+
+struct fx_inode {
+	unsigned long i_ino;
+	fx_loff_t i_size;
+	unsigned int i_mode : 12, i_kind : 4;
+	unsigned char i_bytes[4];
+	short i_delta;
+	unsigned short i_nlink;
+};
+
+struct fx_dentry {
+	unsigned int d_flags;
+	struct fx_inode *d_inode;
+};
+
+struct fx_path {
+	void *mnt;
+	struct fx_dentry *dentry;
+};
+
+struct fx_file {
+	unsigned int f_flags;
+	struct fx_path f_path;
+	struct fx_inode *f_inode;
+	union {
+		unsigned long f_u64;
+		int f_s32;
+	};
+	struct {
+		signed char f_lo;
+		unsigned char f_hi;
+	};
+	enum fx_small f_kind;
+	enum fx_sign f_sign;
+	_Bool f_ok;
+	double f_ratio;
+	struct fx_file *f_next;
+};
+
+struct fx_pair { long a, b; };
+
+long fx_write(struct fx_file *file, const char *buf, fx_size_t count, fx_loff_t *pos)
+{
+	return file && buf && pos ? (long)count : -14;
+}
+
+struct fx_file *fx_open(int flags, unsigned short mode) { return flags + mode ? (void *)0 : (void *)0; }
+enum fx_sign fx_signum(int x) { return x < 0 ? FX_NEG : FX_POS; }
+int fx_seven(int a, long b, short c, unsigned char d, long e, int f, int g)
+{
+	return a + (int)b + c + d + (int)e + f + g;
+}
+int fx_byval(struct fx_pair p, int after) { return (int)p.a + after; }
+struct fx_pair fx_ret_pair(int x) { struct fx_pair p = { x, x }; return p; }
+double fx_ratio(struct fx_file *file) { return file ? file->f_ratio : 0; }
+
+/* A pointer to a struct declared only here, defined nowhere: no members. */
+struct fx_opaque;
+long fx_opaque_len(struct fx_opaque *o) { return o ? 1 : 0; }

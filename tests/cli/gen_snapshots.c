@@ -713,7 +713,7 @@ int main(int argc, char **argv)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
 		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]) |
 		       plots(argv[1]) | heatmap_log(argv[1]) | outliers(argv[1]) |
-		       keys(argv[1]);
+		       keys(argv[1]) | values(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

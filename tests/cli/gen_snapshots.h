@@ -65,6 +65,8 @@ int plots(const char *dir);
 int heatmap_log(const char *dir);
 /* gen_keys.c: a keyed trace's metrics */
 int keys(const char *dir);
+/* gen_values.c: a value trace's metrics (trace --value) */
+int values(const char *dir);
 /* gen_outliers.c: outlier entries (format 4), and damaged ones. */
 int outliers(const char *dir);
 

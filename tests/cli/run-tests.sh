@@ -33,7 +33,8 @@
 #  9b. HdrHistogram: our logs decoded by hdr-histogram-js (counts at each
 #      slot's last value, p50..p99.9), its logs read back by show and
 #      summary with every count; damaged logs: exit 1, file and line
-#  12. the fuzzers (snapshot files; HdrHistogram logs), FUZZ_SECONDS each
+#  12. the fuzzers (snapshot files; HdrHistogram logs; trace --value/--if's
+#      compiler against the fixture's BTF), FUZZ_SECONDS each
 #      (default 60)
 #  13. plots: well-formed SVG; in headless Chromium, the bars, curves and
 #      bands where the samples are (plot-tests.sh)
@@ -47,6 +48,8 @@ update=0
 export TZ=UTC KSTATS_COLOR=never LC_ALL=C.UTF-8
 # trace --by errno reads return types from this BTF, not the host kernel's.
 export KSTATS_BTF=$cli/build/btf_fixture.btf
+# ... and trace --value/--if a module's (fxmod: btf_fixture_mod.c) from here.
+export KSTATS_BTF_MODULES=$cli/build/btf_modules
 unset NO_COLOR COLUMNS	# bars at full width, not the terminal's
 limit=${TIMEOUT:-20}
 passed=0 failed=0
@@ -80,7 +83,7 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	outliers.ksnap outliers-be.ksnap bad-outl-ring.ksnap bad-outl-entry-len.ksnap \
 	bad-outl-frames.ksnap bad-outl-frame-len.ksnap bad-outl-order.ksnap \
 	bad-outl-comm.ksnap bad-outl-withheld.ksnap bad-outl-block-len.ksnap \
-	bad-outl-note.ksnap keys-a.ksnap keys-b.ksnap; do
+	bad-outl-note.ksnap keys-a.ksnap keys-b.ksnap values-a.ksnap values-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -236,7 +239,7 @@ check "Prometheus --per-cpu parses" "$py" validate.py prom "$tmp/cpu.prom" "$tmp
 # (not split-a: promtool's lint takes its metric "splittest.m" for metres)
 promtool_all() {
 	local f out
-	for f in basic big full hostile later keys-a keys-b; do
+	for f in basic big full hostile later keys-a keys-b values-a values-b; do
 		"$bin" show -i "data/$f.ksnap" -f prometheus --per-cpu >"$tmp/pt.prom" || return 1
 		out=$(promtool check metrics <"$tmp/pt.prom" 2>&1) || { echo "show $f: $out"; return 1; }
 		"$bin" export -i "data/$f.ksnap" >"$tmp/pt.prom" || return 1
@@ -483,9 +486,15 @@ check "a damaged file says so" sh -c \
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x06\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v5"
+{ head -c 10 data/basic.ksnap; printf '\x07\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v7"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v5 2>&1 | grep -q 'unsupported format version 6'"
+	"\"$bin\" show -i $tmp/v7 2>&1 | grep -q 'unsupported format version 7'"
+# Version 6 (a key's metric of values): an older reader refuses it rather
+# than show the values as nanoseconds; the rest stay at 4 or 5.
+check "format 6 only where a key's metric holds values (values-a), 5 for keys, 4 else" sh -c \
+	"[ \"\$(od -An -tu2 -j10 -N2 data/values-a.ksnap | tr -d ' ')\" = 6 ] &&
+	 [ \"\$(od -An -tu2 -j10 -N2 data/keys-a.ksnap | tr -d ' ')\" = 5 ] &&
+	 [ \"\$(od -An -tu2 -j10 -N2 data/basic.ksnap | tr -d ' ')\" = 4 ]"
 check "an empty file is an error" malformed /dev/null
 
 # 9b. HdrHistogram, against its own implementation: hdr-histogram-js
@@ -687,6 +696,34 @@ else
 		'error: the kstats module is not loaded' "$bin" --no-autoload export
 fi
 
+# 10b. trace --value/--if where the kernel has no BTF (KSTATS_BTF names a
+# file that is not there): argN, retval and casts to u8..s64 still compile;
+# a name, or a type only BTF knows, is refused with a hint
+nobtf_expect() {	# nobtf_expect RC PATTERN ARGS...
+	local want=$1 pat=$2 out rc
+	shift 2
+	out=$(KSTATS_BTF=/nonexistent "$bin" "$@" 2>&1)
+	rc=$?
+	# A message wraps: match it as one line.
+	((rc == want)) && tr -s '\n ' '  ' <<<"$out" | grep -qE "$pat" ||
+		{ echo "exit $rc: $out"; return 1; }
+}
+check "no BTF: (s32)arg2 and retval compile (a cast's width and sign, the register whole)" \
+	nobtf_expect 0 's32: 4 bytes read, signed' trace f --value '(s32)arg2' --if 'retval != 0' --dry-run
+check "no BTF: retval is the register, 64 bits, unsigned" \
+	nobtf_expect 0 'u64: 8 bytes read, unsigned' trace f --value retval --dry-run
+check "no BTF: a parameter's name is refused, the hint says argN and casts" \
+	nobtf_expect 2 "no BTF here .*hint: without BTF, name arguments argN" trace f --value count
+check "no BTF: a struct's type is refused, the hint lists the casts there are" \
+	nobtf_expect 2 "no BTF here .* to know type 'struct file'.*hint: without BTF, casts are to u8" \
+	trace f --value '((struct file *)arg0)->f_flags'
+nobtf_json() {
+	KSTATS_BTF=/nonexistent "$bin" -j trace f --value '(u16)arg1' --dry-run >"$tmp/nobtf.json" &&
+		grep -q '"btf": "none"' "$tmp/nobtf.json" &&
+		"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/nobtf.json"
+}
+check "no BTF: the plan says btf none, and validates" nobtf_json
+
 # 11. documentation
 check "--help, kstatsctl(8) and the completion agree" "$here/check-docs.sh" "$bin"
 check "kstatsctl(8) has no groff warnings" sh -c \
@@ -712,12 +749,26 @@ fuzz_hlog() {	# seeds: logs as text (odd first byte), an encoding (even)
 line = next(l for l in open("data/hlog/js.hlog") if l.startswith("Tag="))
 b = base64.b64decode(line.strip().split(",")[-1])
 sys.stdout.buffer.write(b"\0" + zlib.decompress(b[8:]))' >"$tmp/hcorpus/encoding"
+	cp data/hlog-fuzz/* "$tmp/hcorpus/"	# inputs it once found a bug with
 	"$cli/build/fuzz_hlog" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=65536 \
 		-print_final_stats=1 "$tmp/hcorpus" >"$tmp/fuzzh.log" 2>&1 ||
 		{ tail -n 40 "$tmp/fuzzh.log"; return 1; }
 	grep -E 'stat::number_of_executed_units' "$tmp/fuzzh.log" | sed 's/^/# /' >&2
 }
 check "fuzz the HdrHistogram log reader for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz_hlog
+fuzz_expr() {	# seeds: the accepted forms of the golden cases (byte 0: the function, --time)
+	mkdir -p "$tmp/xcorpus"
+	printf '\000file->f_inode->i_size\ncount > 65536 && retval < 0' >"$tmp/xcorpus/chain"
+	printf '\001retval->f_inode->i_ino\n(count > 1 || retval == 3) && arg1 != 0' >"$tmp/xcorpus/or"
+	printf '\207priv->file->f_flags\nduration > 1ms' >"$tmp/xcorpus/module"
+	printf '\000((struct fx_file *)arg0)->f_path.dentry->d_inode->i_nlink\n(s8)count == -1' \
+		>"$tmp/xcorpus/cast"
+	"$cli/build/fuzz_expr" -max_total_time="${FUZZ_SECONDS:-60}" -max_len=512 -close_fd_mask=3 \
+		-print_final_stats=1 "$tmp/xcorpus" >"$tmp/fuzzx.log" 2>&1 ||
+		{ tail -n 40 "$tmp/fuzzx.log"; return 1; }
+	grep -E 'stat::number_of_executed_units' "$tmp/fuzzx.log" | sed 's/^/# /' >&2
+}
+check "fuzz trace --value/--if's compiler for ${FUZZ_SECONDS:-60} s (ASan, UBSan)" fuzz_expr
 
 # 13. plots
 . "$here/plot-tests.sh"

@@ -59,6 +59,8 @@ extern char g_comm[16];
 #define VAL_TID		0xfeedfeed00000030ULL	/* a thread of ours that is not the leader */
 #define VAL_MAXACTIVE	0xfeedfeed00000031ULL	/* the largest maxactive TRACE takes */
 #define VAL_MAXACTIVE1	0xfeedfeed00000032ULL	/* one more */
+#define PTR_EXPR_BAD	0xfeedfeed00000040ULL	/* an expr with an unknown flag */
+#define PTR_EXPR_GOOD	0xfeedfeed00000041ULL	/* an expr: arg0's value, signed */
 #define PTR_STR(i)	(0xfeedfeed00000100ULL + (i))	/* trace_strs[i] */
 
 enum trace_str {

@@ -38,6 +38,12 @@ const struct tcase trace_cases[] = {
 	{ "key_values without a key", C_TRACE, .set = { TSET(key_values, 8) }, .expect = EINVAL },
 	{ "key_values with a key, nr_keys 0", C_TRACE,
 	  .set = { TSET(key, KSTATS_KEY_ERRNO), TSET(key_values, 8) }, .expect = EINVAL },
+	/* VER6's expr: read before the privilege check (trace_expr_abi.c has the rest). */
+	{ "expr in a PROT_NONE page", C_TRACE, .set = { TSET(expr, PTR_NONE_PAGE) }, .expect = EFAULT },
+	{ "expr a kernel address", C_TRACE, .set = { TSET(expr, PTR_KERNEL) }, .expect = EFAULT },
+	{ "expr with an unknown flag", C_TRACE, .set = { TSET(expr, PTR_EXPR_BAD) }, .expect = EINVAL },
+	{ "expr on a section", C_TRACE, .how = H_SECTION, .set = { TSET(expr, PTR_EXPR_GOOD) },
+	  .expect = EINVAL },
 	/* VER4's cgroup fields: 0 but with their flag (trace_cgroup.c has the rest). */
 	{ "cgroup_pad 1", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_CGROUP), TSET(cgroup_pad, 1) },
 	  .expect = EINVAL },

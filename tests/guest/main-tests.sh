@@ -11,7 +11,9 @@ failed=()
 #   the debugfs _control command line on 6.12 (under the sanitizers, the
 #   tracing suite fails each allocation of a _control command in turn),
 #   the CLI end to end on 7.3 (the packages step runs it on 6.1 too, with
-#   the installed kstatsctl);
+#   the installed kstatsctl), and so --value/--if through kstatsctl (the
+#   module's values and predicates are checked on every lane, in
+#   trace-tests);
 # - 6.1 boots a second time with 240 possible CPUs (tests/lane.sh,
 #   bigcpu-tests.sh): there every suite takes 2-4 times as long;
 # - the ioctl fuzzer, load-trace-unload cycles and mixed stress where the
@@ -33,13 +35,13 @@ case ${KSTATS_LANE:-} in
 6.12) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
 	quantile-tests split-tests uprobe-tests) ;;
 7.3) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
-	uprobe-tests cli-tests) ;;
+	value-tests uprobe-tests cli-tests) ;;
 debug) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
 	"fuzz-tests 40000 3 15" uprobe-tests) ;;
 6.12-rt) suites=(abi-tests trace-tests churn-tests split-tests uprobe-tests) ;;
 7.3-rt) suites=(trace-tests uprobe-tests) ;;
 *) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
-	quantile-tests split-tests uprobe-tests cli-tests) ;;
+	quantile-tests split-tests value-tests uprobe-tests cli-tests) ;;
 esac
 case ${KSTATS_LANE:-} in
 6.1 | 6.12 | 7.3) export KSTATS_ABI_PASSES=1 ;;

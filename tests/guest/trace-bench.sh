@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`, tracing part, guest side: the per-call overhead of timing an
-# empty function (tests/kmod/kstats_target.c) with kstats' fprobe and
+# empty function (tests/kmod/ktarget_main.c) with kstats' fprobe and
 # kretprobe paths, the same mechanisms with empty handlers (kstats_bare.ko),
 # and with handlers that only read the clock at entry and exit (clock=1),
 # bpftrace (kprobe + kretprobe + hist) and libbpf-tools'
@@ -8,7 +8,9 @@
 # all in this one boot; and kstats recording 1 call in 8 (--sample 8),
 # keeping outliers over a threshold no call reaches (--outliers 1s) and
 # splitting each call's time (--split) or taking its callees off (--self)
-# against every call plain, and the
+# against every call plain; a value (an argument) and predicates (one
+# term; one term 8 pointer loads deep) on ktarget_value() against its plain
+# trace (made through the raw ABI by trace_test expr-bench); and the
 # plain trace attached a second time as the control; and what
 # --split adds to a context switch outside traced calls. Overhead = ns per call traced - ns per call untraced;
 # each figure is the fastest of 11 rounds, the floor the median of 11 attaches.
@@ -36,6 +38,15 @@ keep_min() {	# keep_min VAR VALUE
 	[[ -z $cur || $2 -lt $cur ]] && printf -v "$1" %s "$2"
 	return 0
 }
+# measure_value LABEL: one round of ktarget_value(), hot, into HOT_<label>
+measure_value() {
+	keep_min "HOT_$1" "$(per_call values_hot $HOT_ROUND)"
+}
+expr_row() {	# expr_row LABEL MECH KIND: a ktarget_value() trace, measured
+	"$build/trace_test" expr-bench bench.x "$2" "$3" >/dev/null
+	measure_value "$1"
+	"$K" untrace bench.x
+}
 measure() {	# measure LABEL: one round, hot and cold, into HOT_<label>, COLD_<label>
 	keep_min "HOT_$1" "$(per_call empty $HOT_ROUND)"
 	keep_min "COLD_$1" "$(per_call empty_cold $COLD_ROUND)"
@@ -61,6 +72,7 @@ measure_switch() {	# measure_switch LABEL: ps per context switch, into PP_<label
 declare -A FLOORS HITS MISSES FLOOR
 for ((r = 0; r < ROUNDS; r++)); do
 	measure base
+	measure_value vbase
 	if ((split)); then
 		measure_switch base
 		"$K" trace ktarget_sleep --name bench.sw --split >/dev/null
@@ -115,6 +127,12 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" trace ktarget_empty --name "bench.a.$m" --mechanism "$m" >/dev/null
 		measure "again_$m"
 		"$K" untrace "bench.a.$m"
+		# Values and predicates, each against the plain trace of the same
+		# function in the same round.
+		expr_row "vplain_$m" "$m" plain
+		expr_row "vvalue_$m" "$m" value
+		expr_row "vpred_$m" "$m" pred
+		expr_row "vchain_$m" "$m" chain
 		FLOORS[$m]+="$floor "
 		HITS[$m]=$((${HITS[$m]:-0} + hits)) MISSES[$m]=$((${MISSES[$m]:-0} + misses))
 		# The same mechanism with empty handlers: what the kernel alone costs.
@@ -239,6 +257,15 @@ for m in "${mechs[@]}"; do
 		echo "kstats $m --split: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
 			"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
 	fi
+done
+for m in "${mechs[@]}"; do
+	p=HOT_vplain_$m
+	echo "kstats $m on ktarget_value(): the plain trace adds $(ns $((${!p} - HOT_vbase)) +) ns per call (hot)"
+	for x in value:"--value arg1" pred:"--if arg1 > 1000" chain:"--if o->self x7 ->id == 2 (8 loads)"; do
+		v=HOT_v${x%%:*}_$m
+		echo "kstats $m ${x#*:}: $(ns $((${!v} - ${!p})) +) ns per call over the plain trace"
+		ratio "  ${x#*:} / plain ($m, hot)" "${!v} - $HOT_vbase" "${!p} - $HOT_vbase" -
+	done
 done
 ((split)) && echo "--split, per context switch outside traced calls (the scheduler" \
 	"probes' check): $(ns $((PP_split - PP_base)) +) ns over $(ns $PP_base) ns"

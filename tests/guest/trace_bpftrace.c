@@ -31,22 +31,12 @@
 
 #include "trace_test.h"
 
-#define BPF_START_S	600	/* LLVM compiles the program: slow under TCG */
-#define BPF_STOP_S	120
 
 static const char bpf_prog[] =
 	"BEGIN { printf(\"begin\\n\"); } "
 	"kprobe:ktarget_empty { @n = count(); "
 	"if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
 	"kprobe:ktarget_sleep { exit(); }";
-
-struct peer {
-	pid_t pid;
-	int out;		/* its stdout */
-	char buf[4096];
-	size_t len;
-	int eof;
-};
 
 static double now_s(void)
 {
@@ -60,7 +50,7 @@ static double now_s(void)
  * The next line of @pr's output into @line, waiting at most @secs: 1, or 0
  * on timeout or end of output.
  */
-static int peer_line(struct peer *pr, char *line, size_t size, double secs)
+int peer_line(struct peer *pr, char *line, size_t size, double secs)
 {
 	double end = now_s() + secs;
 	struct pollfd p = { .fd = pr->out, .events = POLLIN };
@@ -92,7 +82,7 @@ static int peer_line(struct peer *pr, char *line, size_t size, double secs)
 }
 
 /* Waits up to @secs for a line equal to @want. */
-static int peer_expect(struct peer *pr, const char *want, double secs)
+int peer_expect(struct peer *pr, const char *want, double secs)
 {
 	double end = now_s() + secs;
 	char line[256];
@@ -103,7 +93,7 @@ static int peer_expect(struct peer *pr, const char *want, double secs)
 	return 0;
 }
 
-static int peer_start(struct peer *pr)
+int peer_start(struct peer *pr, const char *prog)
 {
 	int pipefd[2];
 
@@ -114,7 +104,7 @@ static int peer_start(struct peer *pr)
 	if (!pr->pid) {
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
-		execlp("bpftrace", "bpftrace", "-e", bpf_prog, (char *)NULL);
+		execlp("bpftrace", "bpftrace", "-e", prog, (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -123,11 +113,12 @@ static int peer_start(struct peer *pr)
 }
 
 /*
- * Reads the rest of @pr's output for its count, until it exits by itself
- * or @secs pass; then SIGINT, then SIGKILL, each with a bound. 0 if a
- * fallback was needed.
+ * Reads the rest of @pr's output, each line to @fn, until it exits by
+ * itself or @secs pass; then SIGINT, then SIGKILL, each with a bound. 0 if
+ * a fallback was needed.
  */
-static int peer_finish(struct peer *pr, unsigned long long *counted, double secs)
+int peer_finish(struct peer *pr, void (*fn)(const char *line, void *arg), void *arg,
+		double secs)
 {
 	static const int fallback[] = { 0, SIGINT, SIGKILL };
 	char line[256];
@@ -143,7 +134,7 @@ static int peer_finish(struct peer *pr, unsigned long long *counted, double secs
 		end = now_s() + secs;
 		while (now_s() < end && !pr->eof)
 			if (peer_line(pr, line, sizeof(line), end - now_s()))
-				sscanf(line, "@n: %llu", counted);
+				fn(line, arg);
 	}
 	if (!pr->eof) {
 		diag("bpftrace's output never ended");
@@ -152,6 +143,11 @@ static int peer_finish(struct peer *pr, unsigned long long *counted, double secs
 	close(pr->out);
 	waitpid(pr->pid, &status, 0);
 	return clean;
+}
+
+static void count_line(const char *line, void *arg)
+{
+	sscanf(line, "@n: %llu", (unsigned long long *)arg);
 }
 
 void test_bpftrace(uint32_t mech, const char *m)
@@ -163,7 +159,7 @@ void test_bpftrace(uint32_t mech, const char *m)
 	struct peer pr;
 	struct hist h;
 
-	if (!ok(peer_start(&pr), "%s: bpftrace started", m))
+	if (!ok(peer_start(&pr, bpf_prog), "%s: bpftrace started", m))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
 	while (begun && !attached && warm < 1000) {
@@ -175,7 +171,7 @@ void test_bpftrace(uint32_t mech, const char *m)
 		"%s: bpftrace's probe counting (after %llu warm-up calls), and kstats attached",
 		m, warm)) {
 		kill(pr.pid, SIGKILL);
-		peer_finish(&pr, &counted, 1);
+		peer_finish(&pr, count_line, &counted, 1);
 		return;
 	}
 	calls = target("empty 2000");
@@ -183,7 +179,7 @@ void test_bpftrace(uint32_t mech, const char *m)
 	snap("t.bpf", &h);
 	untrace("t.bpf");
 	target("sleep 1 1");	/* bpftrace's exit() */
-	clean = peer_finish(&pr, &counted, BPF_STOP_S);
+	clean = peer_finish(&pr, count_line, &counted, BPF_STOP_S);
 	ok(clean, "%s: bpftrace exited by itself", m);
 	ok(counted == warm + calls && h.total + h.sn.misses == calls,
 	   "%s: bpftrace counted %llu calls (%llu warm-up), kstats %llu samples + %llu misses, of %llu",

@@ -2,7 +2,7 @@
 /*
  * Tracing tests, run in the guest with kstats.ko and kstats_target.ko
  * loaded. Each checks what a traced function's histogram must show given
- * how tests/kmod/kstats_target.c called it. Prints TAP.
+ * how tests/kmod/ktarget_main.c called it. Prints TAP.
  *
  *   trace_test		all tests but churn
  *   trace_test churn MECH [N]	trace/untrace xN (100) while every CPU calls the target
@@ -26,7 +26,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "trace_test.h"
+#include "trace_expr.h"
 
 static const char *mech_name(uint32_t m)
 {
@@ -534,6 +534,23 @@ int main(int argc, char **argv)
 		if (have_fprobe)
 			test_shared(KSTATS_MECH_FPROBE, "fprobe", 1, 1);
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", 1, have_fprobe);
+	} else if (argc > 4 && !strcmp(argv[1], "expr-bench")) {
+		/* make bench: NAME MECH KIND, left attached (trace_expr.c). */
+		int err = expr_bench_trace(argv[2], argv[3], argv[4]);
+
+		if (err)
+			fprintf(stderr, "error: TRACE %s: %s\n", argv[2], strerror(err));
+		return !!err;
+	} else if (argc > 1 && !strcmp(argv[1], "expr")) {
+		/* Values and predicates alone (by hand). */
+		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));
+		int have_expr = !!(info.features & KSTATS_FEAT_EXPR);
+
+		test_expr_abi(have_expr);
+		if (have_fprobe)
+			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
+		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
+		test_expr_bpftrace(have_fprobe, have_expr);
 	} else if (argc > 1 && !strcmp(argv[1], "cgroup")) {
 		/* The cgroup checks alone (by hand). */
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
@@ -573,6 +590,7 @@ int main(int argc, char **argv)
 		int have_self = !!(info.features & KSTATS_FEAT_SELF);
 		int have_keys = !!(info.features & KSTATS_FEAT_KEYS);
 		int have_cgroup = !!(info.features & KSTATS_FEAT_CGROUP);
+		int have_expr = !!(info.features & KSTATS_FEAT_EXPR);
 
 		hz = read_u64(TARGET "hz");
 		diag("mechanisms 0x%llx, HZ %llu", (unsigned long long)info.mechanisms,
@@ -585,6 +603,7 @@ int main(int argc, char **argv)
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", have_keys);
 			test_cgroup(KSTATS_MECH_FPROBE, "fprobe", have_cgroup, 0);
 			test_shared(KSTATS_MECH_FPROBE, "fprobe", have_self, 1);
+			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
@@ -593,6 +612,9 @@ int main(int argc, char **argv)
 		test_cgroup(KSTATS_MECH_KRETPROBE, "kretprobe", have_cgroup,
 			    !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);
+		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
+		test_expr_abi(have_expr);
+		test_expr_bpftrace(have_fprobe, have_expr);
 		test_sections(ncpus);
 		test_socket_send();
 		test_refusals(have_fprobe);

@@ -3,7 +3,9 @@
 #ifndef KSTATS_TRACE_TEST_H
 #define KSTATS_TRACE_TEST_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "kstats_hist.h"
 #include "uapi/linux/kstats.h"
@@ -50,6 +52,21 @@ void dump(const struct hist *h);
 /* trace_oracle.c: function_graph and bpftrace on the same calls. */
 void test_oracles(uint32_t mech, const char *m);
 void test_bpftrace(uint32_t mech, const char *m);	/* trace_bpftrace.c */
+/* bpftrace as a peer process (trace_bpftrace.c), never waited on unbounded. */
+#define BPF_START_S	600	/* LLVM compiles the program: slow under TCG */
+#define BPF_STOP_S	120
+struct peer {
+	pid_t pid;
+	int out;		/* its stdout */
+	char buf[4096];
+	size_t len;
+	int eof;
+};
+int peer_start(struct peer *pr, const char *prog);
+int peer_line(struct peer *pr, char *line, size_t size, double secs);
+int peer_expect(struct peer *pr, const char *want, double secs);
+int peer_finish(struct peer *pr, void (*fn)(const char *line, void *arg), void *arg,
+		double secs);
 int tracefs_ready(void);	/* mounts it if need be */
 
 /* trace_self.c: self time; @supported: INFO lists KSTATS_FEAT_SELF. */
@@ -61,6 +78,11 @@ uint64_t samples(const char *name);	/* or ~0 when there is no such metric */
 
 /* trace_cgroup.c: --cgroup and --by cgroup; @supported: KSTATS_FEAT_CGROUP. */
 void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints);
+
+/* trace_expr*.c: values and predicates; @supported: KSTATS_FEAT_EXPR. */
+void test_expr(uint32_t mech, const char *m, int supported);
+void test_expr_abi(int supported);
+void test_expr_bpftrace(int have_fprobe, int supported);
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
 /* trace_shared.c: traces sharing one function */

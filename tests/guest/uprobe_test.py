@@ -255,9 +255,12 @@ KSTATS_MECH_UPROBE = 5
 
 
 def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, ref_ctr=0,
-              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0):
-    """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno."""
+              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0, expr=False):
+    """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno.
+    @expr: with VER6's expr, a valid one (the return value, 8 bytes)."""
     label = ctypes.create_string_buffer(b"utarget:raw")
+    # struct kstats_expr: flags KSTATS_EXPR_VALUE, value source RETVAL, size 8.
+    x = ctypes.create_string_buffer(struct.pack("<II4B", 1, 0, 2, 0, 0, 8).ljust(512, b"\0"))
     up = ctypes.create_string_buffer(struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
                                      + struct.pack("<Q", tail) * ((size - 32) // 8))
     t = bytearray(224)
@@ -266,6 +269,7 @@ def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, 
     struct.pack_into("<IIII", t, 88, 3, mech, flags, 0)
     struct.pack_into("<I", t, 136, budget)
     struct.pack_into("<Q", t, 144, outlier_ns)
+    struct.pack_into("<Q", t, 192, ctypes.addressof(x) if expr else 0)
     struct.pack_into("<QII", t, 200, ctypes.addressof(up), nr, size)
     dev = os.open("/dev/kstats", os.O_RDWR)
     try:
@@ -319,6 +323,7 @@ def abi_refusals():
             ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4, outlier_ns=10**6),
              errno.EOPNOTSUPP),
             ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
+            ("an expr (VER6)", dict(fd=fd, offset=off, expr=True), errno.EOPNOTSUPP),
             ("uprobe_size 40, a zero tail: accepted", dict(fd=fd, offset=off, size=40), 0),
         ]
         for what, kw, want in cases:

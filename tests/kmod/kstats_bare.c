@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * For `make bench`: the kernel's own probe mechanism on ktarget_empty()
- * (tests/kmod/kstats_target.c), with handlers that do nothing but keep the
+ * (tests/kmod/ktarget_main.c), with handlers that do nothing but keep the
  * same per-call data as kstats. Timed against kstats' trace of the same
  * function, it tells what kstats' handlers add from what the mechanism
  * itself costs. With clock=1 the handlers also do what any timing of a call

@@ -35,4 +35,28 @@ void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
 	WARN_ON_ONCE(1);
 }
 
+/* Nor an expr: its entry and exit (trace_expr.c) are never reached. */
+int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs,
+		      struct kstats_call_expr *cx)
+{
+	WARN_ON_ONCE(1);
+	return 1;
+}
+
+#ifdef KSTATS_HAVE_FPROBE
+int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *regs,
+			     struct kstats_call_expr *cx)
+{
+	WARN_ON_ONCE(1);
+	return 1;
+}
+#endif
+
+u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
+		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval)
+{
+	WARN_ON_ONCE(1);
+	return KSTATS_NOT_RECORDED;
+}
+
 #endif /* KSTATS_WHITEBOX_H */

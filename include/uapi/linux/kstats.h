@@ -409,7 +409,8 @@ struct kstats_record {
  * KSTATS_EXPR_TIME. A signed value below 0 is not folded into a huge
  * unsigned one: its magnitude goes to NEG-NAME instead. Both are of kind
  * KSTATS_KIND_VALUE with KSTATS_METRIC_VALUE (as are a keyed value
- * trace's NAME{KEY=VALUE}); GAP-NAME stays a time.
+ * trace's NAME{KEY=VALUE}); GAP-NAME stays a time. SNAPSHOT's hits are
+ * the trace's on NAME, and the calls each holds on VALUE-NAME and NEG-NAME.
  *
  * Predicate (nr_terms > 0): terms[0..nr_terms-1], each "operand CMP
  * constant" (signed compare when the operand is signed); a term with
@@ -419,12 +420,32 @@ struct kstats_record {
  * declines is counted in SNAPSHOT's rejected, and is neither a hit nor a
  * miss.
  *
+ * Order: at entry the argument terms, group by group (a group stops at
+ * its first false term, the predicate at the first group that holds with
+ * nothing left for the exit), then an argument value; at exit the exit
+ * terms of the groups still open, then a return value. Only reads made
+ * can fault; the first that does ends the call. Sampling comes first: a
+ * call it declines is not evaluated. GAP-NAME runs from the end of a
+ * recorded call to the start of the next call not declined at entry.
+ *
+ * With other options: a value alone records no duration, so outliers,
+ * KSTATS_TRACE_SPLIT and KSTATS_TRACE_SELF need KSTATS_EXPR_TIME (they
+ * apply to the duration in NAME); with a predicate alone they see only
+ * the calls recorded. A key's metrics hold what NAME holds (a value
+ * alone: the value; a negative one is only in NEG-NAME). The governor
+ * costs a call with every read of the expr made, and counts faulted and
+ * declined calls as recorded ones.
+ *
  * -EINVAL: an unknown source, flag or compare, an argument index above 5,
  * a size not 1, 2, 4 or 8, nr_loads above KSTATS_EXPR_LOADS, loads on the
  * duration, the duration as the value, nr_terms above KSTATS_EXPR_TERMS,
  * neither a value nor a term, KSTATS_EXPR_TIME without a value, an expr
  * on a section, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
- * or over 59 with a signed value (NEG-NAME), nonzero pad or reserved.
+ * or over 59 with a signed value (NEG-NAME), a value alone with
+ * KSTATS_TRACE_OUTLIERS, KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, an index
+ * on a source other than an argument, nonzero pad or reserved, nonzero
+ * offsets past nr_loads, terms past nr_terms or a value without
+ * KSTATS_EXPR_VALUE that are not all zero.
  * -EFAULT: expr unreadable. All checked before the privilege check.
  */
 #define KSTATS_OPERAND_ARG	1	/* argument index, at entry */

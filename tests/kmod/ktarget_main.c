@@ -44,6 +44,12 @@
  *				"durations" then reads the short calls that
  *				took 1 ms or more all the same (a host that
  *				stalls the emulated CPU), in ns
+ *   values N SEED BITS		N calls of ktarget_value(o, v) (N <= 2048): v signed,
+ *				of at most BITS bits, from SEED; o a chain
+ *				o->mid->inner, NULL in the middle on some calls;
+ *				"values" then reads each call's struct kv_call
+ *   values_hot N		N calls of ktarget_value(o, 5000), o's chain whole,
+ *				back to back; "elapsed" reads the ns
  *   rcu_hold			work inside one RCU read-side section, so that
  *				synchronize_rcu() elsewhere waits, until 0 is
  *				written to "rcu_holding" (which reads 1
@@ -65,6 +71,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "ktarget_trace.h"
+#include "ktarget_values.h"
 
 static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
@@ -500,6 +507,10 @@ static int ctl_cmd(char *buf)
 		calls = a;
 		return 0;
 	}
+	if (!strcmp(cmd, "values") && n == 4)
+		return ktarget_values(a, b, c, &calls);
+	if (!strcmp(cmd, "values_hot") && n == 2)
+		return ktarget_values_hot(a, &calls, &elapsed);
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)
@@ -633,6 +644,7 @@ static int __init target_init(void)
 	debugfs_create_file_unsafe("spun", 0400, dir, NULL, &spun_fops);
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
+	ktarget_values_init(dir);
 	return 0;
 }
 

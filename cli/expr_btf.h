@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside trace --value/--if's resolver: the BTF context and the types and
+ * messages expr_btf.c shares with expr_resolve.c.
+ */
+#ifndef KSTATSCTL_EXPR_BTF_H
+#define KSTATSCTL_EXPR_BTF_H
+
+#include <bpf/btf.h>
+
+#include "expr.h"
+
+struct ks_btf_ctx {
+	struct btf *vmlinux;	/* NULL: no BTF */
+	struct btf *btf;	/* the function's: vmlinux or a module's (split) */
+	const char *func;	/* the symbol, without its module */
+	int proto;		/* its FUNC_PROTO's id, or -1 */
+	char where[160];
+};
+
+/* A type: a BTF id (0: void) under @stars extra pointers, or a builtin (@builtin). */
+struct rtype {
+	int id;
+	int stars;
+	bool builtin;		/* u8..u64, s8..s64: @size and @sign */
+	int size;
+	bool sign;
+};
+
+/* An operand while it resolves: a value in hand, or one at (value + off). */
+struct rstate {
+	struct kstats_operand *op;
+	struct ks_operand_desc *d;
+	struct rtype t;
+	bool at;		/* the value is in memory at (what is in hand + off) */
+	int32_t off;
+	int size;		/* bytes to read (or of the register), 1..8 */
+	bool sign;
+	char text[256];		/* the expression so far */
+	char field[256];	/* ... as a read names it: without a cast of it */
+};
+
+const struct btf_type *eb_skip_mods(const struct btf *btf, int *id);
+void eb_type_name(const struct ks_btf_ctx *c, const struct rtype *t, char *buf, size_t len);
+bool eb_is_ptr(const struct ks_btf_ctx *c, const struct rtype *t);
+/* What @t points to (eb_is_ptr(@t)). */
+struct rtype eb_pointee(const struct ks_btf_ctx *c, const struct rtype *t);
+/* The struct or union @t is (no pointer), its id in @id; else NULL. */
+const struct btf_type *eb_composite(const struct ks_btf_ctx *c, const struct rtype *t,
+				    int *id);
+/*
+ * Width and sign of a scalar @t; else false, with the reason it is none in
+ * @why ("a struct", "an array", "a floating-point number", "void").
+ */
+bool eb_scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size, bool *sign,
+	       const char **why);
+/* Keeps in @best (KS_EXPR_IDENT bytes) the name nearest @want, if near enough. */
+void eb_nearest(const char *want, const char *name, char *best, int *dist);
+/* The usage error "OPT 'TEXT': MESSAGE (column N)"; returns EXIT_USAGE. */
+int eb_refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* @n, a name: its source (a parameter, argN, retval, duration) into @s. */
+int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n, bool pred,
+	      struct rstate *s);
+
+#endif /* KSTATSCTL_EXPR_BTF_H */

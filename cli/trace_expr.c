@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace --value EXPR [--time], --if PRED and --dry-run: what goes with
+ * what, the names the value's metrics need room for, and the module's
+ * support (KSTATS_FEAT_EXPR). The expressions themselves: expr_*.c.
+ */
+#include <string.h>
+
+#include "kstatsctl.h"
+#include "device.h"
+#include "expr.h"
+#include "trace.h"
+
+/* VALUE-NAME and NEG-NAME must fit where NAME does. */
+#define VALUE_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("VALUE-"))
+#define NEG_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("NEG-"))
+
+int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const char *name,
+			struct ks_plan *plan)
+{
+	size_t len = strlen(name);
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->func = func;
+	if (x->time && !x->value) {
+		ks_set_hint("--value EXPR --time: the duration in NAME, the value "
+			    "in VALUE-NAME");
+		return ks_usage("--time goes with --value (without --value, NAME is "
+				"the duration already)");
+	}
+	if (!x->value && !x->pred)
+		return 0;
+	if (x->section) {
+		ks_set_hint("trace the function whose arguments or return value "
+			    "you want (--start X alone traces X)");
+		return ks_usage("--%s: a section has no arguments nor return value",
+				x->value ? "value" : "if");
+	}
+	if (x->value && !x->time && x->timed) {
+		ks_set_hint("--value EXPR --time records both: the duration in NAME, "
+			    "the value in VALUE-NAME");
+		return ks_usage("--%s times calls, but with --value alone NAME holds "
+				"values", x->timed);
+	}
+	rc = ks_expr_compile(func, x->value, x->pred, x->time, plan);
+	if (rc)
+		return rc;
+	if (x->time && len > (size_t)VALUE_NAME_MAX)
+		return ks_usage("--value --time: the name must be at most %d bytes "
+				"(VALUE-NAME must fit in %d); --name a shorter one",
+				VALUE_NAME_MAX, KSTATS_NAME_LEN - 1);
+	if (ks_plan_signed(plan) && len > (size_t)NEG_NAME_MAX)
+		return ks_usage("--value %s is signed: the name must be at most %d "
+				"bytes (NEG-NAME must fit in %d); --name a shorter one",
+				x->value, NEG_NAME_MAX, KSTATS_NAME_LEN - 1);
+	return 0;
+}
+
+int ks_trace_expr_supported(int fd, const char *func)
+{
+	struct kstats_info info;
+
+	if (!ks_dev_info(fd, &info) && (info.features & KSTATS_FEAT_EXPR))
+		return 0;
+	return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'expr' where a kstats "
+		       "module can; a newer one can", "tracing %s --value/--if: this "
+		       "kstats module cannot record values nor filter calls", func);
+}
+
+/*
+ * The metrics one-shot prints, after NAME: VALUE-NAME with --time,
+ * NEG-NAME for a signed value; into @bufs, pointed to from @names[*n..].
+ */
+void ks_trace_expr_names(const struct ks_plan *plan, const char *name,
+			 char bufs[2][KSTATS_NAME_LEN + 8], const char **names, size_t *n)
+{
+	if (plan->e.flags & KSTATS_EXPR_TIME) {
+		snprintf(bufs[0], sizeof(bufs[0]), "VALUE-%s", name);
+		names[(*n)++] = bufs[0];
+	}
+	if (ks_plan_signed(plan)) {
+		snprintf(bufs[1], sizeof(bufs[1]), "NEG-%s", name);
+		names[(*n)++] = bufs[1];
+	}
+}

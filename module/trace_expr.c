@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A trace's expr (TRACE VER6): a value recorded per call and a predicate
+ * deciding which calls are recorded, as the bounded program the uapi
+ * header describes. Copied in and checked whole before the privilege
+ * check; run in the probe handlers in at most (1 + KSTATS_EXPR_TERMS) x
+ * KSTATS_EXPR_LOADS reads, with no lock and no allocation, every pointer
+ * read through copy_from_kernel_nofault().
+ *
+ * Evaluation order, which decides what a call is counted as:
+ * - at entry, the terms that read only arguments, group by group in order:
+ *   a group stops at its first false term, and the predicate at the first
+ *   group that holds with no exit terms left; no group left: rejected.
+ *   Then an argument value is read.
+ * - at exit, the exit terms of the groups still open, in the same order;
+ *   then a return value is read.
+ * Only a read that is made can fault; the first one that does ends the
+ * call, counted in faults.
+ */
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "trace.h"
+
+/* The program, checked, and what the handlers need of it at hand. */
+struct kstats_expr_prog {
+	struct kstats_expr x;
+	u8 arg_mask;			/* BIT(i): argument i is read at entry */
+	u8 nr_groups;
+	u8 group_start[KSTATS_EXPR_TERMS + 1];	/* terms of group g: [start[g], start[g+1]) */
+	u8 group_exit;			/* BIT(g): group g has exit terms */
+	bool value_at_entry;		/* the value is an argument's */
+};
+
+static bool kstats_operand_at_entry(const struct kstats_operand *o)
+{
+	return o->source == KSTATS_OPERAND_ARG;
+}
+
+/* One operand's form; @is_value: the recorded value (no duration). */
+static bool kstats_operand_ok(const struct kstats_operand *o, bool is_value)
+{
+	u32 i;
+
+	if (o->source < KSTATS_OPERAND_ARG || o->source > KSTATS_OPERAND_DURATION ||
+	    (o->flags & ~KSTATS_OPERAND_SIGNED) || memchr_inv(o->pad, 0, sizeof(o->pad)) ||
+	    o->nr_loads > KSTATS_EXPR_LOADS || hweight8(o->size) != 1 || o->size > 8)
+		return false;
+	if (o->source == KSTATS_OPERAND_ARG ? o->index > 5 : o->index)
+		return false;
+	if (o->source == KSTATS_OPERAND_DURATION && (is_value || o->nr_loads))
+		return false;
+	for (i = o->nr_loads; i < KSTATS_EXPR_LOADS; i++)
+		if (o->offsets[i])
+			return false;
+	return true;
+}
+
+static bool kstats_term_ok(const struct kstats_term *t)
+{
+	return kstats_operand_ok(&t->operand, false) && t->cmp >= KSTATS_CMP_EQ &&
+	       t->cmp <= KSTATS_CMP_AND && !(t->flags & ~KSTATS_TERM_OR);
+}
+
+static bool kstats_expr_ok(const struct kstats_expr *x)
+{
+	static const struct kstats_term zero_term;
+	static const struct kstats_operand zero_operand;
+	bool value = x->flags & KSTATS_EXPR_VALUE;
+	u32 i;
+
+	if ((x->flags & ~(KSTATS_EXPR_VALUE | KSTATS_EXPR_TIME)) ||
+	    x->nr_terms > KSTATS_EXPR_TERMS || (!value && !x->nr_terms) ||
+	    ((x->flags & KSTATS_EXPR_TIME) && !value) ||
+	    memchr_inv(x->reserved, 0, sizeof(x->reserved)))
+		return false;
+	if (value ? !kstats_operand_ok(&x->value, true) :
+		    memcmp(&x->value, &zero_operand, sizeof(zero_operand)))
+		return false;
+	for (i = 0; i < KSTATS_EXPR_TERMS; i++)
+		if (i < x->nr_terms ? !kstats_term_ok(&x->terms[i]) :
+				      memcmp(&x->terms[i], &zero_term, sizeof(zero_term)))
+			return false;
+	return true;
+}
+
+/*
+ * What the rest of the request must be for @x: a function, no time-only
+ * option on a value-only trace (outliers, --split and --self are about a
+ * duration it does not record), and a NAME that leaves room for
+ * VALUE-NAME and NEG-NAME.
+ */
+static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_expr *x)
+{
+	size_t len = strnlen((const char *)t->name, KSTATS_NAME_LEN);
+	bool value = x->flags & KSTATS_EXPR_VALUE, timed = x->flags & KSTATS_EXPR_TIME;
+
+	if (!t->func)
+		return false;
+	if (value && !timed &&
+	    (t->flags & (KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF)))
+		return false;
+	if (timed && len + sizeof("VALUE-") - 1 > KSTATS_NAME_MAX)
+		return false;
+	return !(value && (x->value.flags & KSTATS_OPERAND_SIGNED) &&
+		 len + sizeof("NEG-") - 1 > KSTATS_NAME_MAX);
+}
+
+/* Groups, and which reads happen at entry. */
+static void kstats_expr_plan(struct kstats_expr_prog *e)
+{
+	const struct kstats_expr *x = &e->x;
+	u32 i, g = 0;
+
+	e->group_start[0] = 0;
+	for (i = 0; i < x->nr_terms; i++) {
+		const struct kstats_operand *o = &x->terms[i].operand;
+
+		if (kstats_operand_at_entry(o))
+			e->arg_mask |= BIT(o->index);
+		else
+			e->group_exit |= BIT(g);
+		if ((x->terms[i].flags & KSTATS_TERM_OR) || i + 1 == x->nr_terms)
+			e->group_start[++g] = i + 1;
+	}
+	e->nr_groups = g;
+	if ((x->flags & KSTATS_EXPR_VALUE) && kstats_operand_at_entry(&x->value)) {
+		e->value_at_entry = true;
+		e->arg_mask |= BIT(x->value.index);
+	}
+}
+
+/*
+ * TRACE's expr, from user memory, checked: *@out is NULL without one, else
+ * for kstats_expr_attach(). -EFAULT, -EINVAL, -ENOMEM; called before the
+ * privilege check.
+ */
+int kstats_expr_copy(const struct kstats_trace *t, struct kstats_expr_prog **out)
+{
+	struct kstats_expr_prog *e;
+
+	*out = NULL;
+	if (!t->expr)
+		return 0;
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+	if (!e)
+		return -ENOMEM;
+	if (copy_from_user(&e->x, u64_to_user_ptr(t->expr), sizeof(e->x))) {
+		kfree(e);
+		return -EFAULT;
+	}
+	if (!kstats_expr_ok(&e->x) || !kstats_expr_fits(t, &e->x)) {
+		kfree(e);
+		return -EINVAL;
+	}
+	kstats_expr_plan(e);
+	*out = e;
+	return 0;
+}
+
+void kstats_expr_free(struct kstats_expr_prog *e)
+{
+	kfree(e);
+}
+
+u32 kstats_expr_flags(const struct kstats_expr_prog *e)
+{
+	return e ? e->x.flags : 0;
+}
+
+bool kstats_expr_signed(const struct kstats_expr_prog *e)
+{
+	return e && (e->x.flags & KSTATS_EXPR_VALUE) &&
+	       (e->x.value.flags & KSTATS_OPERAND_SIGNED);
+}
+
+/* Calibration reads this word, which points at itself, at every load. */
+static unsigned long kstats_expr_chain = (unsigned long)&kstats_expr_chain;
+
+/*
+ * @o's value from its source register @v: its loads, then its width and
+ * sign. @cal: every offset taken as 0 (calibration's chain). Returns
+ * nonzero if a read faulted.
+ */
+static __always_inline int kstats_operand_read(const struct kstats_operand *o,
+					       unsigned long v, bool cal, u64 *out)
+{
+	u32 i, last = o->nr_loads - 1;
+	bool sgn = o->flags & KSTATS_OPERAND_SIGNED;
+	u8 b;
+	u16 h;
+	u32 w;
+	u64 q = v;
+
+	for (i = 0; o->nr_loads && i < last; i++)
+		if (copy_from_kernel_nofault(&v, (void *)(v + (cal ? 0 : o->offsets[i])),
+					     sizeof(v)))
+			return -EFAULT;
+	if (o->nr_loads) {
+		void *at = (void *)(v + (cal ? 0 : o->offsets[last]));
+
+		switch (o->size) {
+		case 1:
+			if (copy_from_kernel_nofault(&b, at, 1))
+				return -EFAULT;
+			q = b;
+			break;
+		case 2:
+			if (copy_from_kernel_nofault(&h, at, 2))
+				return -EFAULT;
+			q = h;
+			break;
+		case 4:
+			if (copy_from_kernel_nofault(&w, at, 4))
+				return -EFAULT;
+			q = w;
+			break;
+		default:
+			if (copy_from_kernel_nofault(&q, at, 8))
+				return -EFAULT;
+		}
+	}
+	switch (o->size) {
+	case 1:
+		q = sgn ? (u64)(s64)(s8)q : (u8)q;
+		break;
+	case 2:
+		q = sgn ? (u64)(s64)(s16)q : (u16)q;
+		break;
+	case 4:
+		q = sgn ? (u64)(s64)(s32)q : (u32)q;
+		break;
+	}
+	*out = q;
+	return 0;
+}
+
+static __always_inline bool kstats_term_holds(const struct kstats_term *t, u64 v)
+{
+	bool sgn = t->operand.flags & KSTATS_OPERAND_SIGNED;
+	u64 c = t->constant;
+
+	switch (t->cmp) {
+	case KSTATS_CMP_EQ:
+		return v == c;
+	case KSTATS_CMP_NE:
+		return v != c;
+	case KSTATS_CMP_LT:
+		return sgn ? (s64)v < (s64)c : v < c;
+	case KSTATS_CMP_LE:
+		return sgn ? (s64)v <= (s64)c : v <= c;
+	case KSTATS_CMP_GT:
+		return sgn ? (s64)v > (s64)c : v > c;
+	case KSTATS_CMP_GE:
+		return sgn ? (s64)v >= (s64)c : v >= c;
+	default:
+		return v & c;
+	}
+}
+
+/* What the sources are at this point of a call. */
+struct kstats_expr_regs {
+	unsigned long args[6];
+	unsigned long retval;
+	u64 duration;
+};
+
+static __always_inline unsigned long kstats_source(const struct kstats_operand *o,
+						   const struct kstats_expr_regs *r)
+{
+	return o->source == KSTATS_OPERAND_ARG ? r->args[o->index] :
+	       o->source == KSTATS_OPERAND_RETVAL ? r->retval : r->duration;
+}
+
+/*
+ * Group @g's terms read at entry (@exit false) or at exit: 1 if all hold,
+ * 0 if one does not, -EFAULT.
+ */
+static int kstats_group_holds(const struct kstats_expr_prog *e, u32 g, bool exit,
+			      const struct kstats_expr_regs *r)
+{
+	u32 i;
+	u64 v;
+
+	for (i = e->group_start[g]; i < e->group_start[g + 1]; i++) {
+		const struct kstats_term *t = &e->x.terms[i];
+
+		if (kstats_operand_at_entry(&t->operand) == exit)
+			continue;
+		if (kstats_operand_read(&t->operand, kstats_source(&t->operand, r), false, &v))
+			return -EFAULT;
+		if (!kstats_term_holds(t, v))
+			return 0;
+	}
+	return 1;
+}
+
+static void kstats_expr_count(struct kstats_probe *p, int res)
+{
+	if (res == -EFAULT)
+		this_cpu_inc(p->pcpu->faults);
+	else
+		this_cpu_inc(p->pcpu->rejected);
+}
+
+/*
+ * A call's entry, with its arguments in @r: 0 to go on to its exit, else
+ * it is over (rejected, or a read faulted: counted).
+ */
+static int kstats_expr_entry(struct kstats_probe *p, const struct kstats_expr_regs *r,
+			     struct kstats_call_expr *cx)
+{
+	const struct kstats_expr_prog *e = p->expr;
+	int res = 0;
+	u32 g;
+
+	cx->open = 0;
+	cx->decided = !e->nr_groups;
+	for (g = 0; g < e->nr_groups && !cx->decided; g++) {
+		res = kstats_group_holds(e, g, false, r);
+		if (res < 0)
+			break;
+		if (res && !(e->group_exit & BIT(g)))
+			cx->decided = true;
+		else if (res)
+			cx->open |= BIT(g);
+	}
+	if (res >= 0 && !cx->decided && !cx->open)
+		res = -EPERM;
+	else if (res >= 0 && e->value_at_entry)
+		res = kstats_operand_read(&e->x.value, kstats_source(&e->x.value, r), false,
+					  &cx->value);
+	if (res >= 0)
+		return 0;
+	kstats_expr_count(p, res);
+	return res;
+}
+
+static __always_inline void kstats_expr_gather_pt(const struct kstats_probe *p,
+						  struct pt_regs *regs,
+						  struct kstats_expr_regs *r)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(r->args); i++)
+		if (p->expr->arg_mask & BIT(i))
+			r->args[i] = regs_get_kernel_argument(regs, i);
+}
+
+int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs, struct kstats_call_expr *cx)
+{
+	struct kstats_expr_regs r;
+
+	kstats_expr_gather_pt(p, regs, &r);
+	return kstats_expr_entry(p, &r, cx);
+}
+
+#ifdef KSTATS_HAVE_FPROBE
+int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *regs,
+			     struct kstats_call_expr *cx)
+{
+	struct kstats_expr_regs r;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(r.args); i++)
+		if (p->expr->arg_mask & BIT(i))
+			r.args[i] = kstats_fprobe_argument(regs, i);
+	return kstats_expr_entry(p, &r, cx);
+}
+#endif
+
+/* The open groups' exit terms, then a return value: 0, -EPERM, -EFAULT. */
+static int kstats_expr_exit(const struct kstats_expr_prog *e, const struct kstats_expr_regs *r,
+			    struct kstats_call_expr *cx)
+{
+	int res = cx->decided;
+	u32 g;
+
+	for (g = 0; g < e->nr_groups && !res; g++) {
+		if (!(cx->open & BIT(g)))
+			continue;
+		res = kstats_group_holds(e, g, true, r);
+		if (res < 0)
+			return res;
+	}
+	if (!res)
+		return -EPERM;
+	if ((e->x.flags & KSTATS_EXPR_VALUE) && !e->value_at_entry)
+		return kstats_operand_read(&e->x.value, kstats_source(&e->x.value, r), false,
+					   &cx->value);
+	return 0;
+}
+
+/*
+ * An expr trace's exit, for kstats_call_end(): the predicate's rest, then
+ * the value (NEG-NAME for a negative), the duration with KSTATS_EXPR_TIME,
+ * and the key's sample: what NAME records. Returns the duration recorded,
+ * or KSTATS_NOT_RECORDED.
+ */
+u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
+		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval)
+{
+	const struct kstats_expr_prog *e = p->expr;
+	u64 now = kstats_probe_now(), v, key_sample;
+	struct kstats_expr_regs r;
+	bool timed = e->x.flags & KSTATS_EXPR_TIME;
+	int res;
+
+	if (!READ_ONCE(p->time->active))
+		return KSTATS_NOT_RECORDED;
+	if (unlikely(now < call->t0)) {
+		this_cpu_inc(p->pcpu->misses);
+		return KSTATS_NOT_RECORDED;
+	}
+	r.retval = retval;
+	r.duration = now - call->t0;
+	res = kstats_expr_exit(e, &r, cx);
+	if (res) {
+		kstats_expr_count(p, res);
+		return KSTATS_NOT_RECORDED;
+	}
+	key_sample = r.duration;
+	if (e->x.flags & KSTATS_EXPR_VALUE) {
+		v = cx->value;
+		key_sample = timed ? r.duration : v;
+		if (p->neg && (s64)v < 0) {
+			kstats_record(p->neg, -v);
+			/* A key's metrics hold what NAME holds: no negatives. */
+			if (!timed)
+				key_sample = KSTATS_NOT_RECORDED;
+		} else {
+			kstats_record(p->value, v);
+		}
+	}
+	if (timed || !(e->x.flags & KSTATS_EXPR_VALUE))
+		kstats_record(p->time, r.duration);
+	this_cpu_inc(p->pcpu->hits);
+	this_cpu_write(p->pcpu->last_exit, now);
+	if (unlikely(p->keys) && key_sample != KSTATS_NOT_RECORDED)
+		kstats_keys_record(p->keys, retval, key_sample);
+	if (unlikely(r.duration >= READ_ONCE(p->outlier_ns)))
+		kstats_outlier_capture(p, call->t0, now, call->cpu, ret);
+	return r.duration;
+}
+
+/*
+ * What calibration runs for a call's expr, at its dearest: every operand
+ * read, down its whole chain (kstats_expr_chain, offsets taken as 0), and
+ * compared.
+ */
+void kstats_expr_cal_call(const struct kstats_probe *p)
+{
+	const struct kstats_expr *x = &p->expr->x;
+	unsigned long src = (unsigned long)&kstats_expr_chain;
+	u64 v = 0, sink = 0;
+	u32 i;
+
+	if (x->flags & KSTATS_EXPR_VALUE)
+		sink += !kstats_operand_read(&x->value, src, true, &v) + v;
+	for (i = 0; i < x->nr_terms; i++)
+		if (!kstats_operand_read(&x->terms[i].operand, src, true, &v))
+			sink += kstats_term_holds(&x->terms[i], v);
+	OPTIMIZER_HIDE_VAR(sink);
+}
