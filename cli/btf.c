@@ -18,6 +18,7 @@
 
 #include "kstatsctl.h"
 #include "trace.h"
+#include "btf.h"
 
 #define BTF_DIR	"/sys/kernel/btf"
 
@@ -28,17 +29,29 @@ static int quiet(enum libbpf_print_level level __attribute__((unused)),
 	return 0;
 }
 
-/* @func's prototype's return type id in @btf, or -1 if @btf has no such function. */
-static long return_type(const struct btf *btf, const char *func)
+void ks_btf_quiet(void)
 {
-	const struct btf_type *t;
+	libbpf_set_print(quiet);
+}
+
+int ks_btf_func_proto(const struct btf *btf, const char *func)
+{
+	const struct btf_type *fn, *t;
 	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
 
 	if (id < 0)
 		return -1;
-	t = btf__type_by_id(btf, id);
-	t = t ? btf__type_by_id(btf, t->type) : NULL;
-	return t && btf_is_func_proto(t) ? (long)t->type : -1;
+	fn = btf__type_by_id(btf, id);
+	t = fn ? btf__type_by_id(btf, fn->type) : NULL;
+	return t && btf_is_func_proto(t) ? (int)fn->type : -1;
+}
+
+/* @func's prototype's return type id in @btf, or -1 if @btf has no such function. */
+static long return_type(const struct btf *btf, const char *func)
+{
+	int proto = ks_btf_func_proto(btf, func);
+
+	return proto < 0 ? -1 : (long)btf__type_by_id(btf, proto)->type;
 }
 
 /*
@@ -115,7 +128,7 @@ int ks_btf_errno_check(const char *target)
 	long ret = -1;
 	int err = 0;
 
-	libbpf_set_print(quiet);
+	ks_btf_quiet();
 	if (colon && (size_t)(colon - target) < sizeof(mod))
 		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - target), target);
 	if (colon)

@@ -22,27 +22,11 @@
 
 #include "expr.h"
 #include "expr_btf.h"
+#include "btf.h"
 
 #define BTF_DIR		"/sys/kernel/btf"
 #define REG_ARGS	6	/* x86-64: rdi, rsi, rdx, rcx, r8, r9 */
 
-static int quiet(enum libbpf_print_level level __attribute__((unused)),
-		 const char *fmt __attribute__((unused)), va_list ap __attribute__((unused)))
-{
-	return 0;
-}
-
-static int find_proto(const struct btf *btf, const char *func)
-{
-	const struct btf_type *t;
-	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
-
-	if (id < 0)
-		return -1;
-	t = btf__type_by_id(btf, id);
-	t = t ? btf__type_by_id(btf, t->type) : NULL;
-	return t && btf_is_func_proto(t) ? (int)btf__type_by_id(btf, id)->type : -1;
-}
 
 /* The split BTF of module @mod, or of the first module that has @func (@mod ""). */
 static void open_module(struct ks_btf_ctx *c, const char *mod)
@@ -59,7 +43,7 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 		if (libbpf_get_error(btf))
 			return;
 		c->btf = btf;
-		c->proto = find_proto(btf, c->func);
+		c->proto = ks_btf_func_proto(btf, c->func);
 		snprintf(c->where, sizeof(c->where), "module %s", mod);
 		return;
 	}
@@ -70,7 +54,7 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 		btf = btf__parse_split(path, c->vmlinux);
 		if (libbpf_get_error(btf))
 			continue;
-		c->proto = find_proto(btf, c->func);
+		c->proto = ks_btf_func_proto(btf, c->func);
 		if (c->proto >= 0) {
 			c->btf = btf;
 			snprintf(c->where, sizeof(c->where), "module %.100s", d->d_name);
@@ -88,7 +72,7 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 	const char *env = getenv("KSTATS_BTF"), *colon = strchr(func, ':');
 	char mod[128] = "";
 
-	libbpf_set_print(quiet);
+	ks_btf_quiet();
 	c->proto = -1;
 	c->func = colon ? colon + 1 : func;
 	if (colon)
@@ -102,7 +86,7 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 	c->btf = c->vmlinux;
 	snprintf(c->where, sizeof(c->where), "vmlinux");
 	if (!mod[0])
-		c->proto = find_proto(c->vmlinux, c->func);
+		c->proto = ks_btf_func_proto(c->vmlinux, c->func);
 	/* The host tests' vmlinux has its modules beside it, or none. */
 	if (c->proto < 0 && (!env || getenv("KSTATS_BTF_MODULES")))
 		open_module(c, mod);

@@ -116,6 +116,24 @@ static int load(struct ks_parse *p, const struct ks_node *n, struct rstate *s)
 static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		   bool pred, struct rstate *s);
 
+/*
+ * What '->', '.' or '*' applies to, resolved into @s, its text into @sub
+ * (256 bytes) and its type's name into @ty (96); the duration refused.
+ */
+static int resolve_sub(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		       bool pred, struct rstate *s, char *sub, char *ty)
+{
+	if (resolve(c, p, n->sub, pred, s))
+		return -1;
+	ks_node_text(n->sub, sub, 256);
+	eb_type_name(c, &s->t, ty, 96);
+	if (s->op->source == KSTATS_OPERAND_DURATION) {
+		ks_set_hint("compare it with a time: duration > 1ms");
+		return eb_refuse(p, n, "the duration is a number, not a pointer");
+	}
+	return 0;
+}
+
 static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		  bool pred, struct rstate *s)
 {
@@ -126,14 +144,8 @@ static int access(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node
 	bool arrow = n->kind == KS_N_ARROW;
 	int32_t off = 0;
 
-	if (resolve(c, p, n->sub, pred, s))
+	if (resolve_sub(c, p, n, pred, s, sub, ty))
 		return -1;
-	ks_node_text(n->sub, sub, sizeof(sub));
-	eb_type_name(c, &s->t, ty, sizeof(ty));
-	if (s->op->source == KSTATS_OPERAND_DURATION) {
-		ks_set_hint("compare it with a time: duration > 1ms");
-		return eb_refuse(p, n, "the duration is a number, not a pointer");
-	}
 	if (arrow && !eb_is_ptr(c, &s->t)) {
 		if (eb_composite(c, &s->t, &tid)) {
 			ks_set_hint("'.' reaches a member of a struct: %s.%s", sub, n->ident);
@@ -343,14 +355,8 @@ static int deref(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node 
 	char ty[96], sub[256];
 	const char *why;
 
-	if (resolve(c, p, n->sub, pred, s))
+	if (resolve_sub(c, p, n, pred, s, sub, ty))
 		return -1;
-	ks_node_text(n->sub, sub, sizeof(sub));
-	eb_type_name(c, &s->t, ty, sizeof(ty));
-	if (s->op->source == KSTATS_OPERAND_DURATION) {
-		ks_set_hint("compare it with a time: duration > 1ms");
-		return eb_refuse(p, n, "the duration is a number, not a pointer");
-	}
 	if (!eb_is_ptr(c, &s->t)) {
 		ks_set_hint("cast it to a pointer first: *(u32 *)%s", sub);
 		return eb_refuse(p, n, "'%s' is %s, not a pointer: '*' needs one", sub, ty);
