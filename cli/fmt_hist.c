@@ -156,9 +156,13 @@ static void trace_counters(FILE *out, const struct ks_metric *m, enum ks_unit u)
 	if (m->expr_known && (ks_metric_is_value(m) || m->faults || m->rejected))
 		fprintf(out, "  faults %llu  rejected %llu", (unsigned long long)m->faults,
 			(unsigned long long)m->rejected);
-	/* The floor is a time, also beside a value. */
-	fprintf(out, "  probe floor %s\n", ks_fmt_int(a, sizeof(a), m->floor_ns,
-							u == UNIT_NONE ? UNIT_AUTO : u));
+	/*
+	 * The floor is a time, also beside a value; 0 is not measured
+	 * (user-space functions, kstats(4)), not a floor of 0.
+	 */
+	fprintf(out, "  probe floor %s\n", m->floor_ns ?
+		ks_fmt_int(a, sizeof(a), m->floor_ns, u == UNIT_NONE ? UNIT_AUTO : u) :
+		"not measured");
 	if (share > 0.01 && ks_metric_is_value(m))
 		fprintf(out, "note: over 1%% of the calls missed; those are the "
 			"concurrent, long ones,\n      whose values the histogram "

@@ -49,12 +49,13 @@ const struct argp info_argp = {
 /* By bit number (KSTATS_FEAT_*); a bit this kstatsctl does not know: NULL. */
 static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
-	"split", "self", "keys", "cgroup", "key-values", "expr",
+	"split", "self", "keys", "cgroup", "key-values", "expr", "uprobe",
 };
 
 static const char *const mech_names[] = {
 	[KSTATS_MECH_FPROBE] = "fprobe", [KSTATS_MECH_KRETPROBE] = "kretprobe",
 	[KSTATS_MECH_KPROBE] = "kprobe", [KSTATS_MECH_TRACEPOINT] = "tracepoint",
+	[KSTATS_MECH_UPROBE] = "uprobe",
 };
 
 /*
@@ -111,6 +112,7 @@ static const char *const config_keys[][2] = {
 	{ "CONFIG_KRETPROBES", "tracing functions (kretprobe)" },
 	{ "CONFIG_FPROBE", "tracing functions (fprobe, faster)" },
 	{ "CONFIG_TRACEPOINTS", "tracing tracepoint pairs" },
+	{ "CONFIG_UPROBES", "tracing user-space functions" },
 	{ "CONFIG_DEBUG_FS", "the text views in /sys/kernel/debug/kstats" },
 	{ "CONFIG_MODULE_SIG_FORCE", "only signed modules load (then sign kstats.ko)" },
 };

@@ -15,6 +15,8 @@
  * --budget hands the trace to the module's overhead governor; --sample
  * records 1 call in N (kstats(4)). --value and --if record a value per
  * call and filter calls (trace_expr.c, expr_*.c); --dry-run prints the plan.
+ * BINARY:SYMBOL is a user-space function (elf_sym.c). The module's
+ * refusals are explained in trace_error.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,27 +35,9 @@
 #include "keys.h"
 #include "names.h"
 #include "trace.h"
+#include "trace_args.h"
 #include "units.h"
-
-
-struct trace_args {
-	struct ks_names args;
-	uint32_t bits, mech, maxactive, budget_ppm, sample_every;
-	const char *start, *end, *name, *cpus, *cgroup;
-	int cgroup_fd;			/* --cgroup's directory, open */
-	int64_t pid, tid;
-	bool autoremove;
-	bool format_set;
-	const char *outliers;		/* as given */
-	uint64_t outlier_ns;
-	uint32_t outlier_ppm, outlier_ring, outlier_rate;
-	bool split, self;
-	uint32_t key, nr_keys;		/* --by, --keys */
-	const char *key_values;		/* --key-values */
-	struct ks_trace_expr x;		/* --value, --if, --time */
-	bool dry_run;
-	struct ks_trace_run run;
-};
+#include "usym.h"
 
 enum {
 	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
@@ -90,8 +74,8 @@ static const struct argp_option trace_options[] = {
 	{ "pid", OPT_PID, "P", 0, "Only process P (all its threads)", 0 },
 	{ "tid", OPT_TID, "T", 0, "Only thread T", 0 },
 	{ "cpu", OPT_CPU, "LIST", 0, "Only these CPUs: 0-3,8", 0 },
-	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe "
-	  "or tracepoint", 0 },
+	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe, "
+	  "tracepoint or uprobe", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
 	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's (or section's) time "
@@ -145,10 +129,10 @@ static const struct argp_option trace_options[] = {
 	{ 0 }
 };
 
-static const char *const mechs[] = {
+const char *const ks_trace_mechs[KS_TRACE_NR_MECHS] = {
 	[KSTATS_MECH_AUTO] = "auto", [KSTATS_MECH_FPROBE] = "fprobe",
 	[KSTATS_MECH_KRETPROBE] = "kretprobe", [KSTATS_MECH_KPROBE] = "kprobe",
-	[KSTATS_MECH_TRACEPOINT] = "tracepoint",
+	[KSTATS_MECH_TRACEPOINT] = "tracepoint", [KSTATS_MECH_UPROBE] = "uprobe",
 };
 
 static int parse_id(const char *opt, const char *arg, int64_t *out)
@@ -164,7 +148,7 @@ static int parse_id(const char *opt, const char *arg, int64_t *out)
 }
 
 /* "1%", "0.5%" (ppm of one CPU, 1 to 1000000), or "off" (sample_every 1). */
-static int parse_budget(const char *arg, struct trace_args *a)
+static int parse_budget(const char *arg, struct ks_trace_args *a)
 {
 	char *end;
 	double pct;
@@ -198,7 +182,7 @@ static int parse_positive(const char *opt, const char *arg, uint32_t max, uint32
 
 static error_t trace_parse(int key, char *arg, struct argp_state *state)
 {
-	struct trace_args *a = state->input;
+	struct ks_trace_args *a = state->input;
 	uint32_t i;
 
 	switch (key) {
@@ -222,11 +206,11 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		a->cpus = arg;
 		break;
 	case OPT_MECH:
-		for (i = 0; i < ARRAY_SIZE(mechs) && strcmp(mechs[i], arg); i++)
+		for (i = 0; i < KS_TRACE_NR_MECHS && strcmp(ks_trace_mechs[i], arg); i++)
 			;
-		if (i == ARRAY_SIZE(mechs)) {
+		if (i == KS_TRACE_NR_MECHS) {
 			ks_usage("--mechanism: '%s' is not auto, fprobe, kretprobe, "
-				 "kprobe or tracepoint", arg);
+				 "kprobe, tracepoint or uprobe", arg);
 			return EINVAL;
 		}
 		a->mech = i;
@@ -336,7 +320,10 @@ const struct argp trace_argp = {
 	"Times every call of the kernel function FUNC ([module:]symbol), or the "
 	"section from --start X to --end Y, into a metric named FUNC (and the time "
 	"between calls into GAP-FUNC). X and Y are functions, or tracepoints: "
-	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc).",
+	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc). FUNC may be a "
+	"user-space function, BINARY:SYMBOL: BINARY a path, a program on $PATH or "
+	"a library name (c:malloc), through --pid's mappings if given; its metric "
+	"is FILE:SYMBOL (libc.so.6:malloc).",
 	children, NULL, NULL
 };
 
@@ -377,125 +364,14 @@ int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm)
 	return 0;
 }
 
-static int trace_error(int err, int fd, const char *func, const struct trace_args *a)
-{
-	struct kstats_info info;
-	char lock[64];
-	const char *mode;
-
-	if ((a->x.value || a->x.pred) && err == EINVAL)
-		return ks_fail(EXIT_RUNTIME, "--dry-run shows what was asked for; "
-			       "kstats(4) lists what the module accepts", "tracing %s: the "
-			       "module refused the value or predicate (EINVAL)", func);
-	if (a->outliers && (err == E2BIG || (err == EOPNOTSUPP && a->outlier_ppm &&
-					     !ks_dev_info(fd, &info) &&
-					     (info.features & KSTATS_FEAT_OUTLIERS))))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists what this module "
-			       "supports; a newer kstats can", "tracing %s: this kstats "
-			       "module cannot keep outliers %s", func,
-			       a->outlier_ppm ? "over a percentile" : "");
-	if (a->outliers && err == ERANGE)
-		return ks_fail(EXIT_USAGE, "the probe itself costs about that much per "
-			       "call ('kstatsctl show NAME' shows a trace's floor): "
-			       "pick a larger threshold", "--outliers %s: below the "
-			       "probe's floor on this machine", a->outliers);
-	if (a->key_values && err == EINVAL && !ks_dev_info(fd, &info) &&
-	    !(info.features & KSTATS_FEAT_KEY_VALUES))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'key-values' where a "
-			       "kstats module can; a newer one can", "tracing %s "
-			       "--key-values: this kstats module cannot fix a key's values",
-			       func);
-	if (a->key_values && err == EINVAL)
-		return ks_fail(EXIT_USAGE, "each value once", "tracing %s --key-values "
-			       "%s: refused (EINVAL)", func, a->key_values);
-	if (a->key && err == EINVAL && !ks_dev_info(fd, &info) &&
-	    !(info.features & KSTATS_FEAT_KEYS))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'keys' where a "
-			       "kstats module can; a newer one can", "tracing %s --by: "
-			       "this kstats module has no keys", func);
-	if ((a->cgroup || a->key == KSTATS_KEY_CGROUP) && err == EINVAL &&
-	    !ks_dev_info(fd, &info) && !(info.features & KSTATS_FEAT_CGROUP))
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'cgroup' where a "
-			       "kstats module and its kernel can", "tracing %s: this "
-			       "kstats module cannot tell cgroups apart", func);
-	if (a->cgroup && err == EBADF)
-		return ks_fail(EXIT_RUNTIME, "cgroup v1 hierarchies are not supported",
-			       "--cgroup %s: not a cgroup v2 directory", a->cgroup);
-	/* A removed cgroup's directory is empty. */
-	if (a->cgroup && err == ENOENT && faccessat(a->cgroup_fd, "cgroup.procs", F_OK, 0))
-		return ks_fail(EXIT_RUNTIME, NULL, "--cgroup %s: the cgroup was removed",
-			       a->cgroup);
-	switch (err) {
-	case EOPNOTSUPP:
-		if (ks_dev_info(fd, &info) || !(info.features & KSTATS_FEAT_TRACE))
-			return ks_trace_unsupported();
-		if (a->split && !(info.features & KSTATS_FEAT_SPLIT))
-			return ks_fail(EXIT_RUNTIME, "Linux 5.18 and later tell it (the "
-				       "sched_switch event's prev_state); 'kstatsctl info' "
-				       "lists 'split' where it works", "tracing %s --split: "
-				       "this kernel does not say whether a task that leaves "
-				       "its CPU blocks or stays runnable", func);
-		if (a->self && !(info.features & KSTATS_FEAT_SELF))
-			return ks_fail(EXIT_RUNTIME, "it needs Linux 5.18 or later and a "
-				       "kstats module that lists 'self' in 'kstatsctl info'",
-				       "tracing %s --self: not supported here", func);
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists the mechanisms "
-			       "this kernel has; --mechanism auto picks the best",
-			       "tracing %s: the %s mechanism is not available on this "
-			       "kernel", func, mechs[a->mech]);
-	case ESRCH:
-		if (a->pid)
-			return ks_fail(EXIT_RUNTIME, "--pid takes a process (thread group) "
-				       "id; --tid takes any thread's", "tracing %s: no "
-				       "process %lld", func, (long long)a->pid);
-		return ks_fail(EXIT_RUNTIME, NULL, "tracing %s: no thread %lld", func,
-			       (long long)a->tid);
-	case ELOOP:
-		return ks_fail(EXIT_RUNTIME, "kstats' own functions would time "
-			       "themselves", "%s cannot be traced: it is part of kstats",
-			       func);
-	case EPERM:
-		if (!ks_dev_info(fd, &info) && info.flags & KSTATS_INFO_LOCKDOWN) {
-			mode = ks_lockdown_mode(lock, sizeof(lock));
-			return ks_fail(EXIT_RUNTIME, "lockdown comes with Secure Boot; "
-				       "tracing needs a kernel that is not locked down "
-				       "(lockdown=none)", "tracing %s: the kernel is "
-				       "locked down (%s)", func, mode ? mode : "lockdown");
-		}
-		return ks_dev_error(err, func);
-	case ENOENT:
-		return ks_fail(EXIT_RUNTIME, "the function must be in /proc/kallsyms; "
-			       "a module's as MODULE:SYMBOL", "no such function: %s", func);
-	case EINVAL:
-		if (a->maxactive && !ks_dev_info(fd, &info) &&
-		    a->maxactive > KSTATS_MAXACTIVE_MAX(info.nr_cpus))
-			return ks_fail(EXIT_RUNTIME, "kretprobe's instance pool costs possible "
-				       "CPUs x maxactive", "--maxactive: at most %u on this "
-				       "machine (%u possible CPUs)",
-				       KSTATS_MAXACTIVE_MAX(info.nr_cpus), info.nr_cpus);
-		/* fall through */
-	case EBUSY:
-	case EADDRNOTAVAIL:
-	case EILSEQ:
-		return ks_fail(EXIT_RUNTIME, "functions that are inlined, marked "
-			       "notrace or on the kprobe blacklist "
-			       "(/sys/kernel/debug/kprobes/blacklist) cannot be probed",
-			       "%s cannot be traced: %s", func, strerror(err));
-	case EEXIST:
-		return ks_fail(EXIT_RUNTIME, "'kstatsctl untrace NAME' first, or "
-			       "--name another", "%s: already traced (or the name is "
-			       "taken)", func);
-	default:
-		return ks_dev_error(err, func);
-	}
-}
-
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
+	struct ks_trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
 				.run.format = FMT_HIST, .cgroup_fd = -1 };
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	uint64_t key_values[KSTATS_KEYS_MAX];
+	struct ks_utarget user = { .fd = -1 };
+	struct kstats_uprobe up = { 0 };
 	struct ks_plan *plan = NULL;
 	struct kstats_trace t;
 	const char *func;
@@ -552,6 +428,31 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("'%s': trace takes one function, not a pattern", func);
 		goto out;
 	}
+	if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
+		/* What user-space functions cannot have yet (kstats(4)). */
+		if (a.split || a.self || a.outliers || a.budget_ppm) {
+			ks_set_hint("kstats(4) lists what user-space functions have so far");
+			ks_usage("--split, --self, --outliers and --budget: not yet with a "
+				 "user-space function");
+			goto out;
+		}
+		/* Their names and types come from the kernel's BTF. */
+		if (a.x.value || a.x.pred) {
+			ks_set_hint("kstats(4) lists what user-space functions have so far");
+			ks_usage("--value and --if: not yet with a user-space function");
+			goto out;
+		}
+		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
+		if (rc)
+			goto out;
+		rc = EXIT_USAGE;
+		func = user.label;
+		if (!a.name)
+			a.name = user.name;
+	} else if (a.mech == KSTATS_MECH_UPROBE) {
+		ks_usage("--mechanism uprobe traces a user-space function: BINARY:SYMBOL");
+		goto out;
+	}
 	if (ks_name_valid(a.name ? a.name : func))
 		goto out;
 	if (a.self && a.end) {
@@ -586,7 +487,8 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	/* The return type, where BTF tells it (issue 30 W5). */
-	if (a.key == KSTATS_KEY_ERRNO && ks_btf_errno_check(a.start ? a.start : func))
+	if (a.key == KSTATS_KEY_ERRNO && user.fd < 0 &&
+	    ks_btf_errno_check(a.start ? a.start : func))
 		goto out;
 	/* The longest prefix asked for: BLOCKED- (--split), else SELF-. */
 	if ((a.split || a.self) &&
@@ -606,7 +508,8 @@ int cmd_trace(int argc, char **argv)
 	rc = EXIT_USAGE;
 	if (a.dry_run) {
 		struct ks_plan_view v = {
-			.name = a.name ? a.name : func, .mech = mechs[a.mech], .end = a.end,
+			.name = a.name ? a.name : func, .end = a.end,
+			.mech = ks_trace_mechs[user.fd >= 0 ? KSTATS_MECH_UPROBE : a.mech],
 			.by = a.key ? keys[a.key].name : NULL, .split = a.split, .self = a.self,
 		};
 
@@ -615,7 +518,8 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	memset(&t, 0, sizeof(t));
-	snprintf((char *)t.name, sizeof(t.name), "%s", a.name ? a.name : func);
+	snprintf((char *)t.name, sizeof(t.name), "%.*s", KSTATS_NAME_LEN - 1,
+		 a.name ? a.name : func);
 	if (a.end) {
 		t.start = (uint64_t)(uintptr_t)a.start;
 		t.end = (uint64_t)(uintptr_t)a.end;
@@ -655,6 +559,15 @@ int cmd_trace(int argc, char **argv)
 		t.flags |= KSTATS_TRACE_SELF;
 	t.key = a.key;
 	t.nr_keys = a.nr_keys;
+	if (user.fd >= 0) {
+		up.fd = user.fd;
+		up.role = KSTATS_UPROBE_FUNC;
+		up.offset = user.offset;
+		t.mechanism = KSTATS_MECH_UPROBE;
+		t.uprobes = (uint64_t)(uintptr_t)&up;
+		t.nr_uprobes = 1;
+		t.uprobe_size = sizeof(up);
+	}
 	if (a.key_values)
 		t.key_values = (uint64_t)(uintptr_t)key_values;
 	if (a.x.value || a.x.pred)
@@ -696,7 +609,7 @@ int cmd_trace(int argc, char **argv)
 		ks_block_stop_signals(&stop_signals);
 	}
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
-		rc = trace_error(errno, fd, func, &a);
+		rc = ks_trace_refused(errno, fd, func, &a, user.fd >= 0);
 		goto out;
 	}
 	if (one_shot) {
@@ -738,6 +651,8 @@ out:
 		close(fd);
 	if (a.cgroup_fd >= 0)
 		close(a.cgroup_fd);
+	if (user.fd >= 0)
+		close(user.fd);
 	free(plan);
 	free(a.args.v);
 	return rc;

@@ -156,7 +156,7 @@ _kstatsctl()
 	-d | --device | -i | --input | -o | --output)
 		_kstatsctl_files "$cur"; return ;;
 	--mechanism)
-		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint" -- "$cur"))
+		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint uprobe" -- "$cur"))
 		return ;;
 	--by)
 		COMPREPLY=($(compgen -W "errno cgroup" -- "$cur")); return ;;

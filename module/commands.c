@@ -21,7 +21,7 @@
 			 KSTATS_FEAT_LIST | KSTATS_FEAT_CONTROL | \
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
-			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR)
+			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -57,6 +57,11 @@ int kstats_cmd_info(struct file *file, void *arg)
 		info->mechanisms |= BIT_ULL(KSTATS_MECH_FPROBE);
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 	info->mechanisms |= BIT_ULL(KSTATS_MECH_TRACEPOINT);
+#endif
+	if (kstats_have_uprobe)
+		info->mechanisms |= BIT_ULL(KSTATS_MECH_UPROBE);
+#ifdef KSTATS_UPROBE_DATA
+	info->flags |= KSTATS_INFO_UPROBE_SESSION;
 #endif
 	info->nr_cpus = num_possible_cpus();
 	info->record_max = KSTATS_RECORD_MAX;
@@ -392,6 +397,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
+	struct kstats_uprobe up = {};
 	struct kstats_expr_prog *expr;
 	char *func, *start, *end;
 	unsigned long *cpus;
@@ -399,7 +405,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 
 	if ((t->flags & ~known) || t->pad || !reserved_zero(t) ||
 	    kstats_arg_name(t->name) || t->frac_bits > KSTATS_FRAC_BITS_MAX ||
-	    t->mechanism > KSTATS_MECH_TRACEPOINT ||
+	    t->mechanism > KSTATS_MECH_UPROBE ||
 	    t->maxactive > kstats_maxactive_limit() ||
 	    t->budget_ppm > KSTATS_TRACE_BUDGET_MAX ||
 	    t->sample_every > KSTATS_TRACE_SAMPLE_MAX ||
@@ -411,6 +417,10 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
+	/* A user function's form first: its handlers run no expr (-EOPNOTSUPP). */
+	err = kstats_uprobe_args(t, &up);
+	if (err)
+		return err;
 	/* The expr is checked before the privilege, as every other field. */
 	err = kstats_expr_copy(t, &expr);
 	if (err)
@@ -429,7 +439,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	start = kstats_arg_symbol(t->start, &err);
 	end = kstats_arg_symbol(t->end, &err);
 	if (!err)
-		err = kstats_trace_start(file, t, func, start, end, cpus, expr);
+		err = kstats_trace_start(file, t, func, start, end, cpus, expr, &up);
 	else
 		kstats_expr_free(expr);
 	kfree(func);

@@ -157,4 +157,87 @@ struct task_struct;
 static inline bool kstats_sched_delayed(struct task_struct *t) { return false; }
 #endif
 
+/*
+ * uprobes (trace_uprobe.c), x86-64 only (the return's stack pointer rule
+ * is the entry's + 8 there). Three API shapes, detected by compat.mk: the
+ * handlers' and filter's parameters, registration and unregistration.
+ */
+#if IS_ENABLED(CONFIG_UPROBES) && defined(CONFIG_X86_64)
+#define KSTATS_HAVE_UPROBE
+#include <linux/uprobes.h>
+
+#ifdef KSTATS_UPROBE_DATA
+#define KSTATS_UPROBE_ENTRY_ARGS	struct uprobe_consumer *uc, struct pt_regs *regs, \
+					__u64 *data
+#define KSTATS_UPROBE_RET_ARGS		struct uprobe_consumer *uc, unsigned long func, \
+					struct pt_regs *regs, __u64 *data
+#define kstats_uprobe_cookie()		(data)
+#else
+#define KSTATS_UPROBE_ENTRY_ARGS	struct uprobe_consumer *uc, struct pt_regs *regs
+#define KSTATS_UPROBE_RET_ARGS		struct uprobe_consumer *uc, unsigned long func, \
+					struct pt_regs *regs
+#define kstats_uprobe_cookie()		((__u64 *)NULL)
+#endif
+
+#ifdef KSTATS_UPROBE_FILTER_CTX
+#define KSTATS_UPROBE_FILTER_ARGS	struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx, \
+					struct mm_struct *mm
+#else
+#define KSTATS_UPROBE_FILTER_ARGS	struct uprobe_consumer *uc, struct mm_struct *mm
+#endif
+
+/*
+ * What an entry handler returns for a call it does not time: IGNORE (6.13+)
+ * skips its return handler; before, anything but 0 or REMOVE warns.
+ */
+#ifdef UPROBE_HANDLER_IGNORE
+#define KSTATS_UPROBE_DECLINE		UPROBE_HANDLER_IGNORE
+#else
+#define KSTATS_UPROBE_DECLINE		0
+#endif
+
+/* One registered consumer; the caller keeps @inode (and its mount) referenced. */
+struct kstats_uprobe_site {
+	struct uprobe_consumer uc;
+	struct uprobe *u;		/* 6.12+ */
+	struct inode *inode;
+	loff_t off;
+};
+
+static inline int kstats_uprobe_register(struct kstats_uprobe_site *s, loff_t ref_ctr)
+{
+#ifdef KSTATS_UPROBE_PTR
+	s->u = uprobe_register(s->inode, s->off, ref_ctr, &s->uc);
+	return PTR_ERR_OR_ZERO(s->u);
+#else
+	return ref_ctr ? uprobe_register_refctr(s->inode, s->off, ref_ctr, &s->uc) :
+			 uprobe_register(s->inode, s->off, &s->uc);
+#endif
+}
+
+/* Off the uprobe's list; handlers may still run until the sync. */
+static inline void kstats_uprobe_unregister_nosync(struct kstats_uprobe_site *s)
+{
+#ifdef KSTATS_UPROBE_PTR
+	uprobe_unregister_nosync(s->u, &s->uc);
+#else
+	uprobe_unregister(s->inode, s->off, &s->uc);	/* synchronous */
+#endif
+}
+
+static inline void kstats_uprobe_unregister_sync(void)
+{
+#ifdef KSTATS_UPROBE_PTR
+	uprobe_unregister_sync();
+#endif
+}
+#endif /* uprobes */
+
+/* sched_process_exit's probe prototype (CFI checks it). */
+#ifdef KSTATS_EXIT_GROUP_DEAD
+#define KSTATS_EXIT_PROBE_ARGS	void *data, struct task_struct *t, bool group_dead
+#else
+#define KSTATS_EXIT_PROBE_ARGS	void *data, struct task_struct *t
+#endif
+
 #endif /* KSTATS_COMPAT_H */

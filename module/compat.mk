@@ -40,3 +40,21 @@ ccflags-y += $(if $(shell grep -sF '$(kstats_prev_state)' \
 # EEVDF's delayed dequeue (6.12+): a task that blocked may stay on its
 # runqueue, se.sched_delayed set (--split, trace_split.c).
 ccflags-y += $(if $(shell grep -s 'sched_delayed;' $(srctree)/include/linux/sched.h),-DKSTATS_HAVE_SCHED_DELAYED)
+
+# uprobes (trace_uprobe.c), three shapes: up to 6.11 int uprobe_register()
+# (+ _refctr) and a synchronous uprobe_unregister(), the filter taking an
+# enum uprobe_filter_ctx; 6.12 struct uprobe *uprobe_register(..., ref_ctr,
+# uc) and uprobe_unregister_nosync() + _sync(), filter (uc, mm); 6.13+ the
+# same, and both handlers take a __u64 *data cookie (session consumers).
+# (Variables: the parentheses and commas.)
+kstats_uprobes_h := $(srctree)/include/linux/uprobes.h
+kstats_up_ptr := struct uprobe *uprobe_register(
+kstats_up_data := struct pt_regs *regs, __u64 *data)
+ccflags-y += $(if $(shell grep -sF '$(kstats_up_ptr)' $(kstats_uprobes_h)),-DKSTATS_UPROBE_PTR)
+ccflags-y += $(if $(shell grep -sF '$(kstats_up_data)' $(kstats_uprobes_h)),-DKSTATS_UPROBE_DATA)
+ccflags-y += $(if $(shell grep -sF 'enum uprobe_filter_ctx ctx' $(kstats_uprobes_h)),-DKSTATS_UPROBE_FILTER_CTX)
+# sched_process_exit gained group_dead (between 6.14 and 6.18): the probe's
+# prototype must match (CFI type-checks tracepoint probes).
+kstats_exit_gd := struct task_struct *p, bool group_dead)
+ccflags-y += $(if $(shell grep -sF '$(kstats_exit_gd)' \
+	$(srctree)/include/trace/events/sched.h),-DKSTATS_EXIT_GROUP_DEAD)

@@ -120,7 +120,7 @@ static int kstats_control_trace(struct file *file, char *args)
 	 * and only /dev/kstats files tell kstats when they close.
 	 */
 	if (cpus)
-		err = kstats_trace_start(NULL, &req, func, start, end, cpus, NULL);
+		err = kstats_trace_start(NULL, &req, func, start, end, cpus, NULL, NULL);
 out:
 	bitmap_free(cpus);
 	kfree(tp_start);

@@ -83,11 +83,14 @@ static int kstats_addr_shareable(struct kstats_probe *p, unsigned long addr)
 }
 
 static int kstats_attach(struct kstats_probe *p, const char *func,
-			 const char *start, const char *end, u32 maxactive)
+			 const char *start, const char *end, u32 maxactive,
+			 const struct kstats_uprobe *up)
 {
 	unsigned long addr = 0;
 	int err;
 
+	if (p->mech == KSTATS_MECH_UPROBE)
+		return up ? kstats_uprobe_attach(p, up) : -EINVAL;	/* func: a label */
 	if (p->mode == KSTATS_MODE_SECTION) {
 		/* By kprobe: both ends must be probeable and not kstats. */
 		if (p->mech == KSTATS_MECH_KPROBE && start) {
@@ -135,6 +138,7 @@ static bool kstats_detach_refused(void)
 static int kstats_detach(struct kstats_probe *p)
 {
 	int err = kstats_detach_refused() ? -ENOMEM :
+		  p->mech == KSTATS_MECH_UPROBE ? kstats_uprobe_detach(p) :
 		  p->mode == KSTATS_MODE_SECTION ? kstats_pair_detach(p) :
 		  kstats_func_detach(p);
 
@@ -175,6 +179,7 @@ void kstats_probe_free(struct kstats_probe *p)
 	kstats_keys_free(p);
 	kstats_expr_free(p->expr);
 	kstats_outlier_free(p);
+	kstats_uprobe_free(p);
 	if (p->cgroup)
 		kstats_cgroup_put(p->cgroup);
 	free_percpu(p->pcpu);
@@ -223,6 +228,10 @@ static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 			return -EINVAL;
 		p->mech = mech;
 		return 0;
+	}
+	if (want == KSTATS_MECH_UPROBE) {
+		p->mech = want;
+		return kstats_have_uprobe ? 0 : -EOPNOTSUPP;
 	}
 	if (want == KSTATS_MECH_AUTO)
 		want = kstats_have_fprobe ? KSTATS_MECH_FPROBE : KSTATS_MECH_KRETPROBE;
@@ -294,13 +303,14 @@ static struct kstats_probe *kstats_probe_find(const char *name)
 }
 
 /*
- * A TRACE request, its strings, CPU mask and expr already copied in and
- * checked for form by commands.c: func for a function, or start and end.
- * @expr (or NULL) is the trace's from here, whatever the outcome.
+ * A TRACE request, its strings, CPU mask, expr and uprobe already copied
+ * in and checked for form by commands.c: func for a function, or start and
+ * end. @expr (or NULL) is the trace's from here, whatever the outcome.
  */
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
-		       const unsigned long *cpus, struct kstats_expr_prog *expr)
+		       const unsigned long *cpus, struct kstats_expr_prog *expr,
+		       const struct kstats_uprobe *up)
 {
 	struct kstats_probe *p;
 	char target[KSTATS_NAME_MAX + 1];
@@ -330,11 +340,15 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	      kstats_gov_setup(p, req);
 	if (err)
 		goto free;
+	/* User functions: no calibrated cost, so no governor (kstats(4)). */
+	if (p->mech == KSTATS_MECH_UPROBE)
+		p->gov.budget_ppm = 0;
 
 	err = mutex_lock_killable(&kstats_trace_lock);
 	if (err)
 		goto free;
-	p->floor_ns = kstats_measure_floor(p);
+	/* The module cannot call user code: no floor for user functions. */
+	p->floor_ns = p->mech == KSTATS_MECH_UPROBE ? 0 : kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, req, target);
 	if (err)
 		goto unlock;
@@ -342,7 +356,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	err = kstats_outlier_setup(p, req) ?: p->task_ctx ? kstats_split_get() : 0;
 	if (!err) {
 		p->split_armed = p->task_ctx;
-		err = kstats_attach(p, func, start, end, req->maxactive);
+		err = kstats_attach(p, func, start, end, req->maxactive, up);
 	}
 	if (err) {
 		kstats_split_disarm(p);
@@ -490,8 +504,9 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 			sn->faults += per_cpu_ptr(p->pcpu, cpu)->faults;
 			sn->rejected += per_cpu_ptr(p->pcpu, cpu)->rejected;
 		}
-		sn->misses += p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
-							  kstats_pair_missed(p);
+		sn->misses += p->mech == KSTATS_MECH_UPROBE ? 0 :
+			      p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
+							    kstats_pair_missed(p);
 		sn->floor_ns = p->floor_ns;
 		kstats_gov_snapshot(p, sn);
 		/* A split part or self time misses also the calls recorded without one. */

@@ -96,6 +96,7 @@ struct kstats_keys {
 
 struct kstats_task_slot;
 struct kstats_outlier_ring;
+struct kstats_utrace;
 struct trace_event_file;
 
 /* A trace's cost and recording mode (governor.c), under kstats_trace_lock. */
@@ -145,6 +146,7 @@ struct kstats_probe {
 	/* Outliers: calls of at least outlier_ns (U64_MAX: none) are kept. */
 	u64 outlier_ns;
 	struct kstats_outlier_ring *outliers;	/* or NULL */
+	struct kstats_utrace *up;	/* KSTATS_MECH_UPROBE (trace_uprobe.c) */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
 		struct fprobe fp;
@@ -280,6 +282,13 @@ extern bool kstats_have_fprobe;
  */
 #define KSTATS_FGRAPH_WORDS_BUDGET	24
 
+/* trace_uprobe.c: a user-space function */
+extern bool kstats_have_uprobe;
+int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe *u);
+int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u);
+int kstats_uprobe_detach(struct kstats_probe *p);
+void kstats_uprobe_free(struct kstats_probe *p);
+
 /* trace_pair.c: a section between two functions or two tracepoints */
 int kstats_pair_init(struct kstats_probe *p);
 int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end);
@@ -368,7 +377,8 @@ void kstats_floor_call_bare(void);
 void kstats_gov_run(void);
 int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const char *func, const char *start, const char *end,
-		       const unsigned long *cpus, struct kstats_expr_prog *expr);
+		       const unsigned long *cpus, struct kstats_expr_prog *expr,
+		       const struct kstats_uprobe *up);
 int kstats_trace_stop(struct file *file, const char *name);
 /* Every trace's name, a line each (debugfs kstats/_control). */
 int kstats_trace_names(struct seq_file *sf);

@@ -19,6 +19,7 @@ pkgs=(
 	libkmod-dev clang libclang-rt-14-dev python3-jsonschema python3-prometheus-client groff-base	# kstatsctl, its tests (libFuzzer)
 	zlib1g-dev			# kstatsctl: HdrHistogram's compressed encoding
 	libbpf-dev			# kstatsctl: return types from the kernel's BTF (trace --by errno)
+	libelf-dev			# kstatsctl: symbols of user-space programs (trace BINARY:SYMBOL)
 	nodejs curl ca-certificates	# HdrHistogram checks: hdr-histogram-js (tests/cli/hdr-js.sh fetches it)
 	libxml2-utils chromium python3-pil	# plot tests: xmllint, rendering the SVG, reading the PNG
 					# (on a bare Debian 12 with the rest of this list: chromium

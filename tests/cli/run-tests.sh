@@ -130,6 +130,9 @@ for f in basic basic-be later big full interval-a interval-b other-host hostile 
 	few-a few-b outliers outliers-be; do
 	v2+=("data/$f.ksnap")
 done
+check "trace BINARY:SYMBOL: file offsets as readelf gives them (PIE, non-PIE, a library, stripped)" \
+	"$py" check_usym.py "$cli/build/check_usym" "$cli/build/usym_pie" "$cli/build/usym_nopie" \
+	"$cli/build/usym_lib.so" "$cli/build/usym_stripped"
 check "version-4 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
 check "the version-2 and 3 files hold their length and CRC-32C" "$py" validate.py crc \
 	data/basic-v2.ksnap data/basic-v3.ksnap data/later-v3.ksnap

@@ -129,7 +129,10 @@
 	X(kstats_trace, cgroup_pad, 180, 4) \
 	X(kstats_trace, key_values, 184, 8) \
 	X(kstats_trace, expr, 192, 8) \
-	X(kstats_trace, reserved, 200, 8) \
+	X(kstats_trace, uprobes, 200, 8) \
+	X(kstats_trace, nr_uprobes, 208, 4) \
+	X(kstats_trace, uprobe_size, 212, 4) \
+	X(kstats_trace, reserved, 216, 8) \
 	X(kstats_operand, source, 0, 1) \
 	X(kstats_operand, index, 1, 1) \
 	X(kstats_operand, nr_loads, 2, 1) \
@@ -146,6 +149,11 @@
 	X(kstats_expr, value, 8, 40) \
 	X(kstats_expr, terms, 48, 448) \
 	X(kstats_expr, reserved, 496, 16) \
+	X(kstats_uprobe, fd, 0, 4) \
+	X(kstats_uprobe, role, 4, 4) \
+	X(kstats_uprobe, offset, 8, 8) \
+	X(kstats_uprobe, ref_ctr_offset, 16, 8) \
+	X(kstats_uprobe, reserved, 24, 8) \
 	X(kstats_untrace, name, 0, 64) \
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
@@ -186,7 +194,7 @@
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
 	X(kstats_snapshot, 240, KSTATS_SNAPSHOT_SIZE_VER3, 224, KSTATS_IOC_SNAPSHOT, 0xC0F0BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 208, KSTATS_TRACE_SIZE_VER6, 200, KSTATS_IOC_TRACE, 0x40D0BC07u) \
+	X(kstats_trace, 224, KSTATS_TRACE_SIZE_VER7, 216, KSTATS_IOC_TRACE, 0x40E0BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
 	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
@@ -206,6 +214,8 @@ _Static_assert(sizeof(struct kstats_metric_info) == 176 &&
 	       KSTATS_METRIC_INFO_SIZE_VER0 == 160, "sizeof kstats_metric_info");
 _Static_assert(sizeof(struct kstats_snap_cpu) == 16, "sizeof kstats_snap_cpu");
 _Static_assert(sizeof(struct kstats_snap_slot) == 24, "sizeof kstats_snap_slot");
+_Static_assert(sizeof(struct kstats_uprobe) == 32 && KSTATS_UPROBE_SIZE_VER0 == 32,
+	       "sizeof kstats_uprobe");
 
 struct layout {
 	const char *strct, *member;
@@ -217,15 +227,17 @@ static const struct layout layout[] = { KSTATS_LAYOUT(LAYOUT_ROW) };
 
 void test_layout(void)
 {
-	size_t i, end = 0;
+	size_t i, end = 0, nr_structs = 0;
 	const char *cur = "";
 
 	/* Also at run time, and no holes: each member starts where the last ended. */
 	for (i = 0; i < ARRAY_SIZE(layout); i++) {
 		const struct layout *l = &layout[i];
 
-		if (strcmp(cur, l->strct))
+		if (strcmp(cur, l->strct)) {
 			end = 0;
+			nr_structs++;
+		}
 		cur = l->strct;
 		if (l->off != l->want_off || l->size != l->want_size)
 			tap_fail("%s.%s at %zu size %zu, want %zu size %zu", l->strct,
@@ -234,8 +246,8 @@ void test_layout(void)
 			tap_fail("hole before %s.%s", l->strct, l->member);
 		end = l->off + l->size;
 	}
-	tap_end("layout: %zu members of 12 structs at the documented offsets, no holes (%zu-bit)",
-		ARRAY_SIZE(layout), sizeof(void *) * 8);
+	tap_end("layout: %zu members of %zu structs at the documented offsets, no holes (%zu-bit)",
+		ARRAY_SIZE(layout), nr_structs, sizeof(void *) * 8);
 }
 
 /* ---- fixtures ---- */
@@ -513,12 +525,12 @@ void test_info(void)
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
 			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS |
 			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES |
-			      KSTATS_FEAT_EXPR;
+			      KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
 	size_t len;
-	int err, fprobe;
+	int err, fprobe, uprobe;
 
 	err = k_info(g_fd, i);
 	want_errno(err, 0, "INFO");
@@ -546,7 +558,8 @@ void test_info(void)
 	tap_end("INFO: nr_cpus %u = possible CPUs", i->nr_cpus);
 
 	if ((i->features & need) != need)
-		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR",
+		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES, "
+			 "EXPR, UPROBE",
 			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
@@ -555,25 +568,32 @@ void test_info(void)
 	if (!(i->features & KSTATS_FEAT_SPLIT) != !(i->features & KSTATS_FEAT_SELF))
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
-	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR (0x%llx)",
+	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR, "
+		"UPROBE (0x%llx)",
 		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
+	uprobe = !!(i->mechanisms & MECH(UPROBE));
 	if ((i->mechanisms & mech_need) != mech_need)
 		tap_fail("mechanisms 0x%llx lack some of KRETPROBE, KPROBE, TRACEPOINT",
 			 (unsigned long long)i->mechanisms);
-	if (i->mechanisms & ~(mech_need | MECH(FPROBE)))
+	/* UPROBE: kernels with CONFIG_UPROBES, on x86-64 (every lane's). */
+	if (i->mechanisms & ~(mech_need | MECH(FPROBE) | MECH(UPROBE)))
 		tap_fail("unknown mechanism bits 0x%llx (bit 0 is AUTO, not a mechanism)",
-			 (unsigned long long)(i->mechanisms & ~(mech_need | MECH(FPROBE))));
+			 (unsigned long long)(i->mechanisms &
+					      ~(mech_need | MECH(FPROBE) | MECH(UPROBE))));
 	if (fp_env && *fp_env && fprobe != !!atoi(fp_env))
 		tap_fail("FPROBE %s, but KSTATS_EXPECT_FPROBE=%s", fprobe ? "listed" : "not listed",
 			 fp_env);
-	tap_end("INFO: mechanisms KRETPROBE, KPROBE, TRACEPOINT%s (0x%llx; FPROBE expected: %s)",
-		fprobe ? ", FPROBE" : "", (unsigned long long)i->mechanisms,
-		fp_env && *fp_env ? fp_env : "not said");
+	tap_end("INFO: mechanisms KRETPROBE, KPROBE, TRACEPOINT%s%s (0x%llx; FPROBE expected: %s)",
+		fprobe ? ", FPROBE" : "", uprobe ? ", UPROBE" : "",
+		(unsigned long long)i->mechanisms, fp_env && *fp_env ? fp_env : "not said");
 
-	if (i->flags & ~KSTATS_INFO_LOCKDOWN)
+	if (i->flags & ~(KSTATS_INFO_LOCKDOWN | KSTATS_INFO_UPROBE_SESSION))
 		tap_fail("unknown flags 0x%x", i->flags);
+	/* UPROBE_SESSION: how uprobes pair a return with its entry (6.13+). */
+	if ((i->flags & KSTATS_INFO_UPROBE_SESSION) && !uprobe)
+		tap_fail("flags 0x%x: UPROBE_SESSION without the UPROBE mechanism", i->flags);
 	if (i->flags & KSTATS_INFO_LOCKDOWN)
 		tap_fail("LOCKDOWN: TRACE cannot work here; these tests need a kernel not locked down");
 	tap_end("INFO: flags 0x%x: no unknown bits, not locked down", i->flags);

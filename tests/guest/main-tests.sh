@@ -25,20 +25,23 @@ failed=()
 #   stock lanes its first, alone;
 # - the PREEMPT_RT lanes: 6.12-rt the ABI, tracing, churn and split
 #   recording suites, 7.3-rt tracing;
+# - user-space functions (uprobe-tests) on every lane: the uprobe API has
+#   three shapes (6.1, 6.12, 7.x) and RT changes the handlers' context;
 # - churn is 40 trace/untrace rounds while every CPU calls the function
 #   (0.3-1 s a round; 'tests/guest/churn-tests.sh DIR 1000' by hand).
 case ${KSTATS_LANE:-} in
-6.1) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests) ;;
+6.1) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
+	uprobe-tests) ;;
 6.12) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
-	quantile-tests split-tests) ;;
+	quantile-tests split-tests uprobe-tests) ;;
 7.3) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
-	value-tests cli-tests) ;;
+	value-tests uprobe-tests cli-tests) ;;
 debug) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
-	"fuzz-tests 40000 3 15") ;;
-6.12-rt) suites=(abi-tests trace-tests churn-tests split-tests) ;;
-7.3-rt) suites=(trace-tests) ;;
+	"fuzz-tests 40000 3 15" uprobe-tests) ;;
+6.12-rt) suites=(abi-tests trace-tests churn-tests split-tests uprobe-tests) ;;
+7.3-rt) suites=(trace-tests uprobe-tests) ;;
 *) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
-	quantile-tests split-tests value-tests cli-tests) ;;
+	quantile-tests split-tests value-tests uprobe-tests cli-tests) ;;
 esac
 case ${KSTATS_LANE:-} in
 6.1 | 6.12 | 7.3) export KSTATS_ABI_PASSES=1 ;;

@@ -70,6 +70,7 @@
 #define KSTATS_MECH_KRETPROBE	2
 #define KSTATS_MECH_KPROBE	3	/* start/end pair of functions */
 #define KSTATS_MECH_TRACEPOINT	4	/* start/end pair of tracepoints */
+#define KSTATS_MECH_UPROBE	5	/* a user-space function: uprobe + uretprobe (VER7) */
 
 /* INFO features: which commands this module implements. */
 #define KSTATS_FEAT_CREATE	(1ULL << 0)
@@ -86,9 +87,11 @@
 #define KSTATS_FEAT_CGROUP	(1ULL << 11)	/* KSTATS_TRACE_CGROUP, KSTATS_KEY_CGROUP */
 #define KSTATS_FEAT_KEY_VALUES	(1ULL << 12)	/* TRACE's key_values */
 #define KSTATS_FEAT_EXPR	(1ULL << 13)	/* TRACE's expr: values, predicates */
+#define KSTATS_FEAT_UPROBE	(1ULL << 14)	/* TRACE's uprobes: user-space functions */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
+#define KSTATS_INFO_UPROBE_SESSION (1U << 1)	/* uprobes pair entry and return (6.13+) */
 
 /*
  * KSTATS_IOC_INFO: what this module is and can do. Never fails but for
@@ -489,6 +492,46 @@ struct kstats_expr {
 	__u64 reserved[2];
 };
 
+/*
+ * User-space functions (KSTATS_MECH_UPROBE, VER7, KSTATS_FEAT_UPROBE): the
+ * function is named by an open file (fd, opened for reading by the caller:
+ * its permissions and mount namespace pick the file) and the file offset
+ * of its first instruction; func is only the label LIST shows
+ * ("/usr/lib/x86_64-linux-gnu/libc.so.6:malloc"): the kernel resolves no
+ * string. Every process mapping the file is traced, or with
+ * KSTATS_TRACE_TGID (or _PID) only that process (or thread): the others
+ * get no breakpoint. Each call is timed from its entry to its return, by a
+ * per-thread stack of calls in flight (16 deep; deeper calls are misses).
+ * A call that never returns (longjmp or an exception out of it, the thread
+ * exiting or exec'ing inside it) is counted as a miss once the thread next
+ * enters or returns from a traced call, or exits; it is never timed into a
+ * later call. With KSTATS_INFO_UPROBE_SESSION (6.13+) the kernel hands
+ * each return its own entry; before, a return is matched by its stack
+ * pointer (x86-64: the entry's + 8), as uprobes itself matches them.
+ * The probe floor is not measured (floor_ns 0): the module cannot call
+ * user code. Not yet with user functions (-EOPNOTSUPP): KSTATS_TRACE_SPLIT,
+ * KSTATS_TRACE_SELF, KSTATS_TRACE_OUTLIERS, a budget_ppm (the governor has
+ * no calibrated cost: a trace without sample_every records every call),
+ * an expr, nr_uprobes other than 1, roles other than KSTATS_UPROBE_FUNC.
+ * Errors: -EBADF: fd not open, or not for reading. -EINVAL: a uprobes
+ * pointer without KSTATS_MECH_UPROBE or the reverse, uprobe_size below
+ * KSTATS_UPROBE_SIZE_VER0 or not a multiple of 8, no func label, nonzero
+ * reserved, an odd ref_ctr_offset, an offset past the file's end, not a
+ * regular file. -EOPNOTSUPP: no uprobes in this kernel (INFO's mechanisms
+ * say), an instruction uprobes cannot probe. -ESRCH: the process is gone.
+ * All but -EBADF and the file's checks come before the privilege check,
+ * which is kernel tracing's (CAP_PERFMON or CAP_SYS_ADMIN on the opener).
+ */
+#define KSTATS_UPROBE_FUNC	0	/* time the function entered here */
+struct kstats_uprobe {
+	__s32 fd;		/* the ELF file, open for reading */
+	__u32 role;		/* KSTATS_UPROBE_* */
+	__u64 offset;		/* file offset of the probed instruction */
+	__u64 ref_ctr_offset;	/* file offset of a USDT semaphore (__u16), or 0 */
+	__u64 reserved;		/* 0 */
+};
+#define KSTATS_UPROBE_SIZE_VER0	32
+
 struct kstats_trace {
 	__u8 name[KSTATS_NAME_LEN];	/* metric; GAP-<name> too for a function */
 	__u64 func;		/* user pointer: "[module:]symbol", or 0 */
@@ -521,6 +564,10 @@ struct kstats_trace {
 	__u64 key_values;
 	/* A value and/or a predicate (VER6): user pointer to struct kstats_expr, or 0. */
 	__u64 expr;
+	/* KSTATS_MECH_UPROBE (VER7): user pointer to nr_uprobes struct kstats_uprobe. */
+	__u64 uprobes;
+	__u32 nr_uprobes;	/* 1: a function */
+	__u32 uprobe_size;	/* sizeof(struct kstats_uprobe) the caller knows */
 	__u64 reserved[1];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
@@ -530,6 +577,7 @@ struct kstats_trace {
 #define KSTATS_TRACE_SIZE_VER4	184	/* up to cgroup_pad */
 #define KSTATS_TRACE_SIZE_VER5	192	/* up to key_values */
 #define KSTATS_TRACE_SIZE_VER6	200	/* up to expr */
+#define KSTATS_TRACE_SIZE_VER7	216	/* up to uprobe_size */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 

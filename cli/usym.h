@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* trace BINARY:FUNC: user-space functions (elf_sym.c). */
+#ifndef KSTATSCTL_USYM_H
+#define KSTATSCTL_USYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whether BINARY (of BINARY:FUNC) is a file: a path, or not a loaded kernel module. */
+bool ks_usym_is_user(const char *binary);
+/* Whether trace's FUNC is a user-space function: @asked (--mechanism uprobe), or BINARY:FUNC. */
+bool ks_usym_wanted(const char *func, bool asked);
+/*
+ * BINARY opened for reading, its path in @path: as given with a '/'; a
+ * library name (c, libssl) through process @pid's mappings, else
+ * /etc/ld.so.cache; else a program on $PATH. The fd, or -1 (error printed).
+ */
+int ks_usym_open(const char *binary, long pid, char *path, size_t size);
+/* FUNC's file offset in the ELF file @fd: 0, or an exit code (error printed). */
+int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off);
+
+/* A user-space function to trace: its file, open, and where in it. */
+struct ks_utarget {
+	int fd;				/* -1: none */
+	uint64_t offset;
+	char path[4096];
+	char label[4096 + 256];		/* PATH:FUNC, the trace's target */
+	char name[4096];		/* the default metric name: FILE:FUNC */
+};
+/*
+* BINARY:SYMBOL in @target (the last ':' splits them), opened and resolved
+ * into @u. 0, or an exit code (error printed; @u->fd closed).
+ */
+int ks_utarget_resolve(const char *target, long pid, struct ks_utarget *u);
+
+#endif /* KSTATSCTL_USYM_H */

@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""User-space functions (KSTATS_MECH_UPROBE), inside a lane's VM, kstats
+loaded. Prints TAP lines; exits 1 if any failed.
+
+The oracle is tests/guest/utarget.c: it calls u_leaf, u_rec (recursive) and
+u_jumpy (longjmps out of every 4th call) known numbers of times and times
+each returned call itself with CLOCK_MONOTONIC, the clock kstats' probes
+read. kstats' counts must be exact (a call longjmp'd out of is a miss, never
+a sample), and rank by rank kstats' durations must hold the program's own:
+kstats' window (uprobe entry to uretprobe) encloses the program's, so each
+own figure is at most its rank's slot high end, and at least its low end
+less BOUND (the probes' cost; the floor is not measured for user code).
+bpftrace's uprobe/uretprobe counts on the same calls must equal kstats'.
+Usage: uprobe_test.py BUILD_DIR
+"""
+import ctypes
+import errno
+import fcntl
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+build = sys.argv[1]
+KCTL = [os.path.join(build, "../../cli/kstatsctl"), "--no-autoload"]
+TARGET = os.path.realpath(os.path.join(build, "utarget"))
+TCG = os.environ.get("KSTATS_VM_ACCEL_USED", "tcg") != "kvm"
+BOUND = 2000000 if TCG else 200000	# ns: kstats' window less the program's
+failed = False
+
+
+def ok(cond, what, diag=None):
+    global failed
+    print(("ok - " if cond else "not ok - ") + what)
+    if not cond:
+        failed = True
+        if diag:
+            for line in str(diag).splitlines():
+                print("# " + line)
+    return cond
+
+
+def ctl(*args):
+    """kstatsctl's status and output, its wrapped lines joined (80 columns)."""
+    p = subprocess.run(KCTL + list(args), capture_output=True, text=True, timeout=120)
+    return p.returncode, " ".join((p.stdout + p.stderr).split())
+
+
+def trace(name, func, *opts):
+    rc, out = ctl("trace", "--name", name, TARGET + ":" + func, *opts)
+    return ok(rc == 0, "trace %s:%s %s" % (os.path.basename(TARGET), func, " ".join(opts)), out)
+
+
+def untrace(*names):
+    rc, out = ctl("untrace", *names)
+    return ok(rc == 0, "untrace " + " ".join(names), out)
+
+
+def metric(name):
+    rc, out = ctl("-j", "show", name)
+    if rc:
+        return None
+    return json.loads(out)["metrics"][0]
+
+
+def start_run(outdir, leaf, rec, depth, jumpy):
+    return subprocess.Popen([TARGET, "run", str(leaf), str(rec), str(depth), str(jumpy), outdir],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def finish(p):
+    p.stdin.write("go\n")
+    p.stdin.close()
+    out = p.stdout.read()
+    return p.wait(timeout=600), out
+
+
+def samples(m):
+    """kstats' samples, sorted, as [low, high) slot bounds."""
+    s = []
+    for b in sorted(m["buckets"], key=lambda b: b["low"]):
+        s += [(b["low"], b["high"])] * b["count"]
+    return s
+
+
+def ranks(m, own_file, what):
+    own = sorted(int(x) for x in open(own_file).read().split())
+    got = samples(m)
+    if not ok(len(got) == len(own), "%s: kstats has a sample per returned call (%d, own %d)"
+              % (what, len(got), len(own))):
+        return
+    off = [(o, lo, hi) for o, (lo, hi) in zip(own, got) if not (lo - BOUND <= o < hi)]
+    excess = sorted(lo - o for o, (lo, hi) in zip(own, got))
+    ok(len(off) * 8 <= len(own),
+       "%s: rank by rank, the program's own duration is in kstats' slot, less at most %d ns "
+       "(median excess %d ns): %d of %d off" % (what, BOUND, excess[len(excess) // 2] if excess
+                                                else 0, len(off), len(own)),
+       "\n".join("own %d, kstats [%d, %d)" % x for x in off[:10]))
+
+
+def counts(name, hits, misses, what):
+    m = metric(name)
+    if not ok(m is not None, "%s: %s exists" % (what, name)):
+        return None
+    t = m["trace"]
+    ok(t["hits"] == hits and t["misses"] == misses,
+       "%s: %s counted %d calls and %d misses exactly" % (what, name, hits, misses),
+       "got %d hits, %d misses" % (t["hits"], t["misses"]))
+    return m
+
+
+def bpftrace_start():
+    prog = "BEGIN { printf(\"ready\\n\"); } "
+    for f in ("u_leaf", "u_rec", "u_jumpy"):
+        prog += "uprobe:%s:%s { @e_%s = count(); } " % (TARGET, f, f)
+        prog += "uretprobe:%s:%s { @r_%s = count(); } " % (TARGET, f, f)
+    prog += "uprobe:%s:u_block { exit(); }" % TARGET
+    try:
+        p = subprocess.Popen(["bpftrace", "-e", prog], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    except OSError:
+        return None
+    for line in p.stdout:
+        if line.strip() == "ready":
+            return p
+    p.wait()
+    return None
+
+
+def bpftrace_counts(p):
+    blocker = subprocess.Popen([TARGET, "block"], stdout=subprocess.PIPE, text=True)
+    try:
+        out = p.communicate(timeout=120)[0]
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out = p.communicate()[0]
+    blocker.kill()
+    blocker.wait()
+    c = {}
+    for line in out.splitlines():
+        if line.startswith("@") and ":" in line:
+            k, v = line.split(":", 1)
+            c[k[1:]] = int(v)
+    return c
+
+
+def oracle():
+    leaf, rec, depth, jumpy = 200, 40, 8, 40
+    rec_calls = sum(i % depth + 1 for i in range(rec))
+    jumps = sum(1 for i in range(jumpy) if i % 4 == 3)
+    with tempfile.TemporaryDirectory() as outdir:
+        bt = bpftrace_start()
+        p = start_run(outdir, leaf, rec, depth, jumpy)
+        pid = str(p.pid)
+        if not (trace("u.leaf", "u_leaf", "--pid", pid) and trace("u.rec", "u_rec", "--pid", pid)
+                and trace("u.jumpy", "u_jumpy", "--pid", pid)):
+            p.kill()
+            return
+        rc, out = finish(p)
+        ok(rc == 0 and out.split() == ["leaf", str(leaf), "rec", str(rec_calls), "jumpy",
+                                        str(jumpy - jumps), "longjmps", str(jumps)],
+           "utarget made its calls: " + out.strip())
+        m = counts("u.leaf", leaf, 0, "u_leaf")
+        if m:
+            ranks(m, outdir + "/leaf", "u_leaf")
+        m = counts("u.rec", rec_calls, 0, "u_rec (recursive, up to %d deep)" % depth)
+        if m:
+            ranks(m, outdir + "/rec", "u_rec")
+        m = counts("u.jumpy", jumpy - jumps, jumps, "u_jumpy (a longjmp out is a miss)")
+        if m:
+            ranks(m, outdir + "/jumpy", "u_jumpy")
+        if bt is None:
+            ok(True, "# SKIP bpftrace not available")
+        else:
+            c = bpftrace_counts(bt)
+            want = {"e_u_leaf": leaf, "r_u_leaf": leaf, "e_u_rec": rec_calls,
+                    "r_u_rec": rec_calls, "e_u_jumpy": jumpy, "r_u_jumpy": jumpy - jumps}
+            ok(c == want, "bpftrace's uprobe/uretprobe counts on the same calls agree with "
+               "kstats' (calls, returns)", "bpftrace %s, want %s" % (c, want))
+        untrace("u.leaf", "u.rec", "u.jumpy")
+
+
+def only_pid():
+    """--pid: a second process of the same program calls too, uncounted."""
+    with tempfile.TemporaryDirectory() as da, tempfile.TemporaryDirectory() as db:
+        a = start_run(da, 50, 4, 4, 8)
+        b = start_run(db, 80, 4, 4, 8)
+        if not trace("u.pid", "u_leaf", "--pid", str(a.pid)):
+            a.kill()
+            b.kill()
+            return
+        ra, _ = finish(a)
+        rb, _ = finish(b)
+        ok(ra == 0 and rb == 0, "both processes made their calls")
+        counts("u.pid", 50, 0, "--pid A, B calling too")
+        untrace("u.pid")
+
+
+def exit_inside():
+    """A process killed inside a traced call: a miss, at its exit."""
+    if not trace("u.blk", "u_block"):
+        return
+    for n in (1, 2):
+        p = subprocess.Popen([TARGET, "block"], stdout=subprocess.PIPE, text=True)
+        ok(p.stdout.readline().strip() == "blocked", "utarget block %d is inside u_block" % n)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        counts("u.blk", 0, n, "killed inside u_block, %d time(s)" % n)
+    untrace("u.blk")
+
+
+def cycles(n):
+    """Trace and untrace while the function is called: the program never notices."""
+    p = subprocess.Popen([TARGET, "loop", "3600"])
+    bad = ""
+    t0 = time.monotonic()
+    for i in range(n):
+        rc, out = ctl("trace", "--name", "u.cyc", TARGET + ":u_leaf")
+        rc2, out2 = ctl("untrace", "u.cyc")
+        if rc or rc2:
+            bad = "cycle %d: %s %s" % (i, out, out2)
+            break
+    p.send_signal(signal.SIGTERM)
+    rc = p.wait()
+    ok(not bad, "%d trace/untrace cycles while u_leaf is called (%.1f s)"
+       % (n, time.monotonic() - t0), bad)
+    ok(rc == -signal.SIGTERM, "the program ran on untouched, until SIGTERM",
+       "it ended with %s" % (signal.Signals(-rc).name if rc < 0 else "status %d" % rc))
+    rc, out = ctl("-j", "list")
+    ok(rc == 0 and "u.cyc" not in out, "no trace left")
+
+
+def refusals():
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    rc, out = ctl("trace", "--pid", str(gone.pid), TARGET + ":u_leaf")
+    ok(rc == 1 and "no process" in out, "--pid of a process that is gone: refused", out)
+    rc, out = ctl("trace", "--pid", str(gone.pid), "c:malloc")
+    ok(rc == 1 and "no process" in out, "--pid that is gone, a library through its "
+       "mappings: refused", out)
+    rc, out = ctl("trace", TARGET + ":no_such_function")
+    ok(rc == 1 and "no function no_such_function" in out, "a missing symbol: refused", out)
+    rc, out = ctl("-j", "list")
+    ok(rc == 0 and "utarget" not in out, "nothing attached by a refusal", out)
+
+
+KSTATS_IOC_TRACE = 0x40E0BC07		# _IOW(0xBC, 7, 224 bytes: VER7 + reserved)
+KSTATS_IOC_UNTRACE = 0x4058BC08
+KSTATS_MECH_UPROBE = 5
+
+
+def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, ref_ctr=0,
+              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0, expr=False):
+    """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno.
+    @expr: with VER6's expr, a valid one (the return value, 8 bytes)."""
+    label = ctypes.create_string_buffer(b"utarget:raw")
+    # struct kstats_expr: flags KSTATS_EXPR_VALUE, value source RETVAL, size 8.
+    x = ctypes.create_string_buffer(struct.pack("<II4B", 1, 0, 2, 0, 0, 8).ljust(512, b"\0"))
+    up = ctypes.create_string_buffer(struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
+                                     + struct.pack("<Q", tail) * ((size - 32) // 8))
+    t = bytearray(224)
+    t[0:len(name)] = name.encode()
+    struct.pack_into("<Q", t, 64, ctypes.addressof(label))
+    struct.pack_into("<IIII", t, 88, 3, mech, flags, 0)
+    struct.pack_into("<I", t, 136, budget)
+    struct.pack_into("<Q", t, 144, outlier_ns)
+    struct.pack_into("<Q", t, 192, ctypes.addressof(x) if expr else 0)
+    struct.pack_into("<QII", t, 200, ctypes.addressof(up), nr, size)
+    dev = os.open("/dev/kstats", os.O_RDWR)
+    try:
+        fcntl.ioctl(dev, KSTATS_IOC_TRACE, bytes(t))
+        fcntl.ioctl(dev, KSTATS_IOC_UNTRACE, name.encode().ljust(88, b"\0"))
+        return 0
+    except OSError as e:
+        return e.errno
+    finally:
+        os.close(dev)
+
+
+def file_offset(path, sym):
+    """@sym's file offset, as nm and the program headers give it."""
+    value = next(int(line.split()[0], 16) for line in
+                 subprocess.run(["nm", path], capture_output=True, text=True).stdout.splitlines()
+                 if line.split()[-1] == sym)
+    data = open(path, "rb").read()
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    for i in range(phnum):
+        ptype, pflags, poff, pvaddr, _, pfilesz = struct.unpack_from("<IIQQQQ", data,
+                                                                     phoff + i * phentsize)
+        if ptype == 1 and pflags & 1 and pvaddr <= value < pvaddr + pfilesz:
+            return value - pvaddr + poff
+    raise ValueError(sym)
+
+
+def abi_refusals():
+    """Each refusal of kstats(4), by ioctl; nothing attached after any."""
+    fd = os.open(TARGET, os.O_RDONLY)
+    size = os.fstat(fd).st_size
+    off = file_offset(TARGET, "u_leaf")
+    dirfd = os.open("/", os.O_RDONLY)
+    with tempfile.NamedTemporaryFile() as w:
+        wfd = os.open(w.name, os.O_WRONLY)
+        cases = [
+            ("fd -1", dict(fd=-1, offset=off), errno.EBADF),
+            ("fd open for writing only", dict(fd=wfd, offset=0), errno.EBADF),
+            ("a directory", dict(fd=dirfd, offset=0), errno.EINVAL),
+            ("offset at the end of the file", dict(fd=fd, offset=size), errno.EINVAL),
+            ("an odd ref_ctr_offset", dict(fd=fd, offset=off, ref_ctr=1), errno.EINVAL),
+            ("reserved 1", dict(fd=fd, offset=off, reserved=1), errno.EINVAL),
+            ("role 1 (not yet defined)", dict(fd=fd, offset=off, role=1), errno.EINVAL),
+            ("uprobe_size 24", dict(fd=fd, offset=off, size=24), errno.EINVAL),
+            ("uprobe_size 40, a nonzero tail", dict(fd=fd, offset=off, size=40, tail=1),
+             errno.EINVAL),
+            ("nr_uprobes 0", dict(fd=fd, offset=off, nr=0), errno.EINVAL),
+            ("nr_uprobes 2", dict(fd=fd, offset=off, nr=2), errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_SPLIT", dict(fd=fd, offset=off, flags=1 << 5), errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4, outlier_ns=10**6),
+             errno.EOPNOTSUPP),
+            ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
+            ("an expr (VER6)", dict(fd=fd, offset=off, expr=True), errno.EOPNOTSUPP),
+            ("uprobe_size 40, a zero tail: accepted", dict(fd=fd, offset=off, size=40), 0),
+        ]
+        for what, kw, want in cases:
+            got = raw_trace("u.raw", **kw)
+            ok(got == want, "TRACE, user-space function, %s: %s" % (
+                what, errno.errorcode.get(want, "0") if want else "attached"),
+               "got %s" % (errno.errorcode.get(got, got) if got else "success"))
+        os.close(wfd)
+    os.close(dirfd)
+    os.close(fd)
+    rc, out = ctl("-j", "list")
+    ok(rc == 0 and "u.raw" not in out, "nothing left attached by the refusals", out)
+
+
+def privilege():
+    """Tracing user space needs what kernel tracing needs: an opener without
+    CAP_PERFMON gets EPERM, after the argument checks (EINVAL first)."""
+    fd = os.open(TARGET, os.O_RDONLY)
+    off = file_offset(TARGET, "u_leaf")
+    mode = os.stat("/dev/kstats").st_mode & 0o7777
+    os.chmod("/dev/kstats", 0o666)
+    try:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            got = (raw_trace("u.priv", fd, off), raw_trace("u.priv", fd, off, reserved=1))
+            os.write(w, ("%d %d" % got).encode())
+            os._exit(0)
+        os.close(w)
+        out = os.read(r, 100).decode()
+        os.close(r)
+        os.waitpid(pid, 0)
+    finally:
+        os.chmod("/dev/kstats", mode)
+        os.close(fd)
+    ok(out.split() == [str(errno.EPERM), str(errno.EINVAL)],
+       "as nobody: EPERM for a user-space function, EINVAL first for a bad argument",
+       "got errnos %s" % out)
+
+
+rc, out = ctl("-j", "info")
+if not ok(rc == 0 and "uprobe" in out, "kstatsctl info lists the uprobe mechanism", out):
+    sys.exit(1)
+oracle()
+only_pid()
+exit_inside()
+refusals()
+abi_refusals()
+privilege()
+cycles(100)
+sys.exit(1 if failed else 0)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-space functions kstats times in uprobe_test.py, each timing
+ * itself with CLOCK_MONOTONIC (the clock kstats' probes read):
+ *   u_leaf(i)    a plain function, 20 to 100 us;
+ *   u_rec(n)     recursive, n levels, each timed with what it calls;
+ *   u_jumpy(i)   longjmps out of every 4th call (never returns from it).
+ * Usage:
+ *   utarget run LEAF REC DEPTH JUMPY OUTDIR   waits for a line on stdin, makes
+ *       the calls, writes OUTDIR/{leaf,rec,jumpy} (a duration in ns a line,
+ *       returned calls only) and prints "leaf N rec N jumpy N longjmps N"
+ *   utarget loop SECONDS   calls u_leaf until then (load for trace cycles)
+ *   utarget block          waits inside u_block() (which prints "blocked")
+ */
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CALLS	4096
+#define NOT_OPTIMIZED	__attribute__((noinline, noipa, used))
+
+struct own {
+	uint64_t ns[MAX_CALLS];
+	unsigned int n;
+};
+
+static struct own leaf_own, rec_own, jumpy_own;
+static jmp_buf jumpy_env;
+static unsigned int longjmps;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void spin_ns(uint64_t ns)
+{
+	uint64_t t0 = now_ns();
+
+	while (now_ns() - t0 < ns)
+		;
+}
+
+static void keep(struct own *o, uint64_t t0)
+{
+	uint64_t t1 = now_ns();
+
+	if (o->n < MAX_CALLS)
+		o->ns[o->n++] = t1 - t0;
+}
+
+NOT_OPTIMIZED void u_leaf(unsigned int i)
+{
+	uint64_t t0 = now_ns();
+
+	spin_ns(20000 * (i % 5 + 1));
+	keep(&leaf_own, t0);
+}
+
+NOT_OPTIMIZED unsigned int u_rec(unsigned int n)
+{
+	uint64_t t0 = now_ns();
+	unsigned int r = n > 1 ? u_rec(n - 1) + 1 : 1;
+
+	spin_ns(10000);
+	keep(&rec_own, t0);
+	return r;
+}
+
+NOT_OPTIMIZED void u_jumpy(unsigned int i)
+{
+	uint64_t t0 = now_ns();
+
+	spin_ns(30000);
+	if (i % 4 == 3) {
+		longjmps++;
+		longjmp(jumpy_env, 1);
+	}
+	keep(&jumpy_own, t0);
+}
+
+NOT_OPTIMIZED void u_block(void)
+{
+	printf("blocked\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+static int save(const char *dir, const char *name, const struct own *o)
+{
+	char path[4096];
+	unsigned int i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (i = 0; i < o->n; i++)
+		fprintf(f, "%llu\n", (unsigned long long)o->ns[i]);
+	return fclose(f);
+}
+
+static int run(unsigned int leaf, unsigned int rec, unsigned int depth, unsigned int jumpy,
+	       const char *dir)
+{
+	char line[64];
+	volatile unsigned int i;	/* kept across longjmp */
+
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (i = 0; i < leaf; i++)
+		u_leaf(i);
+	for (i = 0; i < rec; i++)
+		if (u_rec(i % depth + 1) != i % depth + 1)
+			return 1;
+	for (i = 0; i < jumpy; i++)
+		if (!setjmp(jumpy_env))
+			u_jumpy(i);
+	if (save(dir, "leaf", &leaf_own) || save(dir, "rec", &rec_own) ||
+	    save(dir, "jumpy", &jumpy_own))
+		return 1;
+	printf("leaf %u rec %u jumpy %u longjmps %u\n", leaf_own.n, rec_own.n, jumpy_own.n,
+	       longjmps);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i = 0;
+	uint64_t end;
+
+	if (argc == 7 && !strcmp(argv[1], "run"))
+		return run(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6]);
+	if (argc == 3 && !strcmp(argv[1], "loop")) {
+		end = now_ns() + (uint64_t)atoi(argv[2]) * 1000000000u;
+		while (now_ns() < end)
+			u_leaf(i++);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "block"))
+		u_block();
+	fprintf(stderr, "usage: utarget run LEAF REC DEPTH JUMPY OUTDIR | loop S | block\n");
+	return 2;
+}
