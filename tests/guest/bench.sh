@@ -2,13 +2,14 @@
 # `make bench`, guest side: runs the record-path benchmark module and prints
 # its figures (tests/kmod/kstats_bench.c says what each one is), what one
 # SNAPSHOT allocates (alloc_test), then the tracing overhead
-# (tests/guest/trace-bench.sh).
+# (tests/guest/trace-bench.sh), then the cost of timing a user-space function
+# (tests/guest/uprobe-bench.sh).
 # Usage: tests/guest/bench.sh BUILD_DIR [PART...]
-#   PART: record, alloc, trace (default: all three, in that order)
+#   PART: record, alloc, trace, uprobe (default: all four, in that order)
 set -euo pipefail
-build=${1:?usage: bench.sh BUILD_DIR [record|alloc|trace]...}
+build=${1:?usage: bench.sh BUILD_DIR [record|alloc|trace|uprobe]...}
 shift
-parts=" ${*:-record alloc trace} "
+parts=" ${*:-record alloc trace uprobe} "
 
 if [[ $parts == *" record "* ]]; then
 	insmod "$build/module/kstats.ko"
@@ -40,4 +41,8 @@ if [[ $parts == *" alloc "* ]]; then
 fi
 if [[ $parts == *" trace "* ]]; then
 	tests/guest/trace-bench.sh "$build"
+fi
+if [[ $parts == *" uprobe "* ]]; then
+	echo
+	tests/guest/uprobe-bench.sh "$build"
 fi
