@@ -5,7 +5,7 @@
 #					nothing reused from this machine (KSTATS_FRESH_CMD: run
 #					something else there; KSTATS_FRESH_KEEP_CACHE=1: keep its kernels)
 #   make demo				boot Debian's kernel in QEMU and show kstats at work
-#   make bench [BENCH_LANE=L] [KSTATS_BENCH_PARTS=...]	record path, SNAPSHOT memory, tracing overhead, CLI
+#   make bench [BENCH_LANE=L] [KSTATS_BENCH_PARTS=...]	record path, SNAPSHOT memory, tracing overhead (kernel and user-space functions), CLI
 #   make fuzz [FUZZ_CALLS=N FUZZ_LANE=L]	long ioctl fuzzer run in the VM (debug lane)
 #   sudo make install			install kstats.ko for KERNELRELEASE
 #   sudo make dkms-source		the DKMS source tree in /usr/src/kstats-VERSION
