@@ -35,5 +35,6 @@ sanitized=()
 grep -q '^CONFIG_KASAN=y' "$KDIR/.config" 2>/dev/null && sanitized=(--sanitized)
 "$top/tests/record-path.py" "${sanitized[@]}" "$out/tests/kmod/kstats_bench.o" "$lane" |
 	tee "$out/record-path.txt"
-echo "KVER=$KVER" >"$out/kernel.env"
+# KROOT: the 7.x lanes' Debian 13 root, with its bpftrace (trace-tests.sh).
+printf 'KVER=%q\nKROOT=%q\n' "$KVER" "$KROOT" >"$out/kernel.env"
 echo "built kstats for $lane ($KVER) in $out" >&2

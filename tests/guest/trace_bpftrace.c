@@ -19,12 +19,15 @@
  * made one at a time until bpftrace's probe reports the first; bpftrace's
  * count then includes exactly those warm-up calls.
  */
+#define _GNU_SOURCE	/* unshare() */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -93,8 +96,36 @@ int peer_expect(struct peer *pr, const char *want, double secs)
 	return 0;
 }
 
-int peer_start(struct peer *pr, const char *prog)
+/*
+ * Chroots into @root, a Debian root with its own bpftrace, with the guest's
+ * /proc, /sys (tracefs, debugfs, BTF beneath) and /dev bound there in a
+ * mount namespace of its own: nothing stays mounted once it exits. 0, or
+ * what failed.
+ */
+static const char *enter_root(const char *root)
 {
+	static const char *const binds[] = { "/proc", "/sys", "/dev" };
+	char at[4096];
+	size_t i;
+
+	if (unshare(CLONE_NEWNS))
+		return "unshare";
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return "mount --make-rprivate /";
+	for (i = 0; i < sizeof(binds) / sizeof(binds[0]); i++) {
+		snprintf(at, sizeof(at), "%s%s", root, binds[i]);
+		if (mount(binds[i], at, NULL, MS_BIND | MS_REC, NULL))
+			return binds[i];
+	}
+	if (chroot(root) || chdir("/"))
+		return "chroot";
+	return NULL;
+}
+
+/* bpftrace running @prog: the host's, or @root's (see enter_root()). */
+int peer_start(struct peer *pr, const char *root, const char *prog)
+{
+	const char *failed;
 	int pipefd[2];
 
 	memset(pr, 0, sizeof(*pr));
@@ -104,6 +135,11 @@ int peer_start(struct peer *pr, const char *prog)
 	if (!pr->pid) {
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
+		failed = root ? enter_root(root) : NULL;
+		if (failed) {
+			fprintf(stderr, "# bpftrace in %s: %s: %s\n", root, failed, strerror(errno));
+			_exit(127);
+		}
 		execlp("bpftrace", "bpftrace", "-e", prog, (char *)NULL);
 		_exit(127);
 	}
@@ -159,7 +195,7 @@ void test_bpftrace(uint32_t mech, const char *m)
 	struct peer pr;
 	struct hist h;
 
-	if (!ok(peer_start(&pr, bpf_prog), "%s: bpftrace started", m))
+	if (!ok(peer_start(&pr, NULL, bpf_prog), "%s: bpftrace started", m))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
 	while (begun && !attached && warm < 1000) {

@@ -3,10 +3,23 @@
  * The oracle we did not write: bpftrace's hist() of ktarget_value()'s
  * second argument, and its count under the predicate arg1 > 1000, on the
  * same calls as kstats' value and predicate traces (each mechanism, beside
- * each other). At frac_bits 0 kstats' slots are bpftrace's buckets: every
- * count must be equal, bpftrace's negative bucket against NEG-NAME's
- * samples. Debian 12's bpftrace (0.17) puts every value of 2^31 and more
- * in its top bucket [2G, 4G), so the calls stay below 2^30.
+ * each other), at frac_bits k: Debian 12's bpftrace (0.17) hist(n) at 0 on
+ * every lane, Debian 13's (0.23, in the 7.x lanes' build root) hist(n, 3)
+ * at 3.
+ *
+ * bpftrace's hist(n, k) is kstats' layout at frac_bits k, one bucket up:
+ * its log2() helper (src/ast/passes/codegen_llvm.cpp) puts a negative n in
+ * bucket 0, n < 2^k in bucket n + 1 and any other n in
+ * ((msb(n) - k + 1) << k) + (the k bits below the leading one) + 1, which
+ * is kstats_hist_slot(n, k) + 1. Its text output names bucket i by i - 1
+ * when i <= 2^(k+1) (one value each), else by its lower and upper bounds
+ * in powers of 1024 (K .. E): a lower bound read back is kstats' slot. So
+ * every count must be equal, bpftrace's negative bucket against
+ * NEG-NAME's samples.
+ * 0.17 looks for the leading one in 32 bits only and puts every value of
+ * 2^31 and more in its top bucket [2G, 4G): its calls stay below 2^30.
+ * 0.23 looks in all 64 bits (its buckets reach 8E = 2^63): its calls span
+ * the whole signed 64-bit range.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,17 +29,24 @@
 
 #include "trace_expr.h"
 
-static const char bpf_prog[] =
-	"BEGIN { printf(\"begin\\n\"); } "
-	"kprobe:ktarget_value { @h = hist((int64)arg1); "
-	"if ((int64)arg1 > 1000) { @p = count(); } "
-	"if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
-	"kprobe:ktarget_sleep { exit(); }";
+/* The program for @bits; 0.17's hist() has no second argument. */
+static void bpf_prog(char *prog, size_t size, uint32_t bits)
+{
+	char hist[32];
+
+	snprintf(hist, sizeof(hist), bits ? "hist((int64)arg1, %u)" : "hist((int64)arg1)", bits);
+	snprintf(prog, size, "BEGIN { printf(\"begin\\n\"); } "
+		 "kprobe:ktarget_value { @h = %s; "
+		 "if ((int64)arg1 > 1000) { @p = count(); } "
+		 "if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
+		 "kprobe:ktarget_sleep { exit(); }", hist);
+}
 
 /* What bpftrace printed, or saw in the warm-up calls. */
 struct bpf_hist {
-	uint64_t slots[KSTATS_SLOTS_MAX];	/* at frac_bits 0 */
+	uint64_t slots[KSTATS_SLOTS_MAX];	/* kstats' slots at frac_bits @bits */
 	uint64_t neg, pred;
+	uint32_t bits;
 	int in_hist;
 };
 
@@ -35,11 +55,14 @@ static void bpf_add(struct bpf_hist *b, int64_t v)
 	if (v < 0)
 		b->neg++;
 	else
-		expect_add(b->slots, 0, v);
+		expect_add(b->slots, b->bits, v);
 	b->pred += v > 1000;
 }
 
-/* "[4K, 8K)   12 |@@ |" and the like: the bucket's lower bound, its count. */
+/*
+ * "[4K, 8K)   12 |@@ |", "[9]   3 |@ |" and the like: the bucket's lower
+ * bound, its count.
+ */
 static void bpf_line(const char *line, void *arg)
 {
 	static const char units[] = "KMGTPE";
@@ -64,14 +87,15 @@ static void bpf_line(const char *line, void *arg)
 			low <<= 10 * (u - units + 1);
 		close = strpbrk(line, "])");
 		if (close && sscanf(close + 1, "%llu", &n) == 1)
-			b->slots[kstats_hist_slot(low, 0)] += n;
+			b->slots[kstats_hist_slot(low, b->bits)] += n;
 	}
 }
 
 struct bpf_trace {
-	const char *name;
+	const char *mech_name;
 	uint32_t mech;
 	int pred;	/* the predicate alone, else the value */
+	char name[KSTATS_NAME_LEN];
 };
 
 static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
@@ -98,36 +122,49 @@ static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 	same = slots_equal(t->name, want, &tp);
 	tn = snap(neg, &h) ? ~0ULL : h.total;
 	ok(same && tn == b->neg - warm->neg && tp + tn == (uint64_t)n,
-	   "%s: hist(arg1) slot by slot as bpftrace's (%llu samples), negatives %llu "
-	   "as bpftrace's (..., 0) %llu", t->name, (unsigned long long)tp,
+	   "%s: hist(arg1, %u) slot by slot as bpftrace's (%llu samples), negatives %llu "
+	   "as bpftrace's (..., 0) %llu", t->name, b->bits, (unsigned long long)tp,
 	   (unsigned long long)tn, (unsigned long long)(b->neg - warm->neg));
 }
 
-void test_expr_bpftrace(int have_fprobe, int supported)
+/*
+ * @bits 0: the host's bpftrace (Debian 12's); else the one in @root
+ * (Debian 13's), at @bits.
+ */
+void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root)
 {
 	static struct bpf_hist b, warm;
 	static struct kv_call c[MAX_VALUE_CALLS];
+	static char prog[512];
 	struct bpf_trace traces[] = {
-		{ "t.bv.kr", KSTATS_MECH_KRETPROBE, 0 }, { "t.bp.kr", KSTATS_MECH_KRETPROBE, 1 },
-		{ "t.bv.fp", KSTATS_MECH_FPROBE, 0 }, { "t.bp.fp", KSTATS_MECH_FPROBE, 1 },
+		{ "kr", KSTATS_MECH_KRETPROBE, 0, "" }, { "kr", KSTATS_MECH_KRETPROBE, 1, "" },
+		{ "fp", KSTATS_MECH_FPROBE, 0, "" }, { "fp", KSTATS_MECH_FPROBE, 1, "" },
 	};
 	int nr = have_fprobe ? 4 : 2, i, n, begun, attached = 0, traced = 1, clean;
+	/* Significant bits of the target's arguments: below 2^30 for 0.17, any int64 for 0.23. */
+	unsigned int range = root ? 64 : 31;
 	struct kstats_expr x = { 0 };
 	unsigned int warmed = 0;
 	char cmd[64];
 	struct peer pr;
 
 	if (!supported) {
-		ok(1, "# SKIP bpftrace's hist(): no KSTATS_FEAT_EXPR");
+		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
 		return;
 	}
 	memset(&b, 0, sizeof(b));
 	memset(&warm, 0, sizeof(warm));
-	if (!ok(peer_start(&pr, bpf_prog), "hist(arg1): bpftrace started"))
+	b.bits = warm.bits = bits;
+	for (i = 0; i < nr; i++)
+		snprintf(traces[i].name, sizeof(traces[i].name), "t.b%c%u.%s",
+			 traces[i].pred ? 'p' : 'v', bits, traces[i].mech_name);
+	bpf_prog(prog, sizeof(prog), bits);
+	if (!ok(peer_start(&pr, root, prog), "hist(arg1, %u): bpftrace%s%s started",
+		bits, root ? " in " : "", root ? root : ""))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
 	while (begun && !attached && warmed < 1000) {
-		snprintf(cmd, sizeof(cmd), "values 1 %u 31", 7 + warmed++);
+		snprintf(cmd, sizeof(cmd), "values 1 %u %u", 7 + warmed++, range);
 		target(cmd);
 		if (read_values(c, 1) == 1)
 			bpf_add(&warm, c[0].arg);
@@ -144,21 +181,22 @@ void test_expr_bpftrace(int have_fprobe, int supported)
 			x.flags = KSTATS_EXPR_VALUE;
 			x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
 		}
-		traced &= xtrace(traces[i].name, traces[i].mech, 0, &x, 0) == 0;
+		traced &= xtrace(traces[i].name, traces[i].mech, bits, &x, 0) == 0;
 	}
-	if (!ok(attached && traced, "hist(arg1): bpftrace's probe counting (after %u warm-up "
-		"calls), and kstats' %d traces attached", warmed, nr)) {
+	if (!ok(attached && traced, "hist(arg1, %u): bpftrace's probe counting (after %u "
+		"warm-up calls), and kstats' %d traces attached", bits, warmed, nr)) {
 		kill(pr.pid, SIGKILL);
 		peer_finish(&pr, bpf_line, &b, 1);
 		for (i = 0; i < nr; i++)
 			untrace(traces[i].name);
 		return;
 	}
-	target("values 2048 99 31");
+	snprintf(cmd, sizeof(cmd), "values 2048 99 %u", range);
+	target(cmd);
 	n = read_values(c, MAX_VALUE_CALLS);
 	target("sleep 1 1");	/* bpftrace's exit() */
 	clean = peer_finish(&pr, bpf_line, &b, BPF_STOP_S);
-	ok(clean, "hist(arg1): bpftrace exited by itself");
+	ok(clean, "hist(arg1, %u): bpftrace exited by itself", bits);
 	for (i = 0; i < nr; i++) {
 		compare(&traces[i], &b, &warm, n);
 		untrace(traces[i].name);

@@ -550,7 +550,11 @@ int main(int argc, char **argv)
 		if (have_fprobe)
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
-		test_expr_bpftrace(have_fprobe, have_expr);
+		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
+	} else if (argc > 2 && !strcmp(argv[1], "expr-bpftrace3")) {
+		/* Debian 13's bpftrace in the root argv[2]: hist(n, 3) at frac_bits 3. */
+		test_expr_bpftrace(!!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE)),
+				   !!(info.features & KSTATS_FEAT_EXPR), 3, argv[2]);
 	} else if (argc > 1 && !strcmp(argv[1], "cgroup")) {
 		/* The cgroup checks alone (by hand). */
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
@@ -614,7 +618,7 @@ int main(int argc, char **argv)
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
 		test_expr_abi(have_expr);
-		test_expr_bpftrace(have_fprobe, have_expr);
+		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
 		test_sections(ncpus);
 		test_socket_send();
 		test_refusals(have_fprobe);

@@ -62,7 +62,7 @@ struct peer {
 	size_t len;
 	int eof;
 };
-int peer_start(struct peer *pr, const char *prog);
+int peer_start(struct peer *pr, const char *root, const char *prog);	/* root: NULL = host */
 int peer_line(struct peer *pr, char *line, size_t size, double secs);
 int peer_expect(struct peer *pr, const char *want, double secs);
 int peer_finish(struct peer *pr, void (*fn)(const char *line, void *arg), void *arg,
@@ -82,7 +82,8 @@ void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints);
 /* trace_expr*.c: values and predicates; @supported: KSTATS_FEAT_EXPR. */
 void test_expr(uint32_t mech, const char *m, int supported);
 void test_expr_abi(int supported);
-void test_expr_bpftrace(int have_fprobe, int supported);
+/* bpftrace's hist(n, @bits): the host's (@root NULL), or one in a Debian root. */
+void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root);
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
 /* trace_shared.c: traces sharing one function */

@@ -142,6 +142,27 @@ root_headers() {
 	rm -rf "$dl"
 }
 
+# Debian 13's bpftrace (>= 0.21: hist(n, k)) in the same root, the 7.x lanes' oracle at frac_bits k
+# (tests/guest/trace_expr_bpf.c runs it chrooted there in the guest): the current trixie package and
+# what it needs (~59 MB of .debs, mostly LLVM), installed once like the headers; the stamp holds its
+# version.
+root_bpftrace() {
+	local stamp=$TRIXIE_ROOT/.kstats-bpftrace dl=$TRIXIE_ROOT/var/cache/kstats-debs
+	[[ -s $stamp && -x $TRIXIE_ROOT/usr/bin/bpftrace ]] && return 0
+	say "installing bpftrace in the build root (once)"
+	rm -rf "$dl"
+	mkdir -p "$dl/partial"
+	quiet reg_get -o "Dir::State::status=$TRIXIE_ROOT/var/lib/dpkg/status" -o "Dir::Cache::archives=$dl" \
+		-o APT::Install-Recommends=false install -y -d bpftrace ||
+		{ reg_update && quiet reg_get -o "Dir::State::status=$TRIXIE_ROOT/var/lib/dpkg/status" \
+			-o "Dir::Cache::archives=$dl" -o APT::Install-Recommends=false install -y -d bpftrace; } ||
+		die "cannot download bpftrace for the trixie root"
+	quiet in_root "$TRIXIE_ROOT" /bin/sh -c 'dpkg -i /var/cache/kstats-debs/*.deb' ||
+		die "cannot install bpftrace in $TRIXIE_ROOT"
+	rm -rf "$dl"
+	in_root "$TRIXIE_ROOT" dpkg-query -W -f='${Version}\n' bpftrace >"$stamp"
+}
+
 # headers_ready ABI VERSION: the build dir for that kernel is there.
 headers_ready() {
 	if [[ $dist == trixie ]]; then
@@ -222,6 +243,7 @@ else
 		say "pinned $pin_abi $pin_ver not in the registry; using $abi $ver"
 	if [[ $dist == trixie ]]; then
 		with_lock "$TRIXIE_ROOT.lock" root_headers
+		with_lock "$TRIXIE_ROOT.lock" root_bpftrace
 		KROOT=$TRIXIE_ROOT
 		KDIR=$TRIXIE_ROOT/usr/src/$(hdr_pkg "$abi")
 	else
