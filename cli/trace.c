@@ -120,7 +120,8 @@ static const struct argp_option trace_options[] = {
 	{ NULL, 'w', "S", OPTION_HIDDEN, NULL, 0 },	/* show's and export's -w */
 	{ "count", 'c', "N", 0, "With --interval: stop after N intervals", 0 },
 	{ "output", 'o', "FILE", 0, "With --interval: also write each interval to "
-	  "FILE as an HdrHistogram interval log ('kstatsctl plot heatmap FILE')", 0 },
+	  "FILE as an HdrHistogram interval log (for 'kstatsctl plot heatmap FILE "
+	  "NAME')", 0 },
 	{ "outliers", OPT_OUTLIERS, "T", 0, "Keep the calls of at least T (5ms, 200us) "
 	  "or over a percentile of its own calls (p99.9), with their stacks: "
 	  "'kstatsctl outliers NAME'", 0 },

@@ -2,8 +2,8 @@
 /*
  * trace --interval S --output FILE: each interval also goes to FILE as a
  * line per metric of an HdrHistogram interval log, as export --format hdr
- * writes one (export_hdr.c), so that 'kstatsctl plot heatmap FILE' or any
- * HdrHistogram reader is one step away. The first interval starts when the
+ * writes one (export_hdr.c), so that 'kstatsctl plot heatmap FILE NAME' or
+ * any HdrHistogram reader is one step away. The first interval starts when the
  * trace does (it recorded nothing before); each is written in one write and
  * flushed to the disk, so the file is a valid log up to its last interval
  * whatever ends the run.

@@ -47,7 +47,7 @@ int ks_trace_mode_check(const struct ks_trace_args *a)
 		return ks_usage("--count goes with --interval");
 	if (a->run.output && !(a->run.interval > 0)) {
 		ks_set_hint("add --interval S (-i 1): 'kstatsctl trace FUNC -i 1 -o "
-			    "run.hlog', then 'kstatsctl plot heatmap run.hlog'");
+			    "run.hlog', then 'kstatsctl plot heatmap run.hlog FUNC'");
 		return ks_usage("--output writes an interval log: it goes with --interval");
 	}
 	if (a->run.output && !strcmp(a->run.output, "-")) {
