@@ -194,7 +194,7 @@ static int wait_open(int tries)
 }
 
 /*
- * -d PATH opened: is it kstats' device? Every kstats module answers INFO;
+ * --device PATH opened: is it kstats' device? Every kstats module answers INFO;
  * anything else (/dev/null, a file) says ENOTTY, which would otherwise
  * read as "the module is older than kstatsctl".
  */
@@ -205,7 +205,7 @@ static int check_named_device(int fd)
 	if (!opts.device || ks_dev_info(fd, &info) != -ENOTTY)
 		return fd;
 	close(fd);
-	ks_fail(EXIT_RUNTIME, "-d names the kstats device; without it, kstatsctl "
+	ks_fail(EXIT_RUNTIME, "--device names the kstats device; without it, kstatsctl "
 		"opens " KSTATS_DEVICE, "%s is not a kstats device (ENOTTY)", opts.device);
 	return -1;
 }
@@ -217,9 +217,9 @@ int ks_dev_open(void)
 	if (fd >= 0)
 		return check_named_device(fd);
 	err = errno;
-	/* -d PATH: that path, not the module, is what is missing. */
+	/* --device PATH: that path, not the module, is what is missing. */
 	if (opts.device && err == ENOENT) {
-		ks_fail(EXIT_RUNTIME, "-d names the kstats device; without it, kstatsctl "
+		ks_fail(EXIT_RUNTIME, "--device names the kstats device; without it, kstatsctl "
 			"opens " KSTATS_DEVICE " (and loads the module)",
 			"cannot open %s: %s", opts.device, strerror(err));
 		return -1;
@@ -230,7 +230,7 @@ int ks_dev_open(void)
 			if (fd >= 0)
 				return fd;
 			ks_fail(EXIT_RUNTIME, "check that udev created it "
-				"('udevadm trigger'), or give its path with -d",
+				"('udevadm trigger'), or give its path with --device",
 				"the kstats module is loaded but %s is missing",
 				ks_dev_path());
 			return -1;

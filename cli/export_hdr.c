@@ -55,8 +55,7 @@ static bool hdr_fits(const struct ks_metric *m, bool warn)
 	return rc >= 0;
 }
 
-/* Lines for @set's metrics (those that fit); how many were written. */
-static size_t hdr_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
+size_t ks_hlog_write_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
 			double base_s, double tick_s)
 {
 	struct ks_metric iv;
@@ -111,7 +110,7 @@ int ks_export_hdr_once(FILE *f, const struct ks_set *set)
 			       "no metric fits an HdrHistogram: nothing written");
 	}
 	ks_hlog_write_header(f, base);
-	hdr_lines(f, set, NULL, base, base);
+	ks_hlog_write_lines(f, set, NULL, base, base);
 	return 0;
 }
 
@@ -123,8 +122,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* @f's buffered text out in one write, flushed to the disk for a file. */
-static int push(FILE *mem, char **text, size_t *len, int fd, const char *path)
+int ks_hlog_push(FILE *mem, char **text, size_t *len, int fd, const char *path)
 {
 	ssize_t n;
 
@@ -175,15 +173,15 @@ int ks_export_hdr_loop(const struct ks_names *pats, const char *path, double int
 	ks_hlog_write_header(mem, base);
 	for (n = 0; n < (long)prev.nr; n++)
 		ks_hlog_write_kstats(mem, &prev.m[n]);
-	rc = push(mem, &text, &len, fd, path);
+	rc = ks_hlog_push(mem, &text, &len, fd, path);
 	for (n = 0; !rc && (!count || n < count); n++) {
 		ks_sleep_until(&next, interval);
 		tick = now_s();
 		rc = ks_take_matching(dev, pats, &cur);
 		if (!rc)
-			hdr_lines(mem, &cur, &prev, base, tick);
+			ks_hlog_write_lines(mem, &cur, &prev, base, tick);
 		if (!rc)
-			rc = push(mem, &text, &len, fd, path);
+			rc = ks_hlog_push(mem, &text, &len, fd, path);
 		ks_set_free(&prev);
 		prev = cur;
 		memset(&cur, 0, sizeof(cur));

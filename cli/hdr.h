@@ -43,6 +43,16 @@ void ks_hlog_write_header(FILE *f, double start_s);
 int ks_hlog_write_metric(FILE *f, const struct ks_metric *m, double start_s,
 			 double length_s);
 
+/*
+ * An interval's lines for @set's metrics (those that fit), each since its
+ * namesake in @prev (none there: since @tick_s; no @prev: all of it, at
+ * its snapshot's time); how many were written (export_hdr.c).
+ */
+size_t ks_hlog_write_lines(FILE *f, const struct ks_set *set, const struct ks_set *prev,
+			   double base_s, double tick_s);
+/* @mem's buffered text out to @fd in one write, flushed to the disk for a @path. */
+int ks_hlog_push(FILE *mem, char **text, size_t *len, int fd, const char *path);
+
 /* export --format hdr (export_hdr.c): once, or every @interval s to @path. */
 int ks_export_hdr_once(FILE *f, const struct ks_set *set);
 int ks_export_hdr_loop(const struct ks_names *pats, const char *path, double interval,

@@ -6,8 +6,6 @@
  * its start lies in [from, to): windows that meet do not share one.
  */
 #define _GNU_SOURCE	/* timegm */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 #include "kstatsctl.h"
 #include "hdr.h"
 #include "hlog.h"
+#include "units.h"
 
 enum when_kind { WHEN_NONE, WHEN_SECONDS, WHEN_CLOCK, WHEN_EPOCH };
 
@@ -31,22 +30,10 @@ bool ks_hlog_window_set(void)
 	return win_from.kind != WHEN_NONE || win_to.kind != WHEN_NONE;
 }
 
-/* "1800", "90s", "30m", "1.5h": seconds. */
+/* "1800", "90s", "30m", "1.5h": seconds, as every option reads them. */
 static int parse_offset(const char *arg, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (end == arg || errno || !isfinite(*out) || *out < 0 || !isdigit((unsigned char)*arg))
-		return -1;
-	if (!strcmp(end, "m"))
-		*out *= 60;
-	else if (!strcmp(end, "h"))
-		*out *= 3600;
-	else if (*end && strcmp(end, "s"))
-		return -1;
-	return 0;
+	return ks_seconds_parse(arg, out) || *out < 0 ? -1 : 0;
 }
 
 /* "HH:MM[:SS]": seconds of the day. */

@@ -54,12 +54,15 @@ enum {
 	OPT_HDR_UNIT,
 	OPT_FROM,
 	OPT_TO,
+	OPT_PRETTY,
+	OPT_DEVICE,
 };
 
 static const struct argp_option global_options[] = {
 	{ "json", 'j', NULL, 0, "Output JSON (errors too)", -1 },
-	{ "pretty", 'p', NULL, 0, "Output indented JSON (implies --json)", -1 },
-	{ "device", 'd', "PATH", 0, "The kstats device (default " KSTATS_DEVICE ")", -1 },
+	{ "pretty", OPT_PRETTY, NULL, 0, "Output indented JSON (implies --json)", -1 },
+	{ "device", OPT_DEVICE, "PATH", 0, "The kstats device (default " KSTATS_DEVICE ")",
+	  -1 },
 	{ "no-autoload", OPT_NO_AUTOLOAD, NULL, 0,
 	  "Do not load the kstats module when it is not loaded", -1 },
 	{ "units", OPT_UNITS, "UNIT", 0,
@@ -123,10 +126,10 @@ static error_t global_parse(int key, char *arg, struct argp_state *state)
 	case 'j':
 		opts.json = true;
 		break;
-	case 'p':
+	case OPT_PRETTY:
 		opts.json = opts.pretty = true;
 		break;
-	case 'd':
+	case OPT_DEVICE:
 		opts.device = arg;
 		break;
 	case OPT_NO_AUTOLOAD:
@@ -190,7 +193,7 @@ static const struct argp global_argp = { global_options, global_parse, NULL, NUL
 static struct argp_option hidden_global_options[ARRAY_SIZE(global_options)];
 const struct argp ks_global_argp = {
 	hidden_global_options, global_parse, NULL,
-	"\vThe global options (-j, -d, --units, --color, --percentiles, ...) work "
+	"\vThe global options (-j, --device, --units, --color, --percentiles, ...) work "
 	"here too: 'kstatsctl --help' lists them.", NULL, NULL, NULL
 };
 
@@ -236,6 +239,32 @@ static void long_options(const struct argp *argp, char (*names)[32], size_t *nr,
 		long_options(c->argp, names, nr, max);
 }
 
+/*
+ * -p and -d were --pretty and --device before trace took them for --pid and
+ * --duration, as bcc's tools spell them: where they mean nothing, say so.
+ */
+static const struct {
+	char letter;
+	const char *now, *then;
+} retired_shorts[] = {
+	{ 'p', "-p is trace's --pid", "for indented JSON, --pretty" },
+	{ 'd', "-d is trace's --duration", "for another device, --device PATH" },
+};
+
+static bool retired_short_hint(const char *arg)
+{
+	size_t i;
+
+	if (arg[0] != '-' || arg[1] == '-' || (opts.cmd && !strcmp(opts.cmd, "trace")))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(retired_shorts); i++)
+		if (strchr(arg + 1, retired_shorts[i].letter)) {
+			ks_set_hint("%s; %s", retired_shorts[i].now, retired_shorts[i].then);
+			return true;
+		}
+	return false;
+}
+
 /* A mistyped long option: "did you mean '--interval'?" */
 static void option_hint(const struct argp *argp, const char *arg)
 {
@@ -243,7 +272,7 @@ static void option_hint(const struct argp *argp, const char *arg)
 	const char *ptrs[96], *near;
 	size_t nr = 0, i;
 
-	if (strncmp(arg, "--", 2))
+	if (retired_short_hint(arg) || strncmp(arg, "--", 2))
 		return;
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
 	long_options(argp, names, &nr, ARRAY_SIZE(names));
@@ -434,7 +463,7 @@ static void setup_color(void)
 	ks_set_color(getenv("KSTATS_COLOR"));
 }
 
-/* -j/-p given before the command: JSON for errors from the start. */
+/* -j/--pretty given before the command: JSON for errors from the start. */
 static void prescan_json(int argc, char **argv)
 {
 	int i;
@@ -442,7 +471,7 @@ static void prescan_json(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--pretty"))
 			opts.json = true;
-		else if (argv[i][1] != '-' && strpbrk(argv[i] + 1, "jp"))
+		else if (argv[i][1] != '-' && strchr(argv[i] + 1, 'j'))
 			opts.json = true;
 	}
 }

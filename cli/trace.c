@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl trace FUNC [--bits B] [--start X --end Y] [--pid P | --tid T]
- *                      [--cpu LIST] [--mechanism M] [--name NAME]
- *                      [--autoremove] [--budget PCT|off | --sample N] [--split] [--self]
+ * kstatsctl trace FUNC [--bits B] [--start X --end Y] [-p PID | -t TID]
+ *                      [-C LIST] [--mechanism M] [--name NAME] [--keep]
+ *                      [--budget PCT|off | --sample N] [--split] [--self]
  *                      [--cgroup PATH] [--by errno|cgroup [--keys N | --key-values LIST]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--value EXPR [--time]] [--if PRED] [--dry-run]
- *                      [--duration S] [--interval S [--count N]] [-f FORMAT]
+ *                      [-d S] [-i S [-c N] [-o FILE]] [-f FORMAT]
  *
  * trace times every call of a kernel function (and, in GAP-NAME, the time
  * between calls), or the section from X to Y, into a metric named after
- * FUNC (KSTATS_IOC_TRACE); untrace.c removes it.
- * With --duration or --interval it is a one-shot run (trace_run.c).
+ * FUNC (KSTATS_IOC_TRACE). By default it runs until Ctrl-C, -d or -c
+ * intervals, prints and untraces (trace_run.c); --keep leaves the trace for
+ * show and untrace.c (trace_mode.c says which options go with which).
  * --budget hands the trace to the module's overhead governor; --sample
  * records 1 call in N (kstats(4)). --value and --if record a value per
  * call and filter calls (trace_expr.c, expr_*.c); --dry-run prints the plan.
@@ -40,11 +41,10 @@
 #include "usym.h"
 
 enum {
-	OPT_START = 0x400, OPT_END, OPT_PID, OPT_TID, OPT_CPU, OPT_MECH, OPT_NAME,
-	OPT_AUTOREMOVE, OPT_MAXACTIVE, OPT_DURATION, OPT_INTERVAL, OPT_COUNT,
+	OPT_START = 0x400, OPT_END, OPT_MECH, OPT_NAME, OPT_AUTOREMOVE, OPT_MAXACTIVE,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
 	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_KEY_VALUES, OPT_CGROUP,
-	OPT_VALUE, OPT_IF, OPT_TIME, OPT_DRY_RUN,
+	OPT_VALUE, OPT_IF, OPT_TIME, OPT_DRY_RUN, OPT_KEEP,
 };
 
 /* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for the longest. */
@@ -71,9 +71,9 @@ static const struct argp_option trace_options[] = {
 	{ "bits", 'b', "B", 0, "frac_bits, 0 to 5 (default 3)", 0 },
 	{ "start", OPT_START, "X", 0, "Time the section from function X ...", 0 },
 	{ "end", OPT_END, "Y", 0, "... to function Y", 0 },
-	{ "pid", OPT_PID, "P", 0, "Only process P (all its threads)", 0 },
-	{ "tid", OPT_TID, "T", 0, "Only thread T", 0 },
-	{ "cpu", OPT_CPU, "LIST", 0, "Only these CPUs: 0-3,8", 0 },
+	{ "pid", 'p', "P", 0, "Only process P (all its threads)", 0 },
+	{ "tid", 't', "T", 0, "Only thread T", 0 },
+	{ "cpu", 'C', "LIST", 0, "Only these CPUs: 0-3,8", 0 },
 	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe, "
 	  "tracepoint or uprobe", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
@@ -105,18 +105,23 @@ static const struct argp_option trace_options[] = {
 	  "'retval < 0 || duration > 1ms'", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0, "Check everything and print what would "
 	  "be traced (metrics, compiled --value and --if), without tracing", 0 },
-	{ "autoremove", OPT_AUTOREMOVE, NULL, 0, "Untrace when this command ends "
-	  "(it waits for Ctrl-C)", 0 },
+	{ "keep", OPT_KEEP, NULL, 0, "Leave the trace in place and return at once "
+	  "(without it: trace until Ctrl-C, print, untrace)", 0 },
+	{ "autoremove", OPT_AUTOREMOVE, NULL, OPTION_HIDDEN, NULL, 0 },	/* the default */
 	{ "budget", OPT_BUDGET, "PCT", 0, "Keep the trace's cost under PCT of one CPU "
 	  "(e.g. 1%): sample 1 call in N, or detach; 'off': record every call "
 	  "whatever the module's default", 0 },
 	{ "sample", OPT_SAMPLE, "N", 0, "Record 1 call in N (2 to 1048576): the "
 	  "histogram is a sample; calls are still counted exactly", 0 },
-	{ "duration", OPT_DURATION, "S", 0, "One-shot: trace for S seconds (or until "
-	  "Ctrl-C), print the histogram, untrace", 0 },
-	{ "interval", 'w', "S", 0, "One-shot: print what each S seconds "
-	  "recorded, until --duration, --count or Ctrl-C", 0 },
-	{ "count", OPT_COUNT, "N", 0, "With --interval: stop after N intervals", 0 },
+	{ "duration", 'd', "S", 0, "Trace for S (10s, 500ms, 2m; a bare number: "
+	  "seconds), or until Ctrl-C", 0 },
+	{ "interval", 'i', "S", 0, "Print what each S recorded (as --duration "
+	  "takes it), until --duration, --count or Ctrl-C", 0 },
+	{ NULL, 'w', "S", OPTION_HIDDEN, NULL, 0 },	/* show's and export's -w */
+	{ "count", 'c', "N", 0, "With --interval: stop after N intervals", 0 },
+	{ "output", 'o', "FILE", 0, "With --interval: also write each interval to "
+	  "FILE as an HdrHistogram interval log (for 'kstatsctl plot heatmap FILE "
+	  "NAME')", 0 },
 	{ "outliers", OPT_OUTLIERS, "T", 0, "Keep the calls of at least T (5ms, 200us) "
 	  "or over a percentile of its own calls (p99.9), with their stacks: "
 	  "'kstatsctl outliers NAME'", 0 },
@@ -124,7 +129,7 @@ static const struct argp_option trace_options[] = {
 	  "newest N (default 256, at most 65536)", 0 },
 	{ "outlier-rate", OPT_OUTLIER_RATE, "N", 0, "With --outliers: keep at most "
 	  "N a second per CPU (default 100)", 0 },
-	{ "format", 'f', "F", 0, "One-shot output: hist (default), percentiles, cdf, "
+	{ "format", 'f', "F", 0, "What to print: hist (default), percentiles, cdf, "
 	  "raw, json, csv or prometheus", 0 },
 	{ 0 }
 };
@@ -198,11 +203,11 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 	case OPT_END:
 		a->end = arg;
 		break;
-	case OPT_PID:
+	case 'p':
 		return parse_id("--pid", arg, &a->pid);
-	case OPT_TID:
+	case 't':
 		return parse_id("--tid", arg, &a->tid);
-	case OPT_CPU:
+	case 'C':
 		a->cpus = arg;
 		break;
 	case OPT_MECH:
@@ -226,6 +231,12 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_AUTOREMOVE:
 		a->autoremove = true;
+		break;
+	case OPT_KEEP:
+		a->keep = true;
+		break;
+	case 'o':
+		a->run.output = arg;
 		break;
 	case OPT_SPLIT:
 		a->split = true;
@@ -282,11 +293,12 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
-	case OPT_DURATION:
+	case 'd':
 		return ks_parse_seconds("--duration", arg, 0.01, 604800, &a->run.duration);
+	case 'i':
 	case 'w':
 		return ks_parse_seconds("--interval", arg, 0.01, 86400, &a->run.interval);
-	case OPT_COUNT:
+	case 'c':
 		return ks_parse_count("--count", arg, &a->run.count);
 	case OPT_OUTLIERS:
 		a->outliers = arg;
@@ -323,7 +335,9 @@ const struct argp trace_argp = {
 	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc). FUNC may be a "
 	"user-space function, BINARY:SYMBOL: BINARY a path, a program on $PATH or "
 	"a library name (c:malloc), through --pid's mappings if given; its metric "
-	"is FILE:SYMBOL (libc.so.6:malloc).",
+	"is FILE:SYMBOL (libc.so.6:malloc). It traces until Ctrl-C (or --duration, "
+	"or --count intervals), prints the histogram and untraces; --keep leaves "
+	"the trace, for 'kstatsctl show' and 'kstatsctl untrace'.",
 	children, NULL, NULL
 };
 
@@ -399,21 +413,9 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--outlier-ring and --outlier-rate go with --outliers");
 		goto out;
 	}
-	one_shot = a.run.duration > 0 || a.run.interval > 0;
-	if (a.run.count && !(a.run.interval > 0)) {
-		ks_usage("--count goes with --interval");
+	if (ks_trace_mode_check(&a))
 		goto out;
-	}
-	if (a.format_set && !one_shot) {
-		ks_usage("--format goes with --duration or --interval (a trace "
-			 "without them prints nothing: 'kstatsctl show NAME')");
-		goto out;
-	}
-	if (one_shot && a.autoremove) {
-		ks_usage("--duration and --interval untrace by themselves: "
-			 "--autoremove is not needed");
-		goto out;
-	}
+	one_shot = !a.keep;
 	if (!a.format_set && opts.json)
 		a.run.format = FMT_JSON;
 	if (a.cpus && ks_parse_cpulist(a.cpus, cpus, KS_CPU_BITS)) {
@@ -544,7 +546,7 @@ int cmd_trace(int argc, char **argv)
 		t.cpus = (uint64_t)(uintptr_t)cpus;
 		t.cpus_len = sizeof(cpus);
 	}
-	if (a.autoremove || one_shot)
+	if (one_shot)
 		t.flags |= KSTATS_TRACE_AUTOREMOVE;
 	if (a.outliers) {
 		t.flags |= KSTATS_TRACE_OUTLIERS;
@@ -638,12 +640,10 @@ int cmd_trace(int argc, char **argv)
 		json_kstr(j, "function", func);
 		json_obj_end(j);
 		json_end(j);
-	}
-	if (a.autoremove) {
-		if (!opts.json)
-			fprintf(stderr, "kstatsctl: tracing %s until this command ends "
-				"(Ctrl-C)\n", func);
-		ks_hold_until_signal();
+	} else {
+		fprintf(stderr, "kstatsctl: tracing %s until 'kstatsctl untrace %s'; "
+			"'kstatsctl show %s' shows it\n", func, (const char *)t.name,
+			(const char *)t.name);
 	}
 	rc = 0;
 out:

@@ -14,6 +14,7 @@ struct ks_trace_run {
 	double interval;	/* seconds; 0: one report at the end */
 	long count;		/* with interval: at most this many; 0: no limit */
 	enum ks_format format;
+	const char *output;	/* with interval: the HdrHistogram log's path */
 };
 /*
  * A trace's metrics one-shot prints: NAME, with --self SELF-NAME, with
@@ -27,6 +28,24 @@ struct ks_trace_run {
  */
 int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 		 const struct ks_trace_run *r);
+/*
+ * trace --interval --output FILE (trace_hlog.c): the HdrHistogram interval
+ * log being written. Open with no @path: nothing is written.
+ */
+struct ks_metric;
+struct ks_trace_hlog {
+	const char *path;
+	FILE *mem;		/* an interval's text, written out at once */
+	char *text;
+	size_t len;
+	int fd;
+	double base_s, tick_s;	/* the log's start; the last interval's end */
+};
+int ks_trace_hlog_open(struct ks_trace_hlog *h, const char *path);
+/* The interval from @prev[0..nprev) (the trace's start: none) to @cur[0..n). */
+int ks_trace_hlog_add(struct ks_trace_hlog *h, const struct ks_metric *prev, size_t nprev,
+		      const struct ks_metric *cur, size_t n);
+void ks_trace_hlog_close(struct ks_trace_hlog *h);
 /* Whether @kind is one of a trace's metrics (execution time, gap, self, split). */
 bool ks_kind_is_trace(uint32_t kind);
 

@@ -18,7 +18,8 @@ struct ks_trace_args {
 	const char *start, *end, *name, *cpus, *cgroup;
 	int cgroup_fd;			/* --cgroup's directory, open */
 	int64_t pid, tid;
-	bool autoremove;
+	bool autoremove;		/* the default, spelled out (hidden) */
+	bool keep;			/* --keep: leave the trace, return at once */
 	bool format_set;
 	const char *outliers;		/* as given */
 	uint64_t outlier_ns;
@@ -41,5 +42,11 @@ extern const char *const ks_trace_mechs[KS_TRACE_NR_MECHS];
  */
 int ks_trace_refused(int err, int fd, const char *func, const struct ks_trace_args *a,
 		     bool user);
+
+/*
+ * One-shot (the default) or --keep: whether the options given go with
+ * it (trace_mode.c). 0, or EXIT_USAGE with the error and its hint said.
+ */
+int ks_trace_mode_check(const struct ks_trace_args *a);
 
 #endif /* KSTATSCTL_TRACE_ARGS_H */

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl trace FUNC --duration S | --interval S [--count N] [-f FORMAT]
- *				[--split] [--self]
+ * kstatsctl trace FUNC [--duration S] [--interval S [--count N] [-o FILE]]
+ *		       [-f FORMAT]
  *
- * One-shot tracing, the way funclatency and `perf ftrace latency` work: the
- * trace is made with KSTATS_TRACE_AUTOREMOVE on this command's descriptor,
- * so the kernel removes it when the command ends however it ends (done,
- * Ctrl-C, killed). Until then it waits; then it prints what the trace
- * recorded: the whole run, or each interval's share of it (the difference
- * of two snapshots, as show --interval computes it). Ctrl-C (SIGINT), SIGTERM
- * or SIGHUP ends the run early and still prints what was recorded.
+ * One-shot tracing (trace's default; trace_mode.c), the way funclatency and
+ * `perf ftrace latency` work: the trace is made with KSTATS_TRACE_AUTOREMOVE
+ * on this command's descriptor, so the kernel removes it when the command
+ * ends however it ends (done, Ctrl-C, killed). Until then it waits; then it
+ * prints what the trace recorded: the whole run, or each interval's share
+ * of it (the difference of two snapshots, as show --interval computes it).
+ * Ctrl-C (SIGINT), SIGTERM or SIGHUP ends the run early and still prints
+ * what was recorded; a second one ends the command at once. With -o, each
+ * interval also goes to an HdrHistogram log (trace_hlog.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -133,10 +135,11 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 		 const struct ks_trace_run *r)
 {
 	struct ks_metric *prev = NULL, *cur = NULL;
+	struct ks_trace_hlog hl;
 	struct ks_source src = { 0 };
 	struct ks_show sh = { 0 };
 	struct timespec start, end, next;
-	bool stop = false;
+	bool stop = false, signalled;
 	const char *name = names[0];
 	size_t nprev = 0, ncur = 0;
 	uint64_t start_ns;
@@ -152,6 +155,9 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 	sh.units = opts.units;
 	sh.units_set = opts.units_set;
 	sh.src = &src;
+	rc = ks_trace_hlog_open(&hl, r->output);
+	if (rc)
+		goto out;
 	if (!opts.json) {
 		if (r->duration > 0)
 			fprintf(stderr, "kstatsctl: tracing %s for %g s (Ctrl-C "
@@ -173,8 +179,11 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 		} else {
 			next = end;
 		}
-		stop = wait_until(&sigs, &next) || !ts_before(&next, &end) ||
-		       (r->count && i >= r->count);
+		signalled = wait_until(&sigs, &next);
+		/* A second Ctrl-C ends the command at once; the kernel untraces. */
+		if (signalled)
+			sigprocmask(SIG_UNBLOCK, &sigs, NULL);
+		stop = signalled || !ts_before(&next, &end) || (r->count && i >= r->count);
 		rc = snap_all(fd, names, n, keyed, &cur, &ncur);
 		if (rc)
 			break;
@@ -184,6 +193,8 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 						 prev[0].time_ns : start_ns)) / 1e9;
 		}
 		rc = print_part(prev, nprev, cur, ncur, &sh);
+		if (!rc)
+			rc = ks_trace_hlog_add(&hl, prev, nprev, cur, ncur);
 		free_all(prev, nprev);
 		prev = cur;
 		nprev = ncur;
@@ -192,5 +203,7 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 			break;
 	}
 	free_all(prev, nprev);
+out:
+	ks_trace_hlog_close(&hl);
 	return rc;
 }

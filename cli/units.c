@@ -13,6 +13,8 @@
  * what is printed to either end of the slot ("23.5ns (±32%)"), a relative
  * error always rounded up so that it stays a bound.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -613,4 +615,44 @@ char *ks_fmt_shortest(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, v);
 	}
 	return buf;
+}
+
+/*
+ * "5", "5s", "500ms", "2m", "1h": seconds. The one reading of a duration
+ * in seconds, for every option that takes one (a bare number: seconds).
+ */
+int ks_seconds_parse(const char *s, double *out)
+{
+	static const struct { const char *name; double s; } secs[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "m", 60 },
+		{ "h", 3600 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	v = strtod(s, &end);
+	if (end == s || !isfinite(v))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(secs); i++)
+		if (!strcmp(end, secs[i].name)) {
+			*out = v * secs[i].s;
+			return 0;
+		}
+	return -1;
+}
+
+int ks_parse_seconds(const char *opt, const char *arg, double min, double max, double *out)
+{
+	double v;
+
+	if (!ks_seconds_parse(arg, &v) && v >= min && v <= max) {
+		*out = v;
+		return 0;
+	}
+	ks_usage("%s: '%s' is not a duration from %gs to %gs (5, 5s, 500ms, 2m, 1h)",
+		 opt, arg, min, max);
+	return EINVAL;
 }

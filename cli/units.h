@@ -50,6 +50,8 @@ char *ks_fmt_err(char *buf, size_t len, double err);
 const char *ks_unit_name(enum ks_unit u);
 double ks_unit_scale(enum ks_unit u);	/* ns per unit */
 int ks_unit_parse(const char *s, enum ks_unit *u);
+/* "10s", "500ms", "2m", "1h", "5" (s): seconds; 0 or -1 (units.c, for every option). */
+int ks_seconds_parse(const char *s, double *out);
 /* "1500", "1.5us", "2ms": a value in ns; 0 or -1. */
 int ks_parse_value(const char *s, uint64_t *ns);
 struct ks_metric;

@@ -353,35 +353,6 @@ void ks_sleep_until(struct timespec *next, double step)
 		;
 }
 
-/*
- * "5", "5s", "500ms", "2m", "1h": seconds, with a unit as --outliers,
- * record and --fail-if take durations (a bare number: seconds, as before).
- */
-int ks_parse_seconds(const char *opt, const char *arg, double min, double max, double *out)
-{
-	static const struct { const char *name; double s; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "m", 60 },
-		{ "h", 3600 },
-	};
-	char *end;
-	double v = strtod(arg, &end);
-	size_t i;
-
-	for (i = 0; end != arg && i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].name))
-			continue;
-		v *= units[i].s;
-		if (v >= min && v <= max) {
-			*out = v;
-			return 0;
-		}
-		break;
-	}
-	ks_usage("%s: '%s' is not a duration from %gs to %gs (5, 5s, 500ms, 2m, 1h)",
-		 opt, arg, min, max);
-	return EINVAL;
-}
-
 int ks_parse_table_json(const char *arg)
 {
 	if (!strcmp(arg, "json"))

@@ -17,8 +17,8 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --autoremove --budget --sample --duration --interval --count --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
-	[untrace]=""
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --keep --budget --sample --duration --interval --count --output --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
+	[untrace]="--all"
 	[outliers]="--input --format"
 	[snapshot]="--output --all"
 	[diff]="--input --metric --cumulative --fail-if --brief --slots --undecided"
@@ -73,7 +73,7 @@ _kstatsctl_diff()
 			continue
 		fi
 		case $w in
-		-m | --metric | --fail-if | --undecided | -d | --device | --units | --color | \
+		-m | --metric | --fail-if | --undecided | --device | --units | --color | \
 		--percentiles) ((i++)) ;;
 		-*) ;;
 		*) ((n++ == 0)) && a=$w ;;
@@ -116,8 +116,8 @@ _kstatsctl()
 		fi
 		case $w in
 		-i | --input) input=${COMP_WORDS[i + 1]-}; ((i++)) ;;
-		-d | --device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
-		--from | --to | \
+		--device | --units | --color | --percentiles | -f | --format | --hdr-unit | \
+		--from | --to | -d | --duration | -p | -t | -C | -c | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | --undecided | \
 		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
@@ -131,6 +131,10 @@ _kstatsctl()
 	[[ $cmd == diff && -z $input && ${#operands[@]} -ge 1 ]] && input=${operands[0]}
 	input=${input/#\~/$HOME}
 
+	# trace's -i, -d, -p, -t, -C, -c take a duration, an id, CPUs, a count.
+	if [[ $cmd == trace && $prev =~ ^-(i|d|p|t|C|c|w)$ ]]; then
+		return
+	fi
 	case $prev in
 	--units)
 		COMPREPLY=($(compgen -W "auto ns us ms s" -- "$cur")); return ;;
@@ -153,7 +157,7 @@ _kstatsctl()
 			COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
 		fi
 		return ;;
-	-d | --device | -i | --input | -o | --output)
+	--device | -i | --input | -o | --output)
 		_kstatsctl_files "$cur"; return ;;
 	--mechanism)
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint uprobe" -- "$cur"))
@@ -176,7 +180,7 @@ _kstatsctl()
 			return
 		fi
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
-	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --ns | --pid | --tid | --name | --maxactive | --start | --end | --sample)
+	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --duration | --ns | --pid | --tid | --name | --maxactive | --start | --end | --sample)
 		return ;;
 	--budget)
 		COMPREPLY=($(compgen -W "0.5% 1% 2% 5% off" -- "$cur")); return ;;
@@ -209,7 +213,7 @@ _kstatsctl()
 			w=${COMP_WORDS[i]}
 			((skip)) && { skip=0; continue; }
 			case $w in
-			-o | --output | --title | --width | --height | -d | --device | --units | \
+			-o | --output | --title | --width | --height | --device | --units | \
 			--color | --percentiles | --palette) skip=1 ;;
 			-* | =) ;;
 			*) ops+=("$w") ;;

@@ -62,6 +62,13 @@ expect "kstatsctl trace f --mechanism k" "kprobe kretprobe"
 expect "kstatsctl trace f --dry" "--dry-run"
 expect "kstatsctl trace f --value re" "retval"
 expect "kstatsctl trace f --if " ""	# a predicate: nothing to offer
+expect "kstatsctl trace f --kee" "--keep"
+expect "kstatsctl trace f --outp" "--output"
+expect "kstatsctl trace f -d " ""	# a duration: nothing to offer
+expect "kstatsctl trace f -p " ""	# a process id
+expect "kstatsctl trace f -d 5s --by " "cgroup errno"
+expect "kstatsctl untrace --a" "--all"
+expect "kstatsctl --pr" "--pretty"
 expect "kstatsctl diff a.ksnap b.ksnap --m" "--metric"
 expect "kstatsctl help un" "untrace"
 expect "kstatsctl info --j" "--json"

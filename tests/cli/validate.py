@@ -669,7 +669,9 @@ def check_width(cases_path, golden_dir, width=80):
             continue
         cmd = next((a for a in args if a in COMMANDS), "")
         fmt = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-f", "--format")]
-        machine = (any(a in ("-j", "-p", "--json", "--pretty") for a in args) or
+        # -j, alone or in a cluster of short options (-jp); --pretty is long only
+        machine = (any(a in ("--json", "--pretty") or
+                       (a[:1] == "-" and a[1:2] != "-" and "j" in a) for a in args) or
                    (fmt and fmt[0] in MACHINE_FORMATS) or cmd in ("export", "plot"))
         text = open(f"{golden_dir}/{name}.out", encoding="utf-8").read()
         out, err = text.split("== stdout\n", 1)[1].split("== stderr\n", 1)

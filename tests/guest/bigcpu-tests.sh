@@ -19,10 +19,10 @@ KSTATS_ABI_PASSES=1 KSTATS_ABI_PROGS=abi_test tests/guest/abi-tests.sh "$build" 
 ok "abi-tests with $want possible CPUs" test "${PIPESTATUS[0]}" = 0
 insmod "$build/module/kstats.ko"
 limit=$((2 ** 20 / want))
-out=$(cli/kstatsctl trace vfs_read --maxactive $((limit + 1)) 2>&1)
+out=$(cli/kstatsctl trace vfs_read --keep --maxactive $((limit + 1)) 2>&1)
 ok "kstatsctl trace --maxactive $((limit + 1)): exit 1, the bound named" \
 	test "$?/$(unwrap <<<"$out" | head -n1)" = "1/kstatsctl: error: --maxactive: at most $limit on this machine ($want possible CPUs)"
-ok "kstatsctl trace --maxactive $limit works" cli/kstatsctl trace vfs_read --maxactive $limit
+ok "kstatsctl trace --maxactive $limit works" cli/kstatsctl trace vfs_read --keep --maxactive $limit
 ok "kstatsctl untrace" cli/kstatsctl untrace vfs_read
 ok "insmod kstats_selftest" insmod "$build/tests/kmod/kstats_selftest.ko"
 ok "record 100 on every CPU; the debugfs view parses, exact, columns kept" sh -c \

@@ -84,7 +84,7 @@ ok "trace --interval 0.2 --count 3: ends by itself after three intervals" sh -c 
 hlog_lines() { grep -c '^Tag=cli\.h,' "$tmp/run.hlog" 2>/dev/null; }
 hdr_capture() {
 	local pid n out
-	"$K" trace ktarget_empty --name cli.h || return 1
+	"$K" trace ktarget_empty --name cli.h --keep || return 1
 	"$K" export -f hdr --interval 1 -o "$tmp/run.hlog" cli.h &
 	pid=$!
 	for calls in 300 200; do
@@ -111,7 +111,7 @@ ok "export -f hdr --interval 1: the HdrHistogram log holds exactly the 500 calls
 # BTF): refused before anything is traced, exit 2 (issue 30 W5).
 errno_bool() {
 	local rc
-	"$K" trace capable --by errno --name cli.cap 2>"$tmp/cap.err"
+	"$K" trace capable --by errno --name cli.cap --keep 2>"$tmp/cap.err"
 	rc=$?
 	grep -q 'capable returns _Bool (1 byte)' "$tmp/cap.err" || { cat "$tmp/cap.err"; return 1; }
 	[[ $rc == 2 ]] && ! listed cli.cap
@@ -146,7 +146,7 @@ ok "trace --by errno --interval 0.3, Ctrl-C: 400 + 200 of 600 calls, by key, the
 # (format 5) and in Prometheus' text, as one family with an errno label.
 kept_keys() {
 	local n
-	"$K" trace ktarget_errno --name cli.kk --by errno --keys 1 || return 1
+	"$K" trace ktarget_errno --name cli.kk --by errno --keys 1 --keep || return 1
 	echo "errno 30 0" >"$target" || return 1
 	n=$("$K" -j show 'cli.kk{errno=-EAGAIN}' 'cli.kk{errno=other}' | "$py" -c \
 		'import json, sys; print(*[m["count"] for m in json.load(sys.stdin)["metrics"]])') ||
@@ -171,8 +171,8 @@ kept_cgroup() {
 	{ grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg; } &&
 		mkdir -p $cg/kstats-cli/a $cg/kstats-cli/b || return 1
 	id_a=$(stat -c %i $cg/kstats-cli/a)
-	"$K" trace ktarget_empty --name cli.kc --by cgroup &&
-		"$K" trace ktarget_empty --name cli.kca --cgroup kstats-cli/a &&
+	"$K" trace ktarget_empty --name cli.kc --by cgroup --keep &&
+		"$K" trace ktarget_empty --name cli.kca --cgroup kstats-cli/a --keep &&
 		in_cgroup kstats-cli/a 1000 && in_cgroup kstats-cli/b 500 || return 1
 	n=$("$K" -j show 'cli.kc{cgroup=/kstats-cli/a}' cli.kca | "$py" -c \
 		'import json, sys; print(*[m["name"] + "=" + str(m["count"]) for m in json.load(sys.stdin)["metrics"]])') ||
@@ -191,8 +191,8 @@ ok "trace --by cgroup, --cgroup: each cgroup's exact calls, by path in text, by 
 	kept_cgroup
 ok "trace --cgroup of no cgroup: error, exit 1, nothing traced" \
 	expect 1 '^kstatsctl: error: --cgroup: no cgroup /no/such/cgroup' \
-	"$K" trace ktarget_empty --name cli.kcx --cgroup /no/such/cgroup
+	"$K" trace ktarget_empty --name cli.kcx --cgroup /no/such/cgroup --keep
 ok "trace --cgroup of a directory not of cgroup v2: error, exit 1" \
 	expect 1 '^kstatsctl: error: --cgroup: /tmp is not a cgroup v2 directory' \
-	"$K" trace ktarget_empty --name cli.kcx --cgroup /tmp
+	"$K" trace ktarget_empty --name cli.kcx --cgroup /tmp --keep
 ok "after the refusals, no trace cli.kcx" bash -c "! \"$K\" list | grep -q '^cli.kcx'"

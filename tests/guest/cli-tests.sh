@@ -44,7 +44,7 @@ pid_of_thread_refused() {
 t = threading.Thread(target=sys.stdin.read); t.start(); print(t.native_id, flush=True); t.join()'; }
 	read -r tid <&"${T[0]}"
 	expect 1 "error: tracing vfs_read: no process $tid\$|hint: --pid takes a process" \
-		"$K" trace vfs_read --pid "$tid"
+		"$K" trace vfs_read --keep -p "$tid"
 	rc=$?
 	exec {T[1]}>&-
 	wait "$T_PID"
@@ -176,7 +176,7 @@ ok "show -j validates against the schema" json_ok "$tmp/all.json"
 ok "show -f prometheus: real parsers agree with JSON" \
 	"$py" "$validate" prom "$tmp/all.prometheus" "$tmp/all.json"
 ok "show --per-cpu -f json validates" sh -c \
-	"\"$K\" show selftest.b4 --per-cpu -p >$tmp/pc.json && $py $validate schema $schema $tmp/pc.json"
+	"\"$K\" show selftest.b4 --per-cpu --pretty >$tmp/pc.json && $py $validate schema $schema $tmp/pc.json"
 
 # ---- snapshots ----
 ok "snapshot --all -o FILE" "$K" snapshot --all -o "$tmp/a.ksnap"
@@ -385,7 +385,7 @@ t.join()
 PY
 }
 if "$K" info -j | grep -q '"trace"'; then
-	ok "trace tcp_sendmsg" "$K" trace tcp_sendmsg
+	ok "trace tcp_sendmsg --keep" "$K" trace tcp_sendmsg --keep
 	ok "push data over loopback TCP" push_tcp
 	ok "show tcp_sendmsg: calls were timed" expect 0 '^count [1-9]' "$K" show tcp_sendmsg
 	"$K" show tcp_sendmsg --units us | sed 's/^/# /' | tail -n 30
@@ -424,7 +424,7 @@ if "$K" info -j | grep -q '"trace"'; then
 		ok "insmod kstats_target (one-shot tests)" false
 	fi
 	ok "no such function: error, exit 1" expect 1 '^kstatsctl: error: no such function: kstats_no_such_fn' \
-		"$K" trace kstats_no_such_fn
+		"$K" trace kstats_no_such_fn --keep
 	ok "--pid of a thread that is not its process's leader: no such process, hint --tid" \
 		pid_of_thread_refused
 else
@@ -432,7 +432,7 @@ else
 	ok "trace: 'tracing: not supported by this kstats module', exit 1" errors 1 \
 		"kstatsctl: error: tracing: not supported by this kstats module" \
 		"hint: this kstats module cannot trace functions ('kstatsctl info' lists what it supports); a newer kstats can" \
-		"$K" trace tcp_sendmsg
+		"$K" trace tcp_sendmsg --keep
 	ok "untrace: the same, exit 1" expect 1 \
 		'^kstatsctl: error: tracing: not supported by this kstats module' "$K" untrace tcp_sendmsg
 fi

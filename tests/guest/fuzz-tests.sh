@@ -30,7 +30,7 @@ ok "rmmod kstats after the fuzzer" rmmod kstats
 # cycle: load, trace vfs_read (left attached), see it record, unload.
 cycle() {
 	insmod "$build/module/kstats.ko" || return 1
-	"$K" trace vfs_read --name cycle >/dev/null || { rmmod kstats; return 1; }
+	"$K" trace vfs_read --name cycle --keep >/dev/null || { rmmod kstats; return 1; }
 	# The load below calls vfs_read all along: samples are there at once.
 	"$K" -j list | python3 -c 'import json, sys
 m = {e["name"]: e for e in json.load(sys.stdin)["metrics"]}
@@ -71,7 +71,7 @@ stress_mix() {
 	(
 		n=0
 		until [ -e "$dir/stop" ]; do
-			if "$K" trace vfs_read --name stress.tr >/dev/null; then
+			if "$K" trace vfs_read --name stress.tr --keep >/dev/null; then
 				"$K" snapshot stress.tr -o "$dir/tr.ksnap" && n=$((n + 1))
 				"$K" untrace stress.tr
 			fi

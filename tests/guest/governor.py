@@ -130,7 +130,7 @@ def start_spin(cal, budget, measure=True, at=0.5):
 
 def sample8(mech):
     name = "g.s8." + mech
-    kstatsctl("trace", "--name", name, "--mechanism", mech, "--sample", "8", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", name, "--mechanism", mech, "--sample", "8", "ktarget_empty")
     ctl("hammer 4000")
     calls = read("calls")
     t = trace_json(name)
@@ -215,7 +215,7 @@ def engage(mech):
     """
     name = "g.b1." + mech
     budget = 10000
-    kstatsctl("trace", "--name", name, "--mechanism", mech, "--budget", "off", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", name, "--mechanism", mech, "--budget", "off", "ktarget_empty")
     cal = trace_json(name)["sampling"]
     if not cal["calibrated"]:
         kstatsctl("untrace", name)
@@ -226,7 +226,7 @@ def engage(mech):
     # the budget), above it the governor rightly detaches.
     work = start_spin(cal, budget / 1e6, measure=False, at=0.25)
     kstatsctl("untrace", name)
-    kstatsctl("trace", "--name", name, "--mechanism", mech, "--budget", "1%", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", name, "--mechanism", mech, "--budget", "1%", "ktarget_empty")
     full_cal, cal = cal, trace_json(name)["sampling"]
     if not cal["calibrated"]:
         ctl("stop")
@@ -312,7 +312,7 @@ def estimate_vs_loss():
         tap("the cost estimate vs the loss # skip: a timing property, not "
             "under KASAN", True)
         return
-    kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", name, "--budget", "20%", "ktarget_empty")
     cal = trace_json(name)["sampling"]
     kstatsctl("untrace", name)
     if not cal["calibrated"]:
@@ -322,7 +322,7 @@ def estimate_vs_loss():
     start_spin(cal, 0.2, measure=False)
     bare, traced, ests, modes = [poll_window("g.ref", 0.5)], [], [], []
     for _ in range(3):
-        kstatsctl("trace", "--name", name, "--budget", "20%", "ktarget_empty")
+        kstatsctl("trace", "--keep", "--name", name, "--budget", "20%", "ktarget_empty")
         # Sampling or not (an attach may calibrate a little differently
         # from the one the load was set by), the estimate must hold: for a
         # window wholly under the N of the look that began it.
@@ -375,7 +375,7 @@ def estimate_vs_loss():
 
 def rare_never_sampled():
     name = "g.rare"
-    kstatsctl("trace", "--name", name, "--budget", "1%", "ktarget_sleep")
+    kstatsctl("trace", "--keep", "--name", name, "--budget", "1%", "ktarget_sleep")
     ctl("sleep 10000 150")
     t = trace_json(name)
     kstatsctl("untrace", name)
@@ -388,7 +388,7 @@ def detach():
     """A budget that declining every call cannot meet: the trace detaches."""
     name = "g.det"
     ctl("spin1 100")
-    kstatsctl("trace", "--name", name, "--budget", "0.001%", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", name, "--budget", "0.001%", "ktarget_empty")
     took, s = wait_mode(name, DETACHED, 10)
     ctl("stop")
     shown = kstatsctl("show", name).stdout
@@ -417,8 +417,8 @@ def module_default():
     tap("budget_ppm above a whole CPU is refused", refused, "written")
     with open(param, "w") as f:
         f.write("5000")
-    kstatsctl("trace", "--name", "g.def", "ktarget_empty")
-    kstatsctl("trace", "--name", "g.off", "--budget", "off", "ktarget_sec_start")
+    kstatsctl("trace", "--keep", "--name", "g.def", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", "g.off", "--budget", "off", "ktarget_sec_start")
     governed, off = trace_json("g.def")["sampling"], trace_json("g.off")["sampling"]
     with open(param, "w") as f:
         f.write("0")

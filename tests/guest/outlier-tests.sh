@@ -50,7 +50,7 @@ PY
 # handlers is in the target's time, not in the call's.)
 exact_ten() {
 	local mech=$1 name=outl.$1
-	"$K" trace ktarget_work --mechanism "$mech" --name "$name" --outliers 2ms || return 1
+	"$K" trace ktarget_work --keep --mechanism "$mech" --name "$name" --outliers 2ms || return 1
 	write_target "mix 100000 1 10 5000" &&
 		"$K" outliers "$name" -j >"$tmp/o.json" && "$K" show "$name" >"$tmp/show.txt" ||
 		{ "$K" untrace "$name"; return 1; }
@@ -127,7 +127,7 @@ PY
 
 # A 64-entry ring, 1000 outliers: the 64 newest kept, 936 said lost.
 ring_64() {
-	"$K" trace ktarget_work --name outl.ring --outliers 100us --outlier-ring 64 \
+	"$K" trace ktarget_work --keep --name outl.ring --outliers 100us --outlier-ring 64 \
 		--outlier-rate 1000000 || return 1
 	write_target "mix 0 1 1000 200" || return 1
 	"$K" outliers outl.ring -j >"$tmp/r.json" && "$K" show outl.ring >"$tmp/show.txt" || return 1
@@ -146,7 +146,7 @@ if (d["captured"], d["overwritten"], d["capacity"], len(o)) != (1000, 936, 64, 6
 # A section that moves to the next CPU half way, on every CPU, twice: each
 # an outlier whose end CPU is the one after its start CPU.
 section_cpus() {
-	"$K" trace outl.sec --start ktarget_sec_start --end ktarget_sec_end \
+	"$K" trace outl.sec --keep --start ktarget_sec_start --end ktarget_sec_end \
 		--outliers 1ms || return 1
 	write_target "section 3000 2" || return 1
 	"$K" outliers outl.sec -j >"$tmp/s.json" || return 1
@@ -175,7 +175,7 @@ show_live() {
 }
 live_p999() {
 	local t0 now low high thr=0 captured=0 before
-	"$K" trace ktarget_work --name outl.live --outliers p99.9 || return 1
+	"$K" trace ktarget_work --keep --name outl.live --outliers p99.9 || return 1
 	write_target "mix 20000 1 40 300" || return 1
 	t0=${EPOCHREALTIME/./}
 	until show_live && ((low <= thr && thr < high)); do
@@ -197,7 +197,7 @@ live_p999() {
 # over 1 ms, are all kept; counted from show -j (no stacks read).
 tp_section() {
 	local doc
-	"$K" trace outl.tp --start tp:kstats_target:ktarget_begin \
+	"$K" trace outl.tp --keep --start tp:kstats_target:ktarget_begin \
 		--end tp:kstats_target:ktarget_end --outliers 1ms || return 1
 	write_target "tpsection 3000 3" || return 1
 	doc=$("$K" show outl.tp -j) && "$K" untrace outl.tp || return 1
@@ -207,7 +207,7 @@ tp_section() {
 # Bad input: a usage error (exit 2) and nothing traced.
 refused() {
 	local out rc
-	out=$("$K" trace ktarget_work --name outl.bad "$@" 2>&1)
+	out=$("$K" trace ktarget_work --keep --name outl.bad "$@" 2>&1)
 	rc=$?
 	echo "$out" | head -n 2
 	((rc == 2)) && [[ $out == *"error: "* && $out == *"hint: "* ]] &&
@@ -239,7 +239,7 @@ ok "--outliers 5xs (no such unit): usage error" refused --outliers 5xs
 ok "--outlier-ring without --outliers: usage error" refused --outlier-ring 64
 ok "kstatsctl outliers of a trace without them: error, hint" \
 	expect 1 "error: vfs_read: not a trace that keeps outliers|hint: .*--outliers.*" \
-	sh -c "'$K' trace vfs_read && '$K' outliers vfs_read; rc=\$?; '$K' untrace vfs_read; exit \$rc"
+	sh -c "'$K' trace vfs_read --keep && '$K' outliers vfs_read; rc=\$?; '$K' untrace vfs_read; exit \$rc"
 ok "rmmod kstats_target" rmmod kstats_target
 ok "rmmod kstats" rmmod kstats
 rm -rf "$tmp"

@@ -46,7 +46,7 @@ ok "group kstats: create refused (EPERM), exit 1" expect 1 'error: .*permission 
 ok "group kstats: record refused, exit 1" expect 1 'error: .*permission denied' \
 	member "$K" --no-autoload record pkg.test 5
 ok "group kstats: trace refused, exit 1" expect 1 'error: .*permission denied' \
-	member "$K" --no-autoload trace vfs_read
+	member "$K" --no-autoload trace vfs_read --keep
 ok "group kstats: reset refused, exit 1" expect 1 'error: .*permission denied' \
 	member "$K" --no-autoload reset pkg.test
 ok "still 3 samples" expect 0 '^count 3( |$)' "$K" show pkg.test

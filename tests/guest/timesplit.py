@@ -73,7 +73,7 @@ def show(name):
 
 def traced(func, name, workload, pin=None, how=None):
     """Trace FUNC with --split as NAME, run WORKLOAD on the ctl, and read."""
-    kstatsctl("trace", func, "--name", name, "--split",
+    kstatsctl("trace", "--keep", func, "--name", name, "--split",
               *(how or ("--mechanism", MECH)))
     try:
         cmd = ["sh", "-c", "echo %s > %s" % (workload, CTL)]
@@ -147,7 +147,7 @@ def vs_schedstat(hogged):
     if os.path.exists(fifo):
         os.unlink(fifo)
     os.mkfifo(fifo)
-    kstatsctl("trace", "ktarget_busy", "--name", name, "--split", "--mechanism", MECH)
+    kstatsctl("trace", "--keep", "ktarget_busy", "--name", name, "--split", "--mechanism", MECH)
     cpu = str(os.cpu_count() - 1)
     hog = start_hog(cpu) if hogged else None
     try:
@@ -199,7 +199,7 @@ def sigstale(cpu):
     (measured 18-27 ms of RUNQ under TCG, 217-220 ms under KASAN)."""
     name = "t.split.sig"
     spinner = subprocess.Popen(["taskset", "-c", cpu, "sh", "-c", "while :; do :; done"])
-    kstatsctl("trace", "ktarget_sigstale", "--name", name, "--split", "--mechanism", MECH)
+    kstatsctl("trace", "--keep", "ktarget_sigstale", "--name", name, "--split", "--mechanism", MECH)
     try:
         # The writer handles SIGUSR1: it stays pending through the calls.
         subprocess.run(["taskset", "-c", cpu, "python3", "-c",

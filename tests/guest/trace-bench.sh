@@ -75,32 +75,32 @@ for ((r = 0; r < ROUNDS; r++)); do
 	measure_value vbase
 	if ((split)); then
 		measure_switch base
-		"$K" trace ktarget_sleep --name bench.sw --split >/dev/null
+		"$K" trace ktarget_sleep --name bench.sw --keep --split >/dev/null
 		measure_switch split
 		"$K" untrace bench.sw
 	fi
 	for m in "${mechs[@]}"; do
-		"$K" trace ktarget_empty --name "bench.$m" --mechanism "$m" >/dev/null
+		"$K" trace ktarget_empty --name "bench.$m" --keep --mechanism "$m" >/dev/null
 		measure "$m"
 		read -r floor hits misses <<<"$("$K" -j show "bench.$m" | python3 -c 'import json,sys
 t = json.load(sys.stdin)["metrics"][0]["trace"]
 print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" untrace "bench.$m"
 		# Sampled: 7 calls in 8 only enter and are declined.
-		"$K" trace ktarget_empty --name "bench.s8.$m" --mechanism "$m" --sample 8 >/dev/null
+		"$K" trace ktarget_empty --name "bench.s8.$m" --keep --mechanism "$m" --sample 8 >/dev/null
 		measure "s8_$m"
 		"$K" untrace "bench.s8.$m"
 		# Outliers kept over a threshold no call reaches: the check alone.
-		"$K" trace ktarget_empty --name "bench.o.$m" --mechanism "$m" --outliers 1s >/dev/null
+		"$K" trace ktarget_empty --name "bench.o.$m" --keep --mechanism "$m" --outliers 1s >/dev/null
 		measure "outl_$m"
 		"$K" untrace "bench.o.$m"
 		if ((split)); then
-			"$K" trace ktarget_empty --name "bench.sp.$m" --mechanism "$m" --split >/dev/null
+			"$K" trace ktarget_empty --name "bench.sp.$m" --keep --mechanism "$m" --split >/dev/null
 			measure "split_$m"
 			"$K" untrace "bench.sp.$m"
 		fi
 		if ((self)); then
-			"$K" trace ktarget_empty --name "bench.self.$m" --mechanism "$m" --self >/dev/null
+			"$K" trace ktarget_empty --name "bench.self.$m" --keep --mechanism "$m" --self >/dev/null
 			measure "self_$m"
 			"$K" untrace "bench.self.$m"
 		fi
@@ -109,22 +109,22 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 		# value at worst. kstatsctl refuses that from the kernel's BTF
 		# (a void function's errno means nothing); KSTATS_BTF=/dev/null
 		# leaves it without BTF, where nothing is refused.
-		KSTATS_BTF=/dev/null "$K" trace ktarget_empty --name "bench.k.$m" --mechanism "$m" \
+		KSTATS_BTF=/dev/null "$K" trace ktarget_empty --name "bench.k.$m" --keep --mechanism "$m" \
 			--by errno >/dev/null
 		measure "key_$m"
 		"$K" untrace "bench.k.$m"
 		# Keyed by cgroup (one value: this shell's), and filtered by the
 		# root cgroup (every task passes the check).
-		"$K" trace ktarget_empty --name "bench.kc.$m" --mechanism "$m" --by cgroup >/dev/null
+		"$K" trace ktarget_empty --name "bench.kc.$m" --keep --mechanism "$m" --by cgroup >/dev/null
 		measure "keycg_$m"
 		"$K" untrace "bench.kc.$m"
-		"$K" trace ktarget_empty --name "bench.cg.$m" --mechanism "$m" --cgroup / >/dev/null
+		"$K" trace ktarget_empty --name "bench.cg.$m" --keep --mechanism "$m" --cgroup / >/dev/null
 		measure "cg_$m"
 		"$K" untrace "bench.cg.$m"
 		# The plain trace attached again: what a difference between two
 		# attaches of the same trace is worth (the rows above compare
 		# attaches too).
-		"$K" trace ktarget_empty --name "bench.a.$m" --mechanism "$m" >/dev/null
+		"$K" trace ktarget_empty --name "bench.a.$m" --keep --mechanism "$m" >/dev/null
 		measure "again_$m"
 		"$K" untrace "bench.a.$m"
 		# Values and predicates, each against the plain trace of the same

@@ -61,8 +61,8 @@ tap "untrace, rmmod kstats_init_target" sh -c \
 snapshot_killable() {
 	local K=$build/../../cli/kstatsctl hold=/sys/kernel/debug/kstats_target/rcu_holding
 	local holder untr snap rc=0
-	$K --no-autoload trace --name t.kill1 ktarget_empty >/dev/null &&
-		$K --no-autoload trace --name t.kill2 ktarget_empty >/dev/null || return 1
+	$K --no-autoload trace --keep --name t.kill1 ktarget_empty >/dev/null &&
+		$K --no-autoload trace --keep --name t.kill2 ktarget_empty >/dev/null || return 1
 	echo rcu_hold >/sys/kernel/debug/kstats_target/ctl &
 	holder=$!
 	# A grace period waits only for readers that began before it.
@@ -95,7 +95,7 @@ print(" ".join(m for m in json.load(sys.stdin)["module"]["mechanisms"] if m in (
 	done
 else
 	tap "--split on a kernel without it: a clear error, nothing attached" sh -c \
-		"$K_ --no-autoload trace ktarget_busy --split 2>&1 | tr -s ' \n' ' ' | grep -q 'does not say whether a task' &&
+		"$K_ --no-autoload trace ktarget_busy --split --keep 2>&1 | tr -s ' \n' ' ' | grep -q 'does not say whether a task' &&
 		 ! $K_ --no-autoload list | grep -q ktarget_busy"
 fi
 # The traced function's module goes away under a trace (each mechanism):

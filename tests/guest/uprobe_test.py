@@ -52,7 +52,7 @@ def ctl(*args):
 
 
 def trace(name, func, *opts):
-    rc, out = ctl("trace", "--name", name, TARGET + ":" + func, *opts)
+    rc, out = ctl("trace", "--keep", "--name", name, TARGET + ":" + func, *opts)
     return ok(rc == 0, "trace %s:%s %s" % (os.path.basename(TARGET), func, " ".join(opts)), out)
 
 
@@ -220,7 +220,7 @@ def cycles(n):
     bad = ""
     t0 = time.monotonic()
     for i in range(n):
-        rc, out = ctl("trace", "--name", "u.cyc", TARGET + ":u_leaf")
+        rc, out = ctl("trace", "--keep", "--name", "u.cyc", TARGET + ":u_leaf")
         rc2, out2 = ctl("untrace", "u.cyc")
         if rc or rc2:
             bad = "cycle %d: %s %s" % (i, out, out2)
@@ -238,12 +238,12 @@ def cycles(n):
 def refusals():
     gone = subprocess.Popen(["true"])
     gone.wait()
-    rc, out = ctl("trace", "--pid", str(gone.pid), TARGET + ":u_leaf")
+    rc, out = ctl("trace", "--keep", "-p", str(gone.pid), TARGET + ":u_leaf")
     ok(rc == 1 and "no process" in out, "--pid of a process that is gone: refused", out)
-    rc, out = ctl("trace", "--pid", str(gone.pid), "c:malloc")
+    rc, out = ctl("trace", "--keep", "-p", str(gone.pid), "c:malloc")
     ok(rc == 1 and "no process" in out, "--pid that is gone, a library through its "
        "mappings: refused", out)
-    rc, out = ctl("trace", TARGET + ":no_such_function")
+    rc, out = ctl("trace", "--keep", TARGET + ":no_such_function")
     ok(rc == 1 and "no function no_such_function" in out, "a missing symbol: refused", out)
     rc, out = ctl("-j", "list")
     ok(rc == 0 and "utarget" not in out, "nothing attached by a refusal", out)

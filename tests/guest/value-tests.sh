@@ -62,7 +62,7 @@ ok "info lists the feature expr" has_feature expr
 run() {
 	local name=$1 seed=$2 bits=$3 extra=() m
 	shift 3
-	"$K" trace "$fn" --name "$name" "$@" || return 1
+	"$K" trace "$fn" --name "$name" --keep "$@" || return 1
 	echo "values $N $seed $bits" >"$ctl" || { "$K" untrace "$name"; return 1; }
 	cat "$blob" >"$tmp/$name.bin"
 	for m in "NEG-$name" "VALUE-$name"; do
@@ -164,17 +164,17 @@ if ((btf)); then
 		plan_offsets
 	ok "an unknown parameter: refused with the function's parameters, nothing traced" \
 		expect 2 "error: --value 'vv': ktarget_value has no parameter 'vv'|hint: did you mean 'v'\\? ktarget_value's parameters: o, v" \
-		"$K" trace "$fn" --value vv
+		"$K" trace "$fn" --value vv --keep
 	ok "a member not in the struct: the nearest one as the hint" \
 		expect 2 "error: --value 'o->mid->innr': struct kv_mid has no member 'innr'|hint: did you mean 'inner'\\?" \
-		"$K" trace "$fn" --value 'o->mid->innr'
+		"$K" trace "$fn" --value 'o->mid->innr' --keep
 else
 	skip "--dry-run offsets and refusals from the module's BTF" "no /sys/kernel/btf/kstats_target"
 fi
 
 # show's text: a value is unitless, and faults and rejected are said.
 show_text() {
-	"$K" trace "$fn" --name kv.text --value '(s64)arg1' || return 1
+	"$K" trace "$fn" --name kv.text --keep --value '(s64)arg1' || return 1
 	echo "values 64 7 12" >"$ctl"
 	"$K" show kv.text >"$tmp/text" 2>&1
 	"$K" summary kv.text NEG-kv.text >"$tmp/sum" 2>&1
@@ -192,7 +192,7 @@ ok "show and summary: a value's rows have no unit; faults and rejected beside hi
 
 # A value keyed by errno, saved: format 6, and every metric read back unitless.
 keyed_file() {
-	"$K" trace "$fn" --name kv.key --value '(s64)arg1' --by errno || return 1
+	"$K" trace "$fn" --name kv.key --keep --value '(s64)arg1' --by errno || return 1
 	echo "values 256 5 16" >"$ctl"
 	"$K" snapshot --all -o "$tmp/key.ksnap" || { "$K" untrace kv.key; return 1; }
 	"$K" untrace kv.key || return 1
@@ -225,10 +225,10 @@ ok "one-shot --value --duration, Ctrl-C: every call's value, untraced after" one
 # Refusals that need no BTF, checked before anything is attached.
 ok "--value on a section: refused, nothing traced" \
 	expect 2 "error: --value: a section has no arguments nor return value|hint: .*" \
-	"$K" trace kv.sect --start ktarget_empty --end ktarget_value --value arg0
+	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value arg0
 ok "arg6: on the stack, refused" \
 	expect 2 "error: --value 'arg6': arg6 is on the stack.*|hint: only the first 6 .*" \
-	"$K" trace "$fn" --value arg6
+	"$K" trace "$fn" --value arg6 --keep
 ok "nothing left traced" sh -c "! '$K' list | grep -q 'kv\\.'"
 
 tap_end
