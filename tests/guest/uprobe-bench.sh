@@ -25,7 +25,7 @@ run_bench() { echo go | "$B" "$ROUNDS" "$CALLS"; }
 
 base=$(run_bench)
 
-"$K" trace --name bench.u "$B:u_empty" >/dev/null
+"$K" trace --keep --name bench.u "$B:u_empty" >/dev/null 2>&1
 kstats=$(run_bench)
 read -r hits misses <<<"$("$K" -j show bench.u | python3 -c 'import json,sys
 t = json.load(sys.stdin)["metrics"][0]["trace"]
