@@ -499,7 +499,8 @@ int cmd_trace(int argc, char **argv)
 			 a.split ? "BLOCKED" : "SELF", KSTATS_NAME_LEN - 1);
 		goto out;
 	}
-	a.x.section = a.end;
+	a.x.end = a.end;
+	a.x.keyed = a.key;
 	a.x.timed = a.split ? "split" : a.self ? "self" : a.outliers ? "outliers" : NULL;
 	plan = xcalloc(1, sizeof(*plan));
 	rc = ks_trace_expr_check(&a.x, a.start ? a.start : func, a.name ? a.name : func, plan);

@@ -451,6 +451,7 @@ struct kstats_record {
 #define KSTATS_OPERAND_ARG	1	/* argument index, at entry */
 #define KSTATS_OPERAND_RETVAL	2	/* the return value, at exit */
 #define KSTATS_OPERAND_DURATION	3	/* the call's duration, ns (predicates) */
+#define KSTATS_OPERAND_END_ARG	4	/* a section's end's argument, at the end */
 #define KSTATS_OPERAND_SIGNED	(1U << 0)
 #define KSTATS_EXPR_LOADS	8
 #define KSTATS_EXPR_TERMS	8
