@@ -454,7 +454,8 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 			return 0;
 		}
 		if (idx >= eb_nr_params(c)) {
-			ks_set_hint("its parameters: %s", eb_param_list(c, list, sizeof(list)));
+			ks_set_hint("its %s: %s", c->event ? "arguments" : "parameters",
+				    eb_param_list(c, list, sizeof(list)));
 			return eb_refuse(p, n, "%s has %d %s%s: there is no %s", c->func,
 				      eb_nr_params(c), c->event ? "argument" : "parameter",
 				      eb_nr_params(c) == 1 ? "" : "s", id);
@@ -469,6 +470,11 @@ named:
 			    "retval, with a cast for their width: (s32)arg1");
 		return eb_refuse(p, n, "'%s': no BTF here (/sys/kernel/btf/vmlinux) to "
 			      "name it", id);
+	}
+	if (c->proto < 0 && c->event) {
+		ks_set_hint("BTF has no btf_trace_%s (no such event, or a module "
+			    "without BTF?): use argN, with casts: (s32)arg1", c->event);
+		return eb_refuse(p, n, "the arguments of %s are not known", c->func);
 	}
 	if (c->proto < 0) {
 		ks_set_hint("BTF has no function %s (inlined, or a module without BTF?): "

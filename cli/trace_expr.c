@@ -41,7 +41,8 @@ static int ks_trace_expr_point(const struct ks_trace_expr *x, const char *func)
 				x->time ? "time" : x->timed, func);
 	}
 	if (x->keyed) {
-		ks_set_hint("trace it once per key with --if (e.g. --if 'cpu == 1')");
+		ks_set_hint("--by keys functions and sections: --start tp:A --end tp:B "
+			    "--by cgroup keys a section between two tracepoints");
 		return ks_usage("--by: not yet with a tracepoint alone");
 	}
 	return 0;

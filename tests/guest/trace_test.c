@@ -547,6 +547,8 @@ int main(int argc, char **argv)
 		int have_expr = !!(info.features & KSTATS_FEAT_EXPR);
 
 		test_expr_abi(have_expr);
+		test_expr_tp(have_expr &&
+			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		if (have_fprobe)
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
@@ -614,6 +616,8 @@ int main(int argc, char **argv)
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
 		test_expr_abi(have_expr);
+		test_expr_tp(have_expr &&
+			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_expr_bpftrace(have_fprobe, have_expr);
 		test_sections(ncpus);
 		test_socket_send();

@@ -82,6 +82,7 @@ void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints);
 /* trace_expr*.c: values and predicates; @supported: KSTATS_FEAT_EXPR. */
 void test_expr(uint32_t mech, const char *m, int supported);
 void test_expr_abi(int supported);
+void test_expr_tp(int supported);	/* trace_expr_tp.c: values at tracepoints */
 void test_expr_bpftrace(int have_fprobe, int supported);
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
