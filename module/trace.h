@@ -326,6 +326,7 @@ enum kstats_expr_site {
 	KSTATS_SITE_TP_SECTION,		/* tracepoints: start's, end's arguments, duration */
 	KSTATS_SITE_SECTION,		/* functions by kprobe: none (yet) */
 };
+
 /* A tracepoint probe's arguments after its data: x86-64's 5 other registers. */
 #define KSTATS_TP_ARGS		5
 int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,

@@ -119,14 +119,14 @@ static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_e
 {
 	size_t len = strnlen((const char *)t->name, KSTATS_NAME_LEN);
 	bool value = x->flags & KSTATS_EXPR_VALUE, timed = x->flags & KSTATS_EXPR_TIME;
+	const u32 timed_only = KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF;
 
 	if (site == KSTATS_SITE_SECTION)
 		return false;
-	if (site == KSTATS_SITE_POINT && (!value || timed || t->key ||
-	    (t->flags & (KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF))))
+	if (site == KSTATS_SITE_POINT &&
+	    (!value || timed || t->key || (t->flags & timed_only)))
 		return false;
-	if (value && !timed &&
-	    (t->flags & (KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF)))
+	if (value && !timed && (t->flags & timed_only))
 		return false;
 	if (timed && len + sizeof("VALUE-") - 1 > KSTATS_NAME_MAX)
 		return false;
