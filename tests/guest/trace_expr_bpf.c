@@ -6,15 +6,25 @@
  * each other). At frac_bits 0 kstats' slots are bpftrace's buckets: every
  * count must be equal, bpftrace's negative bucket against NEG-NAME's
  * samples. Debian 12's bpftrace (0.17) puts every value of 2^31 and more
- * in its top bucket [2G, 4G), so the calls stay below 2^30.
+ * in its top bucket [2G, 4G), so the calls stay below 2^30. The same at a
+ * point: the target's event ktarget_value_start(o, v), emitted before each
+ * call, against bpftrace's tracepoint on it (its record's v).
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "trace_expr.h"
+
+static const char bpf_prog_tp[] =
+	"BEGIN { printf(\"begin\\n\"); } "
+	"tracepoint:kstats_target:ktarget_value_start { @h = hist(args->v); "
+	"if (args->v > 1000) { @p = count(); } "
+	"if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
+	"kprobe:ktarget_sleep { exit(); }";
 
 static const char bpf_prog[] =
 	"BEGIN { printf(\"begin\\n\"); } "
@@ -71,8 +81,20 @@ static void bpf_line(const char *line, void *arg)
 struct bpf_trace {
 	const char *name;
 	uint32_t mech;
-	int pred;	/* the predicate alone, else the value */
+	int pred;	/* the predicate alone (at a point: with the value), else the value */
 };
+
+/* TRACE of the point ktarget_value_start with @x, every hit recorded. */
+static int tp_xtrace(const char *name, const struct kstats_expr *x)
+{
+	struct kstats_trace t = {
+		.func = (uintptr_t)"tp:kstats_target:ktarget_value_start",
+		.mechanism = KSTATS_MECH_TRACEPOINT, .sample_every = 1, .expr = (uintptr_t)x,
+	};
+
+	strncpy((char *)t.name, name, sizeof(t.name) - 1);
+	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
+}
 
 static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 		    const struct bpf_hist *warm, int n)
@@ -103,27 +125,20 @@ static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 	   (unsigned long long)tn, (unsigned long long)(b->neg - warm->neg));
 }
 
-void test_expr_bpftrace(int have_fprobe, int supported)
+/* bpftrace's @prog beside kstats' @nr @traces on the same calls, then compared. */
+static void bpf_run(const char *prog, const struct bpf_trace *traces, int nr)
 {
 	static struct bpf_hist b, warm;
 	static struct kv_call c[MAX_VALUE_CALLS];
-	struct bpf_trace traces[] = {
-		{ "t.bv.kr", KSTATS_MECH_KRETPROBE, 0 }, { "t.bp.kr", KSTATS_MECH_KRETPROBE, 1 },
-		{ "t.bv.fp", KSTATS_MECH_FPROBE, 0 }, { "t.bp.fp", KSTATS_MECH_FPROBE, 1 },
-	};
-	int nr = have_fprobe ? 4 : 2, i, n, begun, attached = 0, traced = 1, clean;
+	int i, n, begun, attached = 0, traced = 1, clean;
 	struct kstats_expr x = { 0 };
 	unsigned int warmed = 0;
 	char cmd[64];
 	struct peer pr;
 
-	if (!supported) {
-		ok(1, "# SKIP bpftrace's hist(): no KSTATS_FEAT_EXPR");
-		return;
-	}
 	memset(&b, 0, sizeof(b));
 	memset(&warm, 0, sizeof(warm));
-	if (!ok(peer_start(&pr, bpf_prog), "hist(arg1): bpftrace started"))
+	if (!ok(peer_start(&pr, prog), "hist(arg1): bpftrace started"))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
 	while (begun && !attached && warmed < 1000) {
@@ -140,11 +155,14 @@ void test_expr_bpftrace(int have_fprobe, int supported)
 			x.terms[0] = (struct kstats_term){
 				.operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
 				.cmp = KSTATS_CMP_GT, .constant = 1000 };
-		} else {
+		}
+		if (!traces[i].pred || traces[i].mech == KSTATS_MECH_TRACEPOINT) {
 			x.flags = KSTATS_EXPR_VALUE;
 			x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
 		}
-		traced &= xtrace(traces[i].name, traces[i].mech, 0, &x, 0) == 0;
+		traced &= (traces[i].mech == KSTATS_MECH_TRACEPOINT ?
+			   tp_xtrace(traces[i].name, &x) :
+			   xtrace(traces[i].name, traces[i].mech, 0, &x, 0)) == 0;
 	}
 	if (!ok(attached && traced, "hist(arg1): bpftrace's probe counting (after %u warm-up "
 		"calls), and kstats' %d traces attached", warmed, nr)) {
@@ -163,4 +181,32 @@ void test_expr_bpftrace(int have_fprobe, int supported)
 		compare(&traces[i], &b, &warm, n);
 		untrace(traces[i].name);
 	}
+}
+
+void test_expr_bpftrace(int have_fprobe, int supported)
+{
+	static const struct bpf_trace traces[] = {
+		{ "t.bv.kr", KSTATS_MECH_KRETPROBE, 0 }, { "t.bp.kr", KSTATS_MECH_KRETPROBE, 1 },
+		{ "t.bv.fp", KSTATS_MECH_FPROBE, 0 }, { "t.bp.fp", KSTATS_MECH_FPROBE, 1 },
+	};
+
+	if (!supported) {
+		ok(1, "# SKIP bpftrace's hist(): no KSTATS_FEAT_EXPR");
+		return;
+	}
+	bpf_run(bpf_prog, traces, have_fprobe ? 4 : 2);
+}
+
+/* At a point: kstats' v and v > 1000 against bpftrace's tracepoint on the same event. */
+void test_expr_bpftrace_tp(int supported)
+{
+	static const struct bpf_trace traces[] = {
+		{ "t.bv.tp", KSTATS_MECH_TRACEPOINT, 0 }, { "t.bp.tp", KSTATS_MECH_TRACEPOINT, 1 },
+	};
+
+	if (!supported) {
+		ok(1, "# SKIP bpftrace's hist() at a tracepoint: no tracepoint mechanism or expr");
+		return;
+	}
+	bpf_run(bpf_prog_tp, traces, 2);
 }

@@ -553,6 +553,8 @@ int main(int argc, char **argv)
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
 		test_expr_bpftrace(have_fprobe, have_expr);
+		test_expr_bpftrace_tp(have_expr &&
+				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 	} else if (argc > 1 && !strcmp(argv[1], "cgroup")) {
 		/* The cgroup checks alone (by hand). */
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
@@ -619,6 +621,8 @@ int main(int argc, char **argv)
 		test_expr_tp(have_expr &&
 			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_expr_bpftrace(have_fprobe, have_expr);
+		test_expr_bpftrace_tp(have_expr &&
+				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_sections(ncpus);
 		test_socket_send();
 		test_refusals(have_fprobe);

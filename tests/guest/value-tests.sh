@@ -69,8 +69,11 @@ run() {
 	"$K" trace "${tgt[@]}" --name "$name" "$@" || return 1
 	echo "values $N $seed $bits" >"$ctl" || { "$K" untrace "$name"; return 1; }
 	cat "$blob" >"$tmp/$name.bin"
+	# From JSON: the table may shorten names to fit (a section's owner is long).
 	for m in "NEG-$name" "VALUE-$name"; do
-		"$K" list | grep -q "^$m " && extra+=("$m")
+		"$K" -j list | "$py" -c 'import json, sys
+sys.exit(sys.argv[1] not in [m["name"] for m in json.load(sys.stdin)["metrics"]])' "$m" &&
+			extra+=("$m")
 	done
 	"$K" -j show "$name" "${extra[@]}" >"$tmp/$name.json" || { "$K" untrace "$name"; return 1; }
 	"$K" untrace "$name" || return 1
