@@ -68,12 +68,17 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 
 struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 {
-	struct ks_btf_ctx *c = xcalloc(1, sizeof(*c));
+	struct ks_btf_ctx *c = ks_btf_tp_open(func);
+
+	if (c)
+		return c;
+	c = xcalloc(1, sizeof(*c));
 	const char *env = getenv("KSTATS_BTF"), *colon = strchr(func, ':');
 	char mod[128] = "";
 
 	ks_btf_quiet();
 	c->proto = -1;
+	c->names = -1;
 	c->func = colon ? colon + 1 : func;
 	if (colon)
 		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - func), func);
@@ -102,6 +107,7 @@ void ks_btf_ctx_close(struct ks_btf_ctx *c)
 {
 	if (!c)
 		return;
+	ks_btf_ctx_close(c->other);
 	if (c->btf && c->btf != c->vmlinux)
 		btf__free(c->btf);
 	btf__free(c->vmlinux);
@@ -313,11 +319,12 @@ int eb_refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
 
 /* ---- sources ---- */
 
-/* Parameter @i's name ("arg3" without one) into @buf. */
-static const char *param_name(const struct ks_btf_ctx *c, int i, char *buf, size_t len)
+/* Parameter @i's name ("arg3" without one) into @buf; a tracepoint's after its data. */
+const char *eb_param_name(const struct ks_btf_ctx *c, int i, char *buf, size_t len)
 {
-	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
-	const struct btf_param *bp = btf_params(pt) + i;
+	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)(c->names >= 0 ?
+						    c->names : c->proto));
+	const struct btf_param *bp = btf_params(pt) + c->first + i;
 	const char *name = btf__name_by_offset(c->btf, bp->name_off);
 
 	if (name && *name)
@@ -327,24 +334,24 @@ static const char *param_name(const struct ks_btf_ctx *c, int i, char *buf, size
 	return buf;
 }
 
-static int nr_params(const struct ks_btf_ctx *c)
+int eb_nr_params(const struct ks_btf_ctx *c)
 {
 	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
 
-	return btf_vlen(pt);
+	return btf_vlen(pt) - c->first;
 }
 
-static const char *param_list(const struct ks_btf_ctx *c, char *buf, size_t len)
+const char *eb_param_list(const struct ks_btf_ctx *c, char *buf, size_t len)
 {
 	char name[KS_EXPR_IDENT];
 	size_t at = 0;
 	int i;
 
 	buf[0] = 0;
-	for (i = 0; i < nr_params(c) && at < len; i++)
+	for (i = 0; i < eb_nr_params(c) && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
-				       param_name(c, i, name, sizeof(name)));
-	return nr_params(c) ? buf : "none";
+				       eb_param_name(c, i, name, sizeof(name)));
+	return eb_nr_params(c) ? buf : "none";
 }
 
 /* Parameter @i's type; refused when its register cannot be told or read. */
@@ -352,7 +359,7 @@ static int param(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node 
 		 int i, struct rstate *s)
 {
 	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
-	const struct btf_param *bp = btf_params(pt);
+	const struct btf_param *bp = btf_params(pt) + c->first;
 	char name[KS_EXPR_IDENT], ty[96];
 	const char *why;
 	int k, size;
@@ -369,10 +376,10 @@ static int param(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node 
 			    "register; a pointer to it would be");
 		if (k == i)
 			return eb_refuse(p, n, "%s is passed by value (%s, %s): kstats reads "
-				      "integers and pointers", param_name(c, k, name,
+				      "integers and pointers", eb_param_name(c, k, name,
 				      sizeof(name)), ty, why);
 		ks_set_hint("%s (%s) is passed by value before it: the registers of "
-			    "the parameters after it cannot be told", param_name(c, k, name,
+			    "the parameters after it cannot be told", eb_param_name(c, k, name,
 			    sizeof(name)), ty);
 		return eb_refuse(p, n, "%s: its register is not known", n->ident);
 	}
@@ -389,6 +396,11 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 	char *end;
 	long idx;
 
+	if (!strcmp(id, "duration") && c->event && !c->other) {
+		ks_set_hint("--start tp:A --end tp:B times a section between two "
+			    "tracepoints");
+		return eb_refuse(p, n, "%s is a point: it has no duration", c->func);
+	}
 	if (!strcmp(id, "duration")) {
 		if (!pred) {
 			ks_set_hint("--value EXPR --time records both; without --value, "
@@ -400,6 +412,11 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		s->d->time = true;
 		snprintf(s->d->source, sizeof(s->d->source), "duration");
 		return 0;
+	}
+	if (!strcmp(id, "retval") && c->event) {
+		ks_set_hint("a tracepoint passes arguments (%s) and returns nothing",
+			    c->proto < 0 ? "argN" : eb_param_list(c, list, sizeof(list)));
+		return eb_refuse(p, n, "%s has no return value", c->func);
 	}
 	if (!strcmp(id, "retval")) {
 		s->op->source = KSTATS_OPERAND_RETVAL;
@@ -422,26 +439,29 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		idx = strtol(id + 3, &end, 10);
 		if (*end || (id[3] == '0' && id[4]))
 			goto named;
-		if (idx >= REG_ARGS) {
-			ks_set_hint("only the first %d arguments are in registers (x86-64)",
-				    REG_ARGS);
+		if (idx >= REG_ARGS - c->first) {
+			ks_set_hint("only the first %d arguments are in registers (x86-64%s)",
+				    REG_ARGS - c->first, c->first ? "; a tracepoint's data "
+				    "takes one" : "");
 			return eb_refuse(p, n, "%s is on the stack: kstats reads argument "
-				      "registers arg0 to arg%d", id, REG_ARGS - 1);
+				      "registers arg0 to arg%d", id, REG_ARGS - c->first - 1);
 		}
-		s->op->source = KSTATS_OPERAND_ARG;
+		s->op->source = c->end ? KSTATS_OPERAND_END_ARG : KSTATS_OPERAND_ARG;
 		s->op->index = (uint8_t)idx;
 		if (c->proto < 0) {
 			s->t = (struct rtype){ .builtin = true, .size = 8 };
 			snprintf(s->d->source, sizeof(s->d->source), "%s", id);
 			return 0;
 		}
-		if (idx >= nr_params(c)) {
-			ks_set_hint("its parameters: %s", param_list(c, list, sizeof(list)));
-			return eb_refuse(p, n, "%s has %d parameter%s: there is no %s", c->func,
-				      nr_params(c), nr_params(c) == 1 ? "" : "s", id);
+		if (idx >= eb_nr_params(c)) {
+			ks_set_hint("its %s: %s", c->event ? "arguments" : "parameters",
+				    eb_param_list(c, list, sizeof(list)));
+			return eb_refuse(p, n, "%s has %d %s%s: there is no %s", c->func,
+				      eb_nr_params(c), c->event ? "argument" : "parameter",
+				      eb_nr_params(c) == 1 ? "" : "s", id);
 		}
 		snprintf(s->d->source, sizeof(s->d->source), "%s (%s)", id,
-			 param_name(c, (int)idx, name, sizeof(name)));
+			 eb_param_name(c, (int)idx, name, sizeof(name)));
 		return param(c, p, n, (int)idx, s);
 	}
 named:
@@ -451,33 +471,41 @@ named:
 		return eb_refuse(p, n, "'%s': no BTF here (/sys/kernel/btf/vmlinux) to "
 			      "name it", id);
 	}
+	if (c->proto < 0 && c->event) {
+		ks_set_hint("BTF has no btf_trace_%s (no such event, or a module "
+			    "without BTF?): use argN, with casts: (s32)arg1", c->event);
+		return eb_refuse(p, n, "the arguments of %s are not known", c->func);
+	}
 	if (c->proto < 0) {
 		ks_set_hint("BTF has no function %s (inlined, or a module without BTF?): "
 			    "use argN and retval, with casts: (s32)arg1", c->func);
 		return eb_refuse(p, n, "the parameters of %s are not known", c->func);
 	}
-	for (i = 0; i < nr_params(c); i++) {
-		param_name(c, i, name, sizeof(name));
+	for (i = 0; i < eb_nr_params(c); i++) {
+		eb_param_name(c, i, name, sizeof(name));
 		if (!strcmp(name, id))
 			break;
 		eb_nearest(id, name, best, &dist);
 	}
-	if (i == nr_params(c)) {
+	if (i == eb_nr_params(c) && c->event)
+		return ks_btf_tp_unknown(c, p, n, best);
+	if (i == eb_nr_params(c)) {
 		if (best[0])
 			ks_set_hint("did you mean '%s'? %s's parameters: %s", best, c->func,
-				    param_list(c, list, sizeof(list)));
+				    eb_param_list(c, list, sizeof(list)));
 		else
 			ks_set_hint("%s's parameters: %s; or argN, retval", c->func,
-				    param_list(c, list, sizeof(list)));
+				    eb_param_list(c, list, sizeof(list)));
 		return eb_refuse(p, n, "%s has no parameter '%s'", c->func, id);
 	}
-	if (i >= REG_ARGS) {
-		ks_set_hint("only the first %d arguments are in registers (x86-64)",
-			    REG_ARGS);
+	if (i >= REG_ARGS - c->first) {
+		ks_set_hint("only the first %d arguments are in registers (x86-64%s)",
+			    REG_ARGS - c->first, c->first ? "; a tracepoint's data "
+			    "takes one" : "");
 		return eb_refuse(p, n, "%s is argument %d, on the stack: kstats reads "
-			      "arg0 to arg%d", id, i, REG_ARGS - 1);
+			      "arg0 to arg%d", id, i, REG_ARGS - c->first - 1);
 	}
-	s->op->source = KSTATS_OPERAND_ARG;
+	s->op->source = c->end ? KSTATS_OPERAND_END_ARG : KSTATS_OPERAND_ARG;
 	s->op->index = (uint8_t)i;
 	snprintf(s->d->source, sizeof(s->d->source), "arg%d (%s)", i, id);
 	return param(c, p, n, i, s);

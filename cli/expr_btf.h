@@ -16,7 +16,29 @@ struct ks_btf_ctx {
 	const char *func;	/* the symbol, without its module */
 	int proto;		/* its FUNC_PROTO's id, or -1 */
 	char where[160];
+	/* A tracepoint (expr_tp.c): "tp:[system:]event", its data first. */
+	const char *event;	/* the event's name, or NULL: a function */
+	int first;		/* parameters before the arguments: 1, the data */
+	int names;		/* a FUNC_PROTO of the same types, named; or -1 */
+	bool end;		/* a section's end: its arguments are read there */
+	struct ks_btf_ctx *other;	/* a section's start: its end's context */
 };
+
+/* expr_tp.c: a tracepoint's context, or NULL if @target is not one. */
+struct ks_btf_ctx *ks_btf_tp_open(const char *target);
+/*
+ * A section's operand @n: which end it reads (a name one end has, or
+ * start.NAME / end.NAME, which becomes NAME), into *@pick; 0 or the usage
+ * error said.
+ */
+int ks_btf_tp_pick(struct ks_btf_ctx *c, struct ks_parse *p, struct ks_node *n,
+		   struct ks_btf_ctx **pick);
+/* @n names no argument of tracepoint @c: refused, saying if it is a field of its record. */
+int ks_btf_tp_unknown(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		      const char *best);
+int eb_nr_params(const struct ks_btf_ctx *c);
+const char *eb_param_name(const struct ks_btf_ctx *c, int i, char *buf, size_t len);
+const char *eb_param_list(const struct ks_btf_ctx *c, char *buf, size_t len);
 
 /* A type: a BTF id (0: void) under @stars extra pointers, or a builtin (@builtin). */
 struct rtype {

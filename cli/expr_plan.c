@@ -29,9 +29,11 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 	bool value = plan->e.flags & KSTATS_EXPR_VALUE;
 	bool both = plan->e.flags & KSTATS_EXPR_TIME;
 	size_t n = 0, i;
+	bool point = !v->end && !strncmp(plan->func, "tp:", 3);
 
 	snprintf(m[n].name, sizeof(m[n].name), "%s", v->name);
-	m[n].holds = value && !both ? "each call's value" : "each call's duration";
+	m[n].holds = point ? "each hit's value" : value && !both ? "each call's value" :
+		     "each call's duration";
 	m[n++].ns = !value || both;
 	if (both) {
 		snprintf(m[n].name, sizeof(m[n].name), "VALUE-%s", v->name);
@@ -59,7 +61,7 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 		m[n].holds = "a part of the duration";
 		m[n++].ns = true;
 	}
-	if (v->end)
+	if (v->end || point)
 		return n;
 	snprintf(m[n].name, sizeof(m[n].name), "GAP-%s", v->name);
 	m[n].holds = "time between calls";
@@ -67,6 +69,7 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 	return n;
 }
 
+/* A tracepoint's start (or point) is an entry, a section's end an exit. */
 static const char *source_at(const struct kstats_operand *op)
 {
 	return op->source == KSTATS_OPERAND_ARG ? "entry" : "exit";
@@ -75,6 +78,7 @@ static const char *source_at(const struct kstats_operand *op)
 static const char *source_name(const struct kstats_operand *op)
 {
 	return op->source == KSTATS_OPERAND_ARG ? "arg" :
+	       op->source == KSTATS_OPERAND_END_ARG ? "end_arg" :
 	       op->source == KSTATS_OPERAND_RETVAL ? "retval" : "duration";
 }
 
@@ -166,7 +170,8 @@ static void plan_text(const struct ks_plan *plan, const struct ks_plan_view *v,
 	if (v->end)
 		printf("%-11s%s to %s\n", "section", plan->func, v->end);
 	else
-		printf("%-11s%s\n", "function", plan->func);
+		printf("%-11s%s\n", strncmp(plan->func, "tp:", 3) ? "function" : "point",
+		       plan->func);
 	printf("%-11s%s\n", "mechanism", v->mech);
 	if (e->flags || e->nr_terms)
 		printf("%-11s%s\n", "btf", plan->btf);
@@ -210,7 +215,7 @@ static void operand_json(struct json *j, const struct kstats_operand *op,
 	json_kstr(j, "expr", d->text);
 	json_kstr(j, "type", d->type);
 	json_kstr(j, "source", source_name(op));
-	if (op->source == KSTATS_OPERAND_ARG)
+	if (op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_END_ARG)
 		json_ku64(j, "index", op->index);
 	json_kstr(j, "at", source_at(op));
 	json_ku64(j, "size", op->size);

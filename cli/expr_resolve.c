@@ -415,8 +415,19 @@ int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 
 	memset(op, 0, sizeof(*op));
 	memset(d, 0, sizeof(*d));
+	/* A section of tracepoints: the operand's end, and that end's names. */
+	if (c->other && ks_btf_tp_pick(c, p, (struct ks_node *)n, &c))
+		return -1;
 	if (resolve(c, p, n, pred, &s))
 		return -1;
+	if (op->source == KSTATS_OPERAND_END_ARG ||
+	    (op->source == KSTATS_OPERAND_ARG && c->other)) {
+		char src[sizeof(d->source)];
+
+		snprintf(src, sizeof(src), "%s", d->source);
+		snprintf(d->source, sizeof(d->source), "%s %.80s",
+			 c->end ? "end" : "start", src);
+	}
 	eb_type_name(c, &s.t, ty, sizeof(ty));
 	if (!eb_scalar(c, &s.t, &size, &sign, &why)) {
 		if (!strcmp(why, "a struct") || !strcmp(why, "a union"))

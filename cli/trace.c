@@ -97,7 +97,8 @@ static const struct argp_option trace_options[] = {
 	{ "value", OPT_VALUE, "EXPR", 0, "Record a value per call instead of its "
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
 	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
-	  "negatives in NEG-FUNC", 0 },
+	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments at every hit; "
+	  "in a section of tracepoints, start.NAME or end.NAME", 0 },
 	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
 	  "value in VALUE-FUNC)", 0 },
 	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
@@ -501,7 +502,8 @@ int cmd_trace(int argc, char **argv)
 			 a.split ? "BLOCKED" : "SELF", KSTATS_NAME_LEN - 1);
 		goto out;
 	}
-	a.x.section = a.end;
+	a.x.end = a.end;
+	a.x.keyed = a.key;
 	a.x.timed = a.split ? "split" : a.self ? "self" : a.outliers ? "outliers" : NULL;
 	plan = xcalloc(1, sizeof(*plan));
 	rc = ks_trace_expr_check(&a.x, a.start ? a.start : func, a.name ? a.name : func, plan);

@@ -60,7 +60,8 @@ int ks_btf_errno_check(const char *target);	/* btf.c: trace --by errno */
 struct ks_trace_expr {
 	const char *value, *pred;
 	bool time;		/* --time */
-	bool section;		/* --end: no arguments */
+	const char *end;	/* a section's end (--end), or NULL */
+	bool keyed;		/* --by */
 	const char *timed;	/* "split", "self" or "outliers": asked for with them */
 };
 struct ks_plan;

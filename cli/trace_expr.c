@@ -15,6 +15,39 @@
 #define VALUE_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("VALUE-"))
 #define NEG_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("NEG-"))
 
+static bool is_tp(const char *target)
+{
+	return !strncmp(target, "tp:", 3);
+}
+
+/*
+ * A tracepoint alone (a point): a value at every hit, nothing timed. 0 if
+ * @func is none, or fits; else the error said.
+ */
+static int ks_trace_expr_point(const struct ks_trace_expr *x, const char *func)
+{
+	if (x->end || !is_tp(func))
+		return 0;
+	if (!x->value) {
+		ks_set_hint("--start tp:A --end tp:B times a section between two "
+			    "tracepoints; --value EXPR records a value at every hit of one");
+		return ks_usage("%s: a tracepoint alone is a point in time, with "
+				"nothing to time: --value EXPR", func);
+	}
+	if (x->time || x->timed) {
+		ks_set_hint("--start tp:A --end tp:B --value EXPR --time times a section "
+			    "and records a value");
+		return ks_usage("--%s: %s is a point in time, with nothing to time",
+				x->time ? "time" : x->timed, func);
+	}
+	if (x->keyed) {
+		ks_set_hint("--by keys functions and sections: --start tp:A --end tp:B "
+			    "--by cgroup keys a section between two tracepoints");
+		return ks_usage("--by: not yet with a tracepoint alone");
+	}
+	return 0;
+}
+
 int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const char *name,
 			struct ks_plan *plan)
 {
@@ -29,13 +62,15 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 		return ks_usage("--time goes with --value (without --value, NAME is "
 				"the duration already)");
 	}
-	if (!x->value && !x->pred)
-		return 0;
-	if (x->section) {
+	rc = ks_trace_expr_point(x, func);
+	if (rc || (!x->value && !x->pred))
+		return rc;
+	if (x->end && (!is_tp(func) || !is_tp(x->end))) {
 		ks_set_hint("trace the function whose arguments or return value "
-			    "you want (--start X alone traces X)");
-		return ks_usage("--%s: a section has no arguments nor return value",
-				x->value ? "value" : "if");
+			    "you want (--start X alone traces X); a section between "
+			    "tracepoints reads theirs");
+		return ks_usage("--%s: a section between functions has no arguments "
+				"nor return value", x->value ? "value" : "if");
 	}
 	if (x->value && !x->time && x->timed) {
 		ks_set_hint("--value EXPR --time records both: the duration in NAME, "
@@ -43,7 +78,15 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 		return ks_usage("--%s times calls, but with --value alone NAME holds "
 				"values", x->timed);
 	}
-	rc = ks_expr_compile(func, x->value, x->pred, x->time, plan);
+	if (x->end) {
+		char both[1100];
+
+		snprintf(both, sizeof(both), "%s..%s", func, x->end);
+		rc = ks_expr_compile(both, x->value, x->pred, x->time, plan);
+		plan->func = func;
+	} else {
+		rc = ks_expr_compile(func, x->value, x->pred, x->time, plan);
+	}
 	if (rc)
 		return rc;
 	if (x->time && len > (size_t)VALUE_NAME_MAX)

@@ -338,6 +338,28 @@ out:
 	return err;
 }
 
+/*
+ * Whether the string at @uptr starts "tp:", read before the privilege
+ * check for the expr's site (unreadable: no; the copy says -EFAULT later).
+ */
+static bool kstats_arg_tracepoint(u64 uptr)
+{
+	char head[4] = "";
+
+	return uptr && strncpy_from_user(head, u64_to_user_ptr(uptr), 3) == 3 &&
+	       !memcmp(head, "tp:", 3);
+}
+
+/* Where TRACE's expr runs: its sources (trace_expr.c). */
+static enum kstats_expr_site kstats_arg_site(const struct kstats_trace *t)
+{
+	if (t->func)
+		return t->mechanism != KSTATS_MECH_UPROBE && kstats_arg_tracepoint(t->func) ?
+		       KSTATS_SITE_POINT : KSTATS_SITE_FUNC;
+	return kstats_arg_tracepoint(t->start) && kstats_arg_tracepoint(t->end) ?
+	       KSTATS_SITE_TP_SECTION : KSTATS_SITE_SECTION;
+}
+
 /* A "[module:]symbol" or "tp:[system:]event" from user space, or NULL. */
 static char *kstats_arg_symbol(u64 uptr, int *err)
 {
@@ -422,7 +444,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	if (err)
 		return err;
 	/* The expr is checked before the privilege, as every other field. */
-	err = kstats_expr_copy(t, &expr);
+	err = kstats_expr_copy(t, kstats_arg_site(t), &expr);
 	if (err)
 		return err;
 	if (!kstats_file_privileged(file)) {

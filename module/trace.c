@@ -326,7 +326,16 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	p->expr = expr;
 	p->creator = file;
 	p->autoremove = req->flags & KSTATS_TRACE_AUTOREMOVE;
-	if (func) {
+	if (func && req->mechanism != KSTATS_MECH_UPROBE &&
+	    kstats_is_tracepoint(func)) {
+		/* A point: a section of one tracepoint, a value per hit (commands.c). */
+		p->mode = KSTATS_MODE_SECTION;
+		p->point = true;
+		tracepoints = true;
+		start = func;
+		func = NULL;
+		snprintf(target, sizeof(target), "%s", start);
+	} else if (func) {
 		p->mode = KSTATS_MODE_FUNC;
 		snprintf(target, sizeof(target), "%s", func);
 	} else {
@@ -334,7 +343,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		tracepoints = kstats_is_tracepoint(start);
 		snprintf(target, sizeof(target), "%s..%s", start, end);
 	}
-	err = (!func && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
+	err = (!func && !p->point && tracepoints != kstats_is_tracepoint(end)) ? -EINVAL :
 	      kstats_pick_mech(p, req->mechanism, tracepoints) ?:
 	      kstats_probe_filters(p, req, cpus) ?:
 	      kstats_gov_setup(p, req);

@@ -135,6 +135,7 @@ struct kstats_probe {
 	cpumask_var_t cpus;
 	struct kstats_probe_pcpu __percpu *pcpu;
 	u64 floor_ns;
+	bool point;			/* one tracepoint, tp[0]: a value per hit */
 	u32 instance;			/* fprobe: new at every attach */
 	u8 kp_live;			/* section by kprobe: BIT(i), kp[i] registered */
 	unsigned long addr[2];		/* what is probed: function, or start/end */
@@ -318,7 +319,18 @@ void kstats_outlier_exit(void);
 
 /* trace_expr.c: a value and a predicate per call */
 struct kstats_expr_prog;
-int kstats_expr_copy(const struct kstats_trace *t, struct kstats_expr_prog **out);
+/* Where an expr runs: what its sources can be. */
+enum kstats_expr_site {
+	KSTATS_SITE_FUNC,		/* a function: arguments, return, duration */
+	KSTATS_SITE_POINT,		/* one tracepoint: its arguments */
+	KSTATS_SITE_TP_SECTION,		/* tracepoints: start's, end's arguments, duration */
+	KSTATS_SITE_SECTION,		/* functions by kprobe: none (yet) */
+};
+
+/* A tracepoint probe's arguments after its data: x86-64's 5 other registers. */
+#define KSTATS_TP_ARGS		5
+int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
+		     struct kstats_expr_prog **out);
 void kstats_expr_free(struct kstats_expr_prog *e);
 u32 kstats_expr_flags(const struct kstats_expr_prog *e);
 bool kstats_expr_signed(const struct kstats_expr_prog *e);
@@ -328,8 +340,12 @@ int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs,
 int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *regs,
 			     struct kstats_call_expr *cx);
 #endif
+int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
+			   struct kstats_call_expr *cx);
+void kstats_expr_point(struct kstats_probe *p, const unsigned long *args);
 u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
-		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval);
+		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval,
+		    const unsigned long *end_args);
 void kstats_expr_cal_call(const struct kstats_probe *p);
 
 /* Where an expr trace keeps its part of @call's entry data. */

@@ -37,16 +37,39 @@ static bool kstats_operand_at_entry(const struct kstats_operand *o)
 	return o->source == KSTATS_OPERAND_ARG;
 }
 
+/*
+ * The sources each site has: a function its arguments, return value and
+ * duration; a tracepoint its arguments (5 registers: the probe's first is
+ * its data); a section of tracepoints its start's and end's arguments and
+ * its duration.
+ */
+static bool kstats_source_ok(u8 source, u8 index, enum kstats_expr_site site)
+{
+	switch (site) {
+	case KSTATS_SITE_FUNC:
+		return source == KSTATS_OPERAND_ARG ? index <= 5 :
+		       !index && source >= KSTATS_OPERAND_RETVAL &&
+		       source <= KSTATS_OPERAND_DURATION;
+	case KSTATS_SITE_POINT:
+		return source == KSTATS_OPERAND_ARG && index <= 4;
+	case KSTATS_SITE_TP_SECTION:
+		return source == KSTATS_OPERAND_ARG || source == KSTATS_OPERAND_END_ARG ?
+		       index <= 4 : !index && source == KSTATS_OPERAND_DURATION;
+	default:
+		return false;
+	}
+}
+
 /* One operand's form; @is_value: the recorded value (no duration). */
-static bool kstats_operand_ok(const struct kstats_operand *o, bool is_value)
+static bool kstats_operand_ok(const struct kstats_operand *o, bool is_value,
+			      enum kstats_expr_site site)
 {
 	u32 i;
 
-	if (o->source < KSTATS_OPERAND_ARG || o->source > KSTATS_OPERAND_DURATION ||
-	    (o->flags & ~KSTATS_OPERAND_SIGNED) || memchr_inv(o->pad, 0, sizeof(o->pad)) ||
+	if ((o->flags & ~KSTATS_OPERAND_SIGNED) || memchr_inv(o->pad, 0, sizeof(o->pad)) ||
 	    o->nr_loads > KSTATS_EXPR_LOADS || hweight8(o->size) != 1 || o->size > 8)
 		return false;
-	if (o->source == KSTATS_OPERAND_ARG ? o->index > 5 : o->index)
+	if (!kstats_source_ok(o->source, o->index, site))
 		return false;
 	if (o->source == KSTATS_OPERAND_DURATION && (is_value || o->nr_loads))
 		return false;
@@ -56,13 +79,13 @@ static bool kstats_operand_ok(const struct kstats_operand *o, bool is_value)
 	return true;
 }
 
-static bool kstats_term_ok(const struct kstats_term *t)
+static bool kstats_term_ok(const struct kstats_term *t, enum kstats_expr_site site)
 {
-	return kstats_operand_ok(&t->operand, false) && t->cmp >= KSTATS_CMP_EQ &&
+	return kstats_operand_ok(&t->operand, false, site) && t->cmp >= KSTATS_CMP_EQ &&
 	       t->cmp <= KSTATS_CMP_AND && !(t->flags & ~KSTATS_TERM_OR);
 }
 
-static bool kstats_expr_ok(const struct kstats_expr *x)
+static bool kstats_expr_ok(const struct kstats_expr *x, enum kstats_expr_site site)
 {
 	static const struct kstats_term zero_term;
 	static const struct kstats_operand zero_operand;
@@ -74,31 +97,36 @@ static bool kstats_expr_ok(const struct kstats_expr *x)
 	    ((x->flags & KSTATS_EXPR_TIME) && !value) ||
 	    memchr_inv(x->reserved, 0, sizeof(x->reserved)))
 		return false;
-	if (value ? !kstats_operand_ok(&x->value, true) :
+	if (value ? !kstats_operand_ok(&x->value, true, site) :
 		    memcmp(&x->value, &zero_operand, sizeof(zero_operand)))
 		return false;
 	for (i = 0; i < KSTATS_EXPR_TERMS; i++)
-		if (i < x->nr_terms ? !kstats_term_ok(&x->terms[i]) :
+		if (i < x->nr_terms ? !kstats_term_ok(&x->terms[i], site) :
 				      memcmp(&x->terms[i], &zero_term, sizeof(zero_term)))
 			return false;
 	return true;
 }
 
 /*
- * What the rest of the request must be for @x: a function, no time-only
- * option on a value-only trace (outliers, --split and --self are about a
- * duration it does not record), and a NAME that leaves room for
- * VALUE-NAME and NEG-NAME.
+ * What the rest of the request must be for @x: a function or tracepoints,
+ * no time-only option on a value-only trace (outliers, --split and --self
+ * are about a duration it does not record), a point's value alone (it has
+ * no duration) without a key, and a NAME that leaves room for VALUE-NAME
+ * and NEG-NAME.
  */
-static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_expr *x)
+static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_expr *x,
+			     enum kstats_expr_site site)
 {
 	size_t len = strnlen((const char *)t->name, KSTATS_NAME_LEN);
 	bool value = x->flags & KSTATS_EXPR_VALUE, timed = x->flags & KSTATS_EXPR_TIME;
+	const u32 timed_only = KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF;
 
-	if (!t->func)
+	if (site == KSTATS_SITE_SECTION)
 		return false;
-	if (value && !timed &&
-	    (t->flags & (KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF)))
+	if (site == KSTATS_SITE_POINT &&
+	    (!value || timed || t->key || (t->flags & timed_only)))
+		return false;
+	if (value && !timed && (t->flags & timed_only))
 		return false;
 	if (timed && len + sizeof("VALUE-") - 1 > KSTATS_NAME_MAX)
 		return false;
@@ -131,17 +159,18 @@ static void kstats_expr_plan(struct kstats_expr_prog *e)
 }
 
 /*
- * TRACE's expr, from user memory, checked: *@out is NULL without one, else
- * for kstats_expr_attach(). -EFAULT, -EINVAL, -ENOMEM; called before the
- * privilege check.
+ * TRACE's expr, from user memory, checked for @site: *@out is NULL without
+ * one, else for kstats_expr_attach(). -EFAULT, -EINVAL (also a point
+ * without one), -ENOMEM; called before the privilege check.
  */
-int kstats_expr_copy(const struct kstats_trace *t, struct kstats_expr_prog **out)
+int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
+		     struct kstats_expr_prog **out)
 {
 	struct kstats_expr_prog *e;
 
 	*out = NULL;
 	if (!t->expr)
-		return 0;
+		return site == KSTATS_SITE_POINT ? -EINVAL : 0;
 	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e)
 		return -ENOMEM;
@@ -149,7 +178,7 @@ int kstats_expr_copy(const struct kstats_trace *t, struct kstats_expr_prog **out
 		kfree(e);
 		return -EFAULT;
 	}
-	if (!kstats_expr_ok(&e->x) || !kstats_expr_fits(t, &e->x)) {
+	if (!kstats_expr_ok(&e->x, site) || !kstats_expr_fits(t, &e->x, site)) {
 		kfree(e);
 		return -EINVAL;
 	}
@@ -261,6 +290,7 @@ static __always_inline bool kstats_term_holds(const struct kstats_term *t, u64 v
 /* What the sources are at this point of a call. */
 struct kstats_expr_regs {
 	unsigned long args[6];
+	const unsigned long *end_args;	/* a section's end: its tracepoint's */
 	unsigned long retval;
 	u64 duration;
 };
@@ -269,6 +299,7 @@ static __always_inline unsigned long kstats_source(const struct kstats_operand *
 						   const struct kstats_expr_regs *r)
 {
 	return o->source == KSTATS_OPERAND_ARG ? r->args[o->index] :
+	       o->source == KSTATS_OPERAND_END_ARG ? r->end_args[o->index] :
 	       o->source == KSTATS_OPERAND_RETVAL ? r->retval : r->duration;
 }
 
@@ -355,6 +386,36 @@ int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs, struct kstat
 	return kstats_expr_entry(p, &r, cx);
 }
 
+/* A tracepoint's arguments (@args: KSTATS_TP_ARGS of them) at a section's start. */
+int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
+			   struct kstats_call_expr *cx)
+{
+	struct kstats_expr_regs r;
+
+	memcpy(r.args, args, KSTATS_TP_ARGS * sizeof(*args));
+	return kstats_expr_entry(p, &r, cx);
+}
+
+/*
+ * A point (one tracepoint, @args its arguments): the predicate, then the
+ * value into NAME, or its magnitude into NEG-NAME. A value alone: no key,
+ * no duration, no exit (kstats_expr_fits()).
+ */
+void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
+{
+	struct kstats_call_expr cx;
+	u64 v;
+
+	if (kstats_expr_begin_args(p, args, &cx))
+		return;
+	v = cx.value;
+	if (p->neg && (s64)v < 0)
+		kstats_record(p->neg, -v);
+	else
+		kstats_record(p->value, v);
+	this_cpu_inc(p->pcpu->hits);
+}
+
 #ifdef KSTATS_HAVE_FPROBE
 int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *regs,
 			     struct kstats_call_expr *cx)
@@ -392,13 +453,15 @@ static int kstats_expr_exit(const struct kstats_expr_prog *e, const struct kstat
 }
 
 /*
- * An expr trace's exit, for kstats_call_end(): the predicate's rest, then
- * the value (NEG-NAME for a negative), the duration with KSTATS_EXPR_TIME,
- * and the key's sample: what NAME records. Returns the duration recorded,
- * or KSTATS_NOT_RECORDED.
+ * An expr trace's exit, for kstats_call_end() and a section's end (@end_args
+ * its tracepoint's arguments, else NULL): the predicate's rest, then the
+ * value (NEG-NAME for a negative), the duration with KSTATS_EXPR_TIME, and
+ * the key's sample: what NAME records. Returns the duration recorded, or
+ * KSTATS_NOT_RECORDED.
  */
 u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
-		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval)
+		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval,
+		    const unsigned long *end_args)
 {
 	const struct kstats_expr_prog *e = p->expr;
 	u64 now = kstats_probe_now(), v, key_sample;
@@ -413,6 +476,7 @@ u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
 		return KSTATS_NOT_RECORDED;
 	}
 	r.retval = retval;
+	r.end_args = end_args;
 	r.duration = now - call->t0;
 	res = kstats_expr_exit(e, &r, cx);
 	if (res) {

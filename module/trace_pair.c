@@ -7,6 +7,10 @@
  * never with another task's. A start that finds the table full, or that
  * comes again before its end, is counted as missed. Only task context
  * counts: points reached from interrupts belong to no task's section.
+ * Between tracepoints, an expr reads the start's arguments at the start
+ * (kept in the task's slot, as a function's entry data) and the end's at
+ * the end. A point (one tracepoint) records a value at every hit, from
+ * any context.
  */
 #include <linux/hash.h>
 #include <linux/kprobes.h>
@@ -36,6 +40,7 @@ struct kstats_task_slot {
 	u64 start_time;			/* the owner's task->start_time */
 	u64 t0;				/* when it reached the start point */
 	u32 cpu;			/* and on which CPU, for outliers */
+	struct kstats_call_expr cx;	/* an expr's, from the start */
 };
 
 static u32 kstats_owner_tid(u64 owner)
@@ -58,15 +63,17 @@ static bool kstats_slot_mine(struct kstats_task_slot *s, u64 *owner)
 	       READ_ONCE(s->start_time) == current->start_time;
 }
 
-static bool kstats_slot_claim(struct kstats_task_slot *s, u64 seen, u64 now)
+static bool kstats_slot_claim(struct kstats_task_slot *s, u64 seen, u64 now,
+			      const struct kstats_call_expr *cx)
 {
 	if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, KSTATS_TID_CLAIMING)) != seen)
 		return false;
 	WRITE_ONCE(s->start_time, current->start_time);
 	WRITE_ONCE(s->t0, now);
+	s->cx = *cx;
 	/* Raw: the floor of tracepoint pairs runs this preemptible. */
 	WRITE_ONCE(s->cpu, raw_smp_processor_id());
-	/* t0, cpu, start_time before the tid: a reader that sees us sees them. */
+	/* t0, cpu, cx, start_time before the tid: a reader that sees us sees them. */
 	smp_store_release(&s->owner, kstats_owner_next(seen, current->pid));
 	return true;
 }
@@ -131,15 +138,23 @@ static void kstats_section_forget(struct kstats_probe *p)
 	}
 }
 
-static void kstats_section_begin(struct kstats_probe *p)
+/*
+ * @args: the start tracepoint's arguments (KSTATS_TP_ARGS), or NULL (a
+ * kprobe, the floor): read by an expr here. A start its predicate declines
+ * or whose read faults (counted there) starts nothing, and ends an earlier
+ * start of the task as sampling does.
+ */
+static void kstats_section_begin(struct kstats_probe *p, const unsigned long *args)
 {
 	u64 now = kstats_probe_now(), seen;
+	struct kstats_call_expr cx = { .decided = true };
 	struct kstats_task_slot *s;
 	u32 i;
 
 	if (!kstats_section_task() || !kstats_probe_wants(p))
 		return;
-	if (kstats_probe_declines(p, READ_ONCE(p->sample_every))) {
+	if (kstats_probe_declines(p, READ_ONCE(p->sample_every)) ||
+	    (unlikely(p->expr) && args && kstats_expr_begin_args(p, args, &cx))) {
 		kstats_section_forget(p);
 		return;
 	}
@@ -155,7 +170,7 @@ static void kstats_section_begin(struct kstats_probe *p)
 			 * Through a claim, never a plain store: another task
 			 * may be taking the slot as stale right now.
 			 */
-			if (kstats_slot_claim(s, seen, now))
+			if (kstats_slot_claim(s, seen, now, &cx))
 				goto claimed;
 			break;	/* it did: look for a slot anew */
 		}
@@ -164,14 +179,14 @@ static void kstats_section_begin(struct kstats_probe *p)
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
 		s = kstats_task_window(p, i);
 		seen = READ_ONCE(s->owner);
-		if (!kstats_owner_tid(seen) && kstats_slot_claim(s, seen, now))
+		if (!kstats_owner_tid(seen) && kstats_slot_claim(s, seen, now, &cx))
 			goto claimed;
 	}
 	for (i = 0; i < KSTATS_TASK_WINDOW; i++) {
 		s = kstats_task_window(p, i);
 		/* Pairs with the claim's release: t0 is the owner's. */
 		seen = smp_load_acquire(&s->owner);
-		if (kstats_slot_stale(s, seen, now) && kstats_slot_claim(s, seen, now)) {
+		if (kstats_slot_stale(s, seen, now) && kstats_slot_claim(s, seen, now, &cx)) {
 			/* The stale start is lost (its task's split with it). */
 			this_cpu_inc(p->pcpu->misses);
 			goto claimed;
@@ -183,9 +198,11 @@ claimed:
 	kstats_section_split_begin(p, s);
 }
 
-static void kstats_section_end(struct kstats_probe *p)
+/* @args: the end tracepoint's arguments, or NULL (a kprobe, the floor). */
+static void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 {
 	struct kstats_split_mark mark;
+	struct kstats_call_expr cx;
 	struct kstats_task_slot *s;
 	u64 seen, t0, wall;
 	u32 i, cpu;
@@ -200,6 +217,7 @@ static void kstats_section_end(struct kstats_probe *p)
 		if (p->marks)
 			mark = p->marks[s - p->tasks];
 		cpu = READ_ONCE(s->cpu);
+		cx = s->cx;
 		/*
 		 * Release the slot only if the word is what we read: then no
 		 * one reclaimed it meanwhile, and t0 and the mark (read before
@@ -208,12 +226,20 @@ static void kstats_section_end(struct kstats_probe *p)
 		if (cmpxchg(&s->owner, seen, kstats_owner_next(seen, 0)) != seen)
 			return;
 		/* Stopped or filtered since the start: drop it quietly. */
-		wall = kstats_probe_wants(p) ? kstats_probe_end(p, t0, cpu, 0) :
-						   KSTATS_NOT_RECORDED;
+		if (!kstats_probe_wants(p)) {
+			wall = KSTATS_NOT_RECORDED;
+		} else if (unlikely(p->expr) && args) {
+			struct kstats_call call = { .t0 = t0, .cpu = cpu };
+
+			/* Keys too: a value trace's keys hold values. */
+			wall = kstats_expr_end(p, &call, &cx, 0, 0, args);
+		} else {
+			wall = kstats_probe_end(p, t0, cpu, 0);
+			if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
+				kstats_keys_record(p->keys, 0, wall);	/* no return value */
+		}
 		if (p->marks)
 			kstats_split_end(p, &mark, wall);
-		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-			kstats_keys_record(p->keys, 0, wall);	/* no return value */
 		return;
 	}
 	/* An end without a start (or its start was dropped): not a section. */
@@ -221,13 +247,13 @@ static void kstats_section_end(struct kstats_probe *p)
 
 static int kstats_kprobe_start(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_section_begin(container_of(kp, struct kstats_probe, kp[0]));
+	kstats_section_begin(container_of(kp, struct kstats_probe, kp[0]), NULL);
 	return 0;
 }
 
 static int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_section_end(container_of(kp, struct kstats_probe, kp[1]));
+	kstats_section_end(container_of(kp, struct kstats_probe, kp[1]), NULL);
 	return 0;
 }
 
@@ -255,21 +281,44 @@ struct tracepoint *kstats_core_tracepoint(const char *name)
 
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
 /*
- * Registered on events of any prototype: the arguments are not read. Since
- * 6.13 some tracepoints (syscalls) call their probes preemptible: the CPU
- * filter and the per-CPU counters want one CPU throughout.
+ * Registered on events of any prototype (no CFI kernel: compat.h): the
+ * event passes its data then its TP_PROTO arguments, of which x86-64 has
+ * the first KSTATS_TP_ARGS in registers; past the event's own, a register
+ * holds whatever was left there, so the CLI reads only the event's
+ * arguments (BTF's btf_trace_EVENT). Since 6.13 some tracepoints
+ * (syscalls) call their probes preemptible: the CPU filter and the
+ * per-CPU counters want one CPU throughout.
  */
-static void kstats_tp_start(void *data)
+static void kstats_tp_start(void *data, unsigned long a0, unsigned long a1,
+			    unsigned long a2, unsigned long a3, unsigned long a4)
 {
+	const unsigned long args[KSTATS_TP_ARGS] = { a0, a1, a2, a3, a4 };
+
 	preempt_disable_notrace();
-	kstats_section_begin(data);
+	kstats_section_begin(data, args);
 	preempt_enable_notrace();
 }
 
-static void kstats_tp_end(void *data)
+static void kstats_tp_end(void *data, unsigned long a0, unsigned long a1,
+			  unsigned long a2, unsigned long a3, unsigned long a4)
 {
+	const unsigned long args[KSTATS_TP_ARGS] = { a0, a1, a2, a3, a4 };
+
 	preempt_disable_notrace();
-	kstats_section_end(data);
+	kstats_section_end(data, args);
+	preempt_enable_notrace();
+}
+
+/* A point: its value at every hit the trace wants (kstats_expr_point()). */
+static void kstats_tp_point(void *data, unsigned long a0, unsigned long a1,
+			    unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	const unsigned long args[KSTATS_TP_ARGS] = { a0, a1, a2, a3, a4 };
+	struct kstats_probe *p = data;
+
+	preempt_disable_notrace();
+	if (kstats_probe_wants(p) && !kstats_probe_declines(p, READ_ONCE(p->sample_every)))
+		kstats_expr_point(p, args);
 	preempt_enable_notrace();
 }
 
@@ -340,10 +389,31 @@ int kstats_pair_init(struct kstats_probe *p)
 	return p->tasks && (p->marks || !p->split[0]) ? 0 : -ENOMEM;
 }
 
+#ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
+/* A point: tp[0] only, no task slots. */
+static int kstats_point_attach(struct kstats_probe *p, const char *point)
+{
+	int err = kstats_tracepoint_find(point, &p->tp[0], &p->tp_file[0]);
+
+	if (!err)
+		err = tracepoint_probe_register(p->tp[0], kstats_tp_point, p);
+	if (err) {
+		p->tp[0] = NULL;
+		kstats_tp_put(p);
+	}
+	return err;
+}
+#endif
+
 int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end)
 {
-	int err = kstats_pair_init(p);
+	int err;
 
+#ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
+	if (p->point)
+		return kstats_point_attach(p, start);
+#endif
+	err = kstats_pair_init(p);
 	if (err)
 		return err;
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
@@ -399,7 +469,8 @@ int kstats_pair_detach(struct kstats_probe *p)
 		for (i = 0; i < 2; i++) {
 			if (!p->tp[i])
 				continue;
-			if (tracepoint_probe_unregister(p->tp[i], handler[i], p))
+			if (tracepoint_probe_unregister(p->tp[i], p->point ? kstats_tp_point :
+							handler[i], p))
 				err = -EBUSY;
 			else
 				p->tp[i] = NULL;
@@ -439,6 +510,6 @@ u64 kstats_pair_missed(struct kstats_probe *p)
 /* The floor of tracepoint pairs: their handlers, back to back. */
 void kstats_pair_run_empty(struct kstats_probe *p)
 {
-	kstats_section_begin(p);
-	kstats_section_end(p);
+	kstats_section_begin(p, NULL);
+	kstats_section_end(p, NULL);
 }

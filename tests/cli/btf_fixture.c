@@ -87,3 +87,35 @@ double fx_ratio(struct fx_file *file) { return file ? file->f_ratio : 0; }
 /* A pointer to a struct declared only here, defined nowhere: no members. */
 struct fx_opaque;
 long fx_opaque_len(struct fx_opaque *o) { return o ? 1 : 0; }
+
+/*
+ * Tracepoints (cli/expr_tp.c), as the kernel's BTF has them: the typedef
+ * btf_trace_EVENT, a pointer to (void *data, ARGS...), unnamed; the names
+ * from __probestub_EVENT (6.5+) or the class's trace_event_raw_event_CLASS;
+ * the record, struct trace_event_raw_CLASS, with fields that are no
+ * argument (nr_sector). fx_bare has no named function: argN only.
+ */
+struct fx_request {
+	unsigned int __data_len;
+	unsigned long long __sector;
+	struct fx_file *file;
+};
+
+struct trace_event_raw_fx_rq {
+	unsigned short ent;
+	unsigned long long sector;
+	unsigned int nr_sector;
+	char __data[0];
+};
+
+typedef void (*btf_trace_fx_rq_issue)(void *, struct fx_request *, int);
+typedef void (*btf_trace_fx_bare)(void *, unsigned long, long);
+typedef void (*btf_trace_fx_six)(void *, long, long, long, long, long, long);
+btf_trace_fx_rq_issue fx_rq_issue_probe;
+btf_trace_fx_bare fx_bare_probe;
+btf_trace_fx_six fx_six_probe;
+struct trace_event_raw_fx_rq fx_rq_record;
+
+void __probestub_fx_rq_issue(void *__data, struct fx_request *rq, int error) { }
+void trace_event_raw_event_fx_rq(void *__data, struct fx_request *rq, int error) { }
+void __probestub_fx_six(void *__data, long a, long b, long c, long d, long e, long f) { }

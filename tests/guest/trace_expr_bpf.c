@@ -20,26 +20,39 @@
  * 2^31 and more in its top bucket [2G, 4G): its calls stay below 2^30.
  * 0.23 looks in all 64 bits (its buckets reach 8E = 2^63): its calls span
  * the whole signed 64-bit range.
+ * The same at a point: the target's event ktarget_value_start(o, v),
+ * emitted before each call, against bpftrace's tracepoint on it (its
+ * record's v), at frac_bits 0.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "trace_expr.h"
 
-/* The program for @bits; 0.17's hist() has no second argument. */
-static void bpf_prog(char *prog, size_t size, uint32_t bits)
+/*
+ * The program for @bits (0.17's hist() has no second argument): on
+ * ktarget_value()'s arg1, or with @tp on the event ktarget_value_start's v.
+ */
+static void bpf_prog(char *prog, size_t size, uint32_t bits, int tp)
 {
-	char hist[32];
+	const char *probe = tp ? "tracepoint:kstats_target:ktarget_value_start" :
+				 "kprobe:ktarget_value";
+	const char *v = tp ? "args->v" : "(int64)arg1";
+	char hist[48];
 
-	snprintf(hist, sizeof(hist), bits ? "hist((int64)arg1, %u)" : "hist((int64)arg1)", bits);
+	if (bits)
+		snprintf(hist, sizeof(hist), "hist(%s, %u)", v, bits);
+	else
+		snprintf(hist, sizeof(hist), "hist(%s)", v);
 	snprintf(prog, size, "BEGIN { printf(\"begin\\n\"); } "
-		 "kprobe:ktarget_value { @h = %s; "
-		 "if ((int64)arg1 > 1000) { @p = count(); } "
+		 "%s { @h = %s; "
+		 "if (%s > 1000) { @p = count(); } "
 		 "if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
-		 "kprobe:ktarget_sleep { exit(); }", hist);
+		 "kprobe:ktarget_sleep { exit(); }", probe, hist, v);
 }
 
 /* What bpftrace printed, or saw in the warm-up calls. */
@@ -94,9 +107,21 @@ static void bpf_line(const char *line, void *arg)
 struct bpf_trace {
 	const char *mech_name;
 	uint32_t mech;
-	int pred;	/* the predicate alone, else the value */
+	int pred;	/* the predicate alone (at a point: with the value), else the value */
 	char name[KSTATS_NAME_LEN];
 };
+
+/* TRACE of the point ktarget_value_start with @x, every hit recorded. */
+static int tp_xtrace(const char *name, uint32_t bits, const struct kstats_expr *x)
+{
+	struct kstats_trace t = {
+		.func = (uintptr_t)"tp:kstats_target:ktarget_value_start", .frac_bits = bits,
+		.mechanism = KSTATS_MECH_TRACEPOINT, .sample_every = 1, .expr = (uintptr_t)x,
+	};
+
+	strncpy((char *)t.name, name, sizeof(t.name) - 1);
+	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
+}
 
 static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 		    const struct bpf_hist *warm, int n)
@@ -128,19 +153,15 @@ static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 }
 
 /*
- * @bits 0: the host's bpftrace (Debian 12's); else the one in @root
- * (Debian 13's), at @bits.
+ * bpftrace (@root's, or the host's if NULL) beside kstats' @nr @traces on
+ * the same calls, at @bits (@tp: at the point), then compared.
  */
-void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root)
+static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char *root, int tp)
 {
 	static struct bpf_hist b, warm;
 	static struct kv_call c[MAX_VALUE_CALLS];
 	static char prog[512];
-	struct bpf_trace traces[] = {
-		{ "kr", KSTATS_MECH_KRETPROBE, 0, "" }, { "kr", KSTATS_MECH_KRETPROBE, 1, "" },
-		{ "fp", KSTATS_MECH_FPROBE, 0, "" }, { "fp", KSTATS_MECH_FPROBE, 1, "" },
-	};
-	int nr = have_fprobe ? 4 : 2, i, n, begun, attached = 0, traced = 1, clean;
+	int i, n, begun, attached = 0, traced = 1, clean;
 	/* Significant bits of the target's arguments: below 2^30 for 0.17, any int64 for 0.23. */
 	unsigned int range = root ? 64 : 31;
 	struct kstats_expr x = { 0 };
@@ -148,19 +169,15 @@ void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const cha
 	char cmd[64];
 	struct peer pr;
 
-	if (!supported) {
-		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
-		return;
-	}
 	memset(&b, 0, sizeof(b));
 	memset(&warm, 0, sizeof(warm));
 	b.bits = warm.bits = bits;
 	for (i = 0; i < nr; i++)
 		snprintf(traces[i].name, sizeof(traces[i].name), "t.b%c%u.%s",
 			 traces[i].pred ? 'p' : 'v', bits, traces[i].mech_name);
-	bpf_prog(prog, sizeof(prog), bits);
-	if (!ok(peer_start(&pr, root, prog), "hist(arg1, %u): bpftrace%s%s started",
-		bits, root ? " in " : "", root ? root : ""))
+	bpf_prog(prog, sizeof(prog), bits, tp);
+	if (!ok(peer_start(&pr, root, prog), "hist(%s, %u): bpftrace%s%s started",
+		tp ? "v" : "arg1", bits, root ? " in " : "", root ? root : ""))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
 	while (begun && !attached && warmed < 1000) {
@@ -177,14 +194,18 @@ void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const cha
 			x.terms[0] = (struct kstats_term){
 				.operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
 				.cmp = KSTATS_CMP_GT, .constant = 1000 };
-		} else {
+		}
+		/* A point records a value, also under a predicate. */
+		if (!traces[i].pred || tp) {
 			x.flags = KSTATS_EXPR_VALUE;
 			x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
 		}
-		traced &= xtrace(traces[i].name, traces[i].mech, bits, &x, 0) == 0;
+		traced &= (tp ? tp_xtrace(traces[i].name, bits, &x) :
+			   xtrace(traces[i].name, traces[i].mech, bits, &x, 0)) == 0;
 	}
-	if (!ok(attached && traced, "hist(arg1, %u): bpftrace's probe counting (after %u "
-		"warm-up calls), and kstats' %d traces attached", bits, warmed, nr)) {
+	if (!ok(attached && traced, "hist(%s, %u): bpftrace's probe counting (after %u "
+		"warm-up calls), and kstats' %d traces attached", tp ? "v" : "arg1", bits,
+		warmed, nr)) {
 		kill(pr.pid, SIGKILL);
 		peer_finish(&pr, bpf_line, &b, 1);
 		for (i = 0; i < nr; i++)
@@ -196,9 +217,41 @@ void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const cha
 	n = read_values(c, MAX_VALUE_CALLS);
 	target("sleep 1 1");	/* bpftrace's exit() */
 	clean = peer_finish(&pr, bpf_line, &b, BPF_STOP_S);
-	ok(clean, "hist(arg1, %u): bpftrace exited by itself", bits);
+	ok(clean, "hist(%s, %u): bpftrace exited by itself", tp ? "v" : "arg1", bits);
 	for (i = 0; i < nr; i++) {
 		compare(&traces[i], &b, &warm, n);
 		untrace(traces[i].name);
 	}
+}
+
+/*
+ * @bits 0: the host's bpftrace (Debian 12's); else the one in @root
+ * (Debian 13's), at @bits.
+ */
+void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root)
+{
+	struct bpf_trace traces[] = {
+		{ "kr", KSTATS_MECH_KRETPROBE, 0, "" }, { "kr", KSTATS_MECH_KRETPROBE, 1, "" },
+		{ "fp", KSTATS_MECH_FPROBE, 0, "" }, { "fp", KSTATS_MECH_FPROBE, 1, "" },
+	};
+
+	if (!supported) {
+		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
+		return;
+	}
+	bpf_run(traces, have_fprobe ? 4 : 2, bits, root, 0);
+}
+
+/* At a point: kstats' v and v > 1000 against bpftrace's tracepoint on the same event. */
+void test_expr_bpftrace_tp(int supported)
+{
+	struct bpf_trace traces[] = {
+		{ "tp", KSTATS_MECH_TRACEPOINT, 0, "" }, { "tp", KSTATS_MECH_TRACEPOINT, 1, "" },
+	};
+
+	if (!supported) {
+		ok(1, "# SKIP bpftrace's hist() at a tracepoint: no tracepoint mechanism or expr");
+		return;
+	}
+	bpf_run(traces, 2, 0, NULL, 1);
 }

@@ -547,10 +547,14 @@ int main(int argc, char **argv)
 		int have_expr = !!(info.features & KSTATS_FEAT_EXPR);
 
 		test_expr_abi(have_expr);
+		test_expr_tp(have_expr &&
+			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		if (have_fprobe)
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
 		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
+		test_expr_bpftrace_tp(have_expr &&
+				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 	} else if (argc > 2 && !strcmp(argv[1], "expr-bpftrace3")) {
 		/* Debian 13's bpftrace in the root argv[2]: hist(n, 3) at frac_bits 3. */
 		test_expr_bpftrace(!!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE)),
@@ -618,7 +622,11 @@ int main(int argc, char **argv)
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
 		test_expr_abi(have_expr);
+		test_expr_tp(have_expr &&
+			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
+		test_expr_bpftrace_tp(have_expr &&
+				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_sections(ncpus);
 		test_socket_send();
 		test_refusals(have_fprobe);

@@ -13,6 +13,9 @@
 # and "values" then reads what each call passed and got (struct kv_call).
 # value_check.py compares every bucket of what kstatsctl recorded with
 # those calls, and hits, faults and rejected with their counts: exact.
+# The same calls emit the target's trace events ktarget_value_start(o, v)
+# and ktarget_value_done(o, ret) around each call: a point (one of them,
+# --value) and a section between them hold the same values, exactly.
 # Names need kstats_target's BTF (/sys/kernel/btf/kstats_target); without
 # it the tests by name are skipped and argN/retval with casts still run.
 set -uo pipefail
@@ -27,6 +30,7 @@ schema=$top/cli/kstatsctl.schema.json
 validate=$top/tests/cli/validate.py
 py=/usr/bin/python3
 fn=ktarget_value
+tgt=("$fn")	# what run() traces: the function, a tracepoint or a section
 N=2048
 tmp=$(mktemp -d)
 export KSTATS_COLOR=never
@@ -62,11 +66,14 @@ ok "info lists the feature expr" has_feature expr
 run() {
 	local name=$1 seed=$2 bits=$3 extra=() m
 	shift 3
-	"$K" trace "$fn" --name "$name" --keep "$@" || return 1
+	"$K" trace "${tgt[@]}" --name "$name" --keep "$@" || return 1
 	echo "values $N $seed $bits" >"$ctl" || { "$K" untrace "$name"; return 1; }
 	cat "$blob" >"$tmp/$name.bin"
+	# From JSON: the table may shorten names to fit (a section's owner is long).
 	for m in "NEG-$name" "VALUE-$name"; do
-		"$K" list | grep -q "^$m " && extra+=("$m")
+		"$K" -j list | "$py" -c 'import json, sys
+sys.exit(sys.argv[1] not in [m["name"] for m in json.load(sys.stdin)["metrics"]])' "$m" &&
+			extra+=("$m")
 	done
 	"$K" -j show "$name" "${extra[@]}" >"$tmp/$name.json" || { "$K" untrace "$name"; return 1; }
 	"$K" untrace "$name" || return 1
@@ -222,10 +229,59 @@ oneshot() {
 }
 ok "one-shot --value --duration, Ctrl-C: every call's value, untraced after" oneshot
 
+# Tracepoints (the target's own events): names from the module's BTF
+# (btf_trace_EVENT), read as the probe gets them.
+tps=tp:kstats_target:ktarget_value_start tpd=tp:kstats_target:ktarget_value_done
+has_mech() { "$K" -j info | "$py" -c 'import json, sys
+sys.exit(sys.argv[1] not in json.load(sys.stdin)["module"]["mechanisms"])' "$1"; }
+if ((!btf)); then
+	skip "tracepoints: names from the module's BTF" "no /sys/kernel/btf/kstats_target"
+elif ! has_mech tracepoint; then
+	skip "tracepoints: values at tracepoints" "no tracepoint mechanism (a CFI kernel)"
+else
+	for b in 0 3; do
+		tgt=("$tps")
+		ok "point $tps, frac_bits $b: --value v: every slot, NEG- the negatives" \
+			value "kv.tv.$b" arg -- --value v -b "$b"
+		ok "point, frac_bits $b: --value 'o->mid->inner->size': a NULL is a fault" \
+			value "kv.tc.$b" size --chain -- --value 'o->mid->inner->size' -b "$b"
+		ok "point, frac_bits $b: --value 'o->id' --if 'v > 1000 || v < -1000': hits, rejected" \
+			pred "kv.tp.$b" 'c.arg > 1000 or c.arg < -1000' -- \
+			--value 'o->id' --if 'v > 1000 || v < -1000' -b "$b"
+		ok "point, frac_bits $b: --if 'o->mid->tag == 1': o->mid NULL is a fault" \
+			pred "kv.tf.$b" 'c.chain >= 1' --chain -- --value 'o->id' --if 'o->mid->tag == 1' \
+			-b "$b"
+		tgt=(kv.sect --start "$tps" --end "$tpd")
+		ok "section $tps..done, frac_bits $b: --value ret (the end's, at the end)" \
+			value "kv.sr.$b" ret -- --value ret -b "$b"
+		ok "section, frac_bits $b: --value 'start.o->mid->inner->level' (a fault at the start)" \
+			value "kv.sl.$b" level --chain -- --value 'start.o->mid->inner->level' -b "$b"
+		ok "section, frac_bits $b: --value v --time: VALUE- beside the duration" \
+			time_value "kv.st.$b" -- --value v --time -b "$b"
+		ok "section, frac_bits $b: --if 'v > 1000 && ret != -100' (start's, end's)" \
+			pred "kv.sp.$b" 'c.arg > 1000 and c.ret != -100' -- \
+			--if 'v > 1000 && ret != -100' -b "$b"
+		ok "section, frac_bits $b: --if 'duration < 10s && end.o->mid->tag == 1'" \
+			pred "kv.sd.$b" 'c.chain >= 1' --chain -- \
+			--if 'duration < 10s && end.o->mid->tag == 1' -b "$b"
+	done
+	tgt=("$fn")
+	ok "point: 'id' is a field of the event's record: refused, the argument it may come from" \
+		expect 2 "error: --value 'id': 'id' is a field of ktarget_value_start's record.*|hint: ktarget_value_start's arguments: o, v; o->id may be .*" \
+		"$K" trace "$tps" --value id
+	ok "section: 'o', both ends' argument: refused, start.o or end.o" \
+		expect 2 "error: --value 'o->id': both ends have an argument 'o': say which.*|hint: start.o reads it at .*, end.o at .*" \
+		"$K" trace kv.sect --start "$tps" --end "$tpd" --value 'o->id'
+	ok "point: --time refused (nothing to time)" \
+		expect 2 "error: --time: $tps is a point in time, with nothing to time|hint: .*" \
+		"$K" trace "$tps" --value v --time
+	ok "point: without --value, refused" \
+		expect 2 "error: $tps: a tracepoint alone is a point in time.*|hint: .*" \
+		"$K" trace "$tps"
+fi
+
 # Refusals that need no BTF, checked before anything is attached.
-ok "--value on a section: refused, nothing traced" \
-	expect 2 "error: --value: a section has no arguments nor return value|hint: .*" \
-	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value arg0
+	"$K" trace "${tgt[@]}" --name "$name" --keep "$@" || return 1
 ok "arg6: on the stack, refused" \
 	expect 2 "error: --value 'arg6': arg6 is on the stack.*|hint: only the first 6 .*" \
 	"$K" trace "$fn" --value arg6 --keep

@@ -33,6 +33,7 @@ static int run_checks(struct kstats_probe *p)
 	struct kstats_task_slot *s0 = kstats_task_window(p, 0);
 	struct kstats_task_slot *s1 = kstats_task_window(p, 1);
 	u64 now = kstats_probe_now(), stale, seen;
+	struct kstats_call_expr cx = { .decided = true };
 	int err;
 
 	/* The first slot of our window: another task's start, 11 s old. */
@@ -42,7 +43,7 @@ static int run_checks(struct kstats_probe *p)
 	s0->t0 = now - 11 * NSEC_PER_SEC;
 
 	preempt_disable();
-	kstats_section_begin(p);
+	kstats_section_begin(p, NULL);
 	preempt_enable();
 	err = check(s0->owner == stale, "a start took a stale slot while a free one was there");
 	err = err ?: check(lower_32_bits(s1->owner) == current->pid,
@@ -50,14 +51,14 @@ static int run_checks(struct kstats_probe *p)
 
 	seen = s1->owner;
 	preempt_disable();
-	kstats_section_end(p);
+	kstats_section_end(p, NULL);
 	preempt_enable();
 	err = err ?: check(kstats_whitebox_count(p->time) == 1,
 			   "the end did not record its section");
 	err = err ?: check(!lower_32_bits(s1->owner), "the end did not free its slot");
 
 	/* Claimed and released since @seen was read: a claim from it fails. */
-	err = err ?: check(!kstats_slot_claim(s1, seen, now),
+	err = err ?: check(!kstats_slot_claim(s1, seen, now, &cx),
 			   "a claim from an owner word read before a release succeeded");
 	return err;
 }

@@ -52,8 +52,21 @@ int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *
 }
 #endif
 
+int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
+			   struct kstats_call_expr *cx)
+{
+	WARN_ON_ONCE(1);
+	return 1;
+}
+
+void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
+{
+	WARN_ON_ONCE(1);
+}
+
 u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
-		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval)
+		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval,
+		    const unsigned long *end_args)
 {
 	WARN_ON_ONCE(1);
 	return KSTATS_NOT_RECORDED;

@@ -3,30 +3,16 @@
  * kstats_target's values for the expr tests (ktarget_main.c's "values" and
  * "values_hot"): ktarget_value(o, v) called with arguments, a pointer
  * chain and return values the test knows, each call reported in debugfs
- * kstats_target/values.
+ * kstats_target/values. "values" also emits the trace events
+ * ktarget_value_start(o, v) before each call and ktarget_value_done(o, ret)
+ * after it, in the same task.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
 
+#include "ktarget_trace.h"
 #include "ktarget_values.h"
-
-struct kv_inner {
-	u32 pad;
-	s32 level;
-	u64 size;
-};
-
-struct kv_mid {
-	u64 tag;
-	struct kv_inner *inner;
-};
-
-struct kv_outer {
-	u32 id;
-	struct kv_mid *mid;
-	struct kv_outer *self;	/* itself: a chain as long as a test wants */
-};
 
 /* What a call passed and got; chain: 0 o->mid NULL, 1 mid->inner NULL, 2 whole. */
 struct kv_call {
@@ -81,7 +67,9 @@ int ktarget_values(unsigned int n, unsigned int seed, unsigned int bits, u64 *ca
 		outer.mid = c->chain >= 1 ? &mid : NULL;
 		if (c->chain == 1)
 			mid.inner = NULL;
+		trace_ktarget_value_start(&outer, c->arg);
 		c->ret = ktarget_value(&outer, c->arg);
+		trace_ktarget_value_done(&outer, c->ret);
 		sum += c->ret;
 	}
 	WRITE_ONCE(kv_sink, sum);

@@ -293,7 +293,8 @@ struct kstats_record {
  * KSTATS_TRACE_SPLIT with a NAME over 55 bytes, KSTATS_TRACE_SELF on a
  * section or with a NAME over 58 bytes.
  * "tp:event" is a core tracepoint; "tp:system:event" a trace event of the
- * core or of a loaded module (held while traced).
+ * core or of a loaded module (held while traced). func may be one too,
+ * with an expr: a point, a value per hit (see TRACE's expr).
  * -ENOENT: no such symbol, tracepoint, or event in that system
  * (kstats_record is an inline function: there is nothing to trace).
  * -ELOOP: a function of kstats itself. -EEXIST: NAME or GAP-NAME is taken.
@@ -391,8 +392,9 @@ struct kstats_record {
 #define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
 #define KSTATS_OUTLIER_RATE_MAX		1000000
 /*
- * TRACE's expr (VER6, KSTATS_FEAT_EXPR, functions only): a value recorded
- * per call, and/or a predicate that decides which calls are recorded.
+ * TRACE's expr (VER6, KSTATS_FEAT_EXPR, functions and tracepoints): a value
+ * recorded per call, and/or a predicate that decides which calls are
+ * recorded.
  *
  * An operand is read in bounded steps: the source (argument @index, 0 the
  * first, read at entry; or the return value, read at exit; or the call's
@@ -428,6 +430,27 @@ struct kstats_record {
  * call it declines is not evaluated. GAP-NAME runs from the end of a
  * recorded call to the start of the next call not declined at entry.
  *
+ * Tracepoints (KSTATS_MECH_TRACEPOINT; not on a CFI kernel): the sources
+ * are the event's TP_PROTO arguments as its probe receives them, after its
+ * data: x86-64 passes 5 in registers, so @index is 0..4 (a 6th and later
+ * are on the stack). The module does not know how many arguments an event
+ * has: past them a register holds whatever was left there (kstatsctl reads
+ * the count from BTF's btf_trace_EVENT). An event's format fields, written
+ * into its ring-buffer record, are not sources.
+ * - A point: func "tp:[system:]event" (mechanism AUTO or TRACEPOINT) with
+ *   a value (KSTATS_EXPR_VALUE, never KSTATS_EXPR_TIME): NAME gets the
+ *   value at every hit its predicate holds, from any context (an interrupt
+ *   too), NEG-NAME a negative one's magnitude; no GAP-NAME. Sources:
+ *   KSTATS_OPERAND_ARG only.
+ * - A section between tracepoints (start and end "tp:..."): the start's
+ *   arguments (KSTATS_OPERAND_ARG), read at the start and kept with the
+ *   task's start as a function's entry data, and the end's
+ *   (KSTATS_OPERAND_END_ARG), read at the end, with the duration. "Entry"
+ *   above is the start, "exit" the end. A start the predicate declines, or
+ *   whose read faults, starts nothing (counted as rejected or a fault), and
+ *   ends the task's earlier start, never ended, as a miss.
+ * Sections between functions (kprobes) take no expr yet.
+ *
  * With other options: a value alone records no duration, so outliers,
  * KSTATS_TRACE_SPLIT and KSTATS_TRACE_SELF need KSTATS_EXPR_TIME (they
  * apply to the duration in NAME); with a predicate alone they see only
@@ -436,11 +459,17 @@ struct kstats_record {
  * costs a call with every read of the expr made, and counts faulted and
  * declined calls as recorded ones.
  *
- * -EINVAL: an unknown source, flag or compare, an argument index above 5,
+ * -EINVAL: an unknown source, flag or compare, an argument index above 5
+ * (above 4 at a tracepoint), a source the site has not (the return value
+ * at a tracepoint; the end's argument but in a section between
+ * tracepoints; the duration at a point), a point (a "tp:" func) without an
+ * expr, without a value, with KSTATS_EXPR_TIME, a key, outliers,
+ * KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, or a mechanism other than AUTO
+ * or TRACEPOINT,
  * a size not 1, 2, 4 or 8, nr_loads above KSTATS_EXPR_LOADS, loads on the
  * duration, the duration as the value, nr_terms above KSTATS_EXPR_TERMS,
  * neither a value nor a term, KSTATS_EXPR_TIME without a value, an expr
- * on a section, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
+ * on a section between functions, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
  * or over 59 with a signed value (NEG-NAME), a value alone with
  * KSTATS_TRACE_OUTLIERS, KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, an index
  * on a source other than an argument, nonzero pad or reserved, nonzero
@@ -451,13 +480,14 @@ struct kstats_record {
 #define KSTATS_OPERAND_ARG	1	/* argument index, at entry */
 #define KSTATS_OPERAND_RETVAL	2	/* the return value, at exit */
 #define KSTATS_OPERAND_DURATION	3	/* the call's duration, ns (predicates) */
+#define KSTATS_OPERAND_END_ARG	4	/* tracepoints: the section end's argument, at the end */
 #define KSTATS_OPERAND_SIGNED	(1U << 0)
 #define KSTATS_EXPR_LOADS	8
 #define KSTATS_EXPR_TERMS	8
 
 struct kstats_operand {
 	__u8 source;		/* KSTATS_OPERAND_* */
-	__u8 index;		/* KSTATS_OPERAND_ARG: 0..5 */
+	__u8 index;		/* ARG, END_ARG: 0..5 (a tracepoint's: 0..4) */
 	__u8 nr_loads;		/* 0..KSTATS_EXPR_LOADS */
 	__u8 size;		/* bytes: 1, 2, 4 or 8 */
 	__u8 flags;		/* KSTATS_OPERAND_SIGNED */
