@@ -268,20 +268,22 @@ else
 	tgt=("$fn")
 	ok "point: 'id' is a field of the event's record: refused, the argument it may come from" \
 		expect 2 "error: --value 'id': 'id' is a field of ktarget_value_start's record.*|hint: ktarget_value_start's arguments: o, v; o->id may be .*" \
-		"$K" trace "$tps" --value id
+		"$K" trace "$tps" --keep --value id
 	ok "section: 'o', both ends' argument: refused, start.o or end.o" \
 		expect 2 "error: --value 'o->id': both ends have an argument 'o': say which.*|hint: start.o reads it at .*, end.o at .*" \
-		"$K" trace kv.sect --start "$tps" --end "$tpd" --value 'o->id'
+		"$K" trace kv.sect --keep --start "$tps" --end "$tpd" --value 'o->id'
 	ok "point: --time refused (nothing to time)" \
 		expect 2 "error: --time: $tps is a point in time, with nothing to time|hint: .*" \
-		"$K" trace "$tps" --value v --time
+		"$K" trace "$tps" --keep --value v --time
 	ok "point: without --value, refused" \
 		expect 2 "error: $tps: a tracepoint alone is a point in time.*|hint: .*" \
-		"$K" trace "$tps"
+		"$K" trace "$tps" --keep
 fi
 
 # Refusals that need no BTF, checked before anything is attached.
-	"$K" trace "${tgt[@]}" --name "$name" --keep "$@" || return 1
+ok "--value on a section of functions: refused, nothing traced" \
+	expect 2 "error: --value: a section between functions has no arguments nor return value|hint: .*" \
+	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value arg0
 ok "arg6: on the stack, refused" \
 	expect 2 "error: --value 'arg6': arg6 is on the stack.*|hint: only the first 6 .*" \
 	"$K" trace "$fn" --value arg6 --keep
