@@ -131,7 +131,7 @@ static void kstats_section_forget(struct kstats_probe *p)
 	}
 }
 
-static void kstats_section_begin(struct kstats_probe *p)
+void kstats_section_begin(struct kstats_probe *p)
 {
 	u64 now = kstats_probe_now(), seen;
 	struct kstats_task_slot *s;
@@ -183,7 +183,7 @@ claimed:
 	kstats_section_split_begin(p, s);
 }
 
-static void kstats_section_end(struct kstats_probe *p)
+void kstats_section_end(struct kstats_probe *p)
 {
 	struct kstats_split_mark mark;
 	struct kstats_task_slot *s;
