@@ -321,7 +321,8 @@ const struct argp trace_argp = {
 	"Times every call of the kernel function FUNC ([module:]symbol), or the "
 	"section from --start X to --end Y, into a metric named FUNC (and the time "
 	"between calls into GAP-FUNC). X and Y are functions, or tracepoints: "
-	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc). FUNC may be a "
+	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc), or USDT probes "
+	"of one program or library: usdt:BINARY:PROVIDER:NAME. FUNC may be a "
 	"user-space function, BINARY:SYMBOL: BINARY a path, a program on $PATH or "
 	"a library name (c:malloc), through --pid's mappings if given; its metric "
 	"is FILE:SYMBOL (libc.so.6:malloc).",

@@ -62,6 +62,8 @@ expect "kstatsctl trace f --mechanism k" "kprobe kretprobe"
 expect "kstatsctl trace f --dry" "--dry-run"
 expect "kstatsctl trace f --value re" "retval"
 expect "kstatsctl trace f --if " ""	# a predicate: nothing to offer
+expect "kstatsctl trace f --start u" "usdt:"
+expect "kstatsctl trace f --start usdt:a:b:c --end " "tp: usdt:"
 expect "kstatsctl diff a.ksnap b.ksnap --m" "--metric"
 expect "kstatsctl help un" "untrace"
 expect "kstatsctl info --j" "--json"

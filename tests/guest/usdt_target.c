@@ -4,7 +4,9 @@
  * a semaphore (as `dtrace -h` makes them), so the program can tell whether
  * a tool has them enabled. Commands, one a line on stdin:
  *   sem       prints "sem START END": the two probes' semaphores
- *   go N DIR  two threads ("usdt-a", "usdt-b") each run N sections between
+ *   go N DIR  two threads ("usdt-a", "usdt-b"), started, print "tids A B" and
+ *             wait for a line (to be traced by thread); then each runs N
+ *             sections between
  *             ktest:sec__start and ktest:sec__end, interleaved, 20 to
  *             100 us on CPU or asleep; sec__start only while its semaphore
  *             is on. Each section's own duration (from just after the start
@@ -89,7 +91,10 @@ static void section(uint64_t ns, int asleep)
 struct worker {
 	const char *name;
 	unsigned int n, seed;
+	pid_t tid;
 };
+
+static pthread_barrier_t ready, run;
 
 static void *run_sections(void *arg)
 {
@@ -97,6 +102,9 @@ static void *run_sections(void *arg)
 	unsigned int i;
 
 	pthread_setname_np(pthread_self(), w->name);
+	w->tid = gettid();
+	pthread_barrier_wait(&ready);
+	pthread_barrier_wait(&run);
 	for (i = 0; i < w->n; i++) {
 		/* Each thread's sections interleave with the other's. */
 		section(20000 + (uint64_t)((i * 37 + w->seed) % 81) * 1000, i % 5 == w->seed % 5);
@@ -148,7 +156,7 @@ int main(void)
 		if (!strcmp(line, "sem\n")) {
 			printf("sem %u %u\n", ktest_sec__start_semaphore, ktest_sec__end_semaphore);
 		} else if (sscanf(line, "go %u %4095s", &n, dir) == 2) {
-			struct worker a = { "usdt-a", n, 1 }, b = { "usdt-b", n, 3 };
+			struct worker a = { "usdt-a", n, 1, 0 }, b = { "usdt-b", n, 3, 0 };
 			pthread_t ta, tb;
 			char path[4200];
 
@@ -156,8 +164,15 @@ int main(void)
 			own = fopen(path, "w");
 			if (!own)
 				return 1;
+			pthread_barrier_init(&ready, NULL, 3);
+			pthread_barrier_init(&run, NULL, 3);
 			pthread_create(&ta, NULL, run_sections, &a);
 			pthread_create(&tb, NULL, run_sections, &b);
+			pthread_barrier_wait(&ready);
+			printf("tids %d %d\n", (int)a.tid, (int)b.tid);
+			if (!fgets(line, sizeof(line), stdin))
+				return 1;
+			pthread_barrier_wait(&run);
 			pthread_join(ta, NULL);
 			pthread_join(tb, NULL);
 			DTRACE_PROBE(ktest, stop);
