@@ -216,6 +216,11 @@ static void kstats_split_disarm(struct kstats_probe *p)
 /* The mechanism for @mode that @want asks for, or an error. */
 static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 {
+	/* A user-space function, or a section between USDT probes. */
+	if (want == KSTATS_MECH_UPROBE) {
+		p->mech = want;
+		return kstats_have_uprobe ? 0 : -EOPNOTSUPP;
+	}
 	if (p->mode == KSTATS_MODE_SECTION) {
 		u32 mech = tracepoints ? KSTATS_MECH_TRACEPOINT : KSTATS_MECH_KPROBE;
 
@@ -228,10 +233,6 @@ static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 			return -EINVAL;
 		p->mech = mech;
 		return 0;
-	}
-	if (want == KSTATS_MECH_UPROBE) {
-		p->mech = want;
-		return kstats_have_uprobe ? 0 : -EOPNOTSUPP;
 	}
 	if (want == KSTATS_MECH_AUTO)
 		want = kstats_have_fprobe ? KSTATS_MECH_FPROBE : KSTATS_MECH_KRETPROBE;
