@@ -175,8 +175,7 @@ int ks_usym_open(const char *binary, long pid, char *path, size_t size)
 	return fd;
 }
 
-/* @v's file offset: through the executable PT_LOAD that holds it. */
-static int vaddr_offset(Elf *e, uint64_t v, uint64_t *off)
+int ks_uelf_offset(Elf *e, uint64_t v, uint32_t flag, uint64_t *off)
 {
 	size_t n, i;
 	GElf_Phdr ph;
@@ -184,7 +183,7 @@ static int vaddr_offset(Elf *e, uint64_t v, uint64_t *off)
 	if (elf_getphdrnum(e, &n))
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & flag))
 			continue;
 		if (v >= ph.p_vaddr && v < ph.p_vaddr + ph.p_filesz) {
 			*off = v - ph.p_vaddr + ph.p_offset;
@@ -261,27 +260,40 @@ static void find_func(Elf *e, const char *func, struct usym_match *m, bool *has_
 		scan_table(e, dynsym, &tsh, versym, func, m);
 }
 
-int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off)
+Elf *ks_uelf_begin(int fd, const char *path)
 {
-	struct usym_match m;
-	bool has_symtab;
 	GElf_Ehdr eh;
-	int rc = EXIT_RUNTIME;
 	Elf *e;
 
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
-		ks_fail(rc, "BINARY is a program or a shared library (a script's "
-			"interpreter is the program)", "%s: not an ELF file", path);
-		goto out;
+		ks_fail(EXIT_RUNTIME, "BINARY is a program or a shared library (a "
+			"script's interpreter is the program)", "%s: not an ELF file", path);
+		goto fail;
 	}
 	if (!gelf_getehdr(e, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_machine != EM_X86_64 || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
-		ks_fail(rc, "kstats traces x86-64 programs and shared libraries",
+		ks_fail(EXIT_RUNTIME, "kstats traces x86-64 programs and shared libraries",
 			"%s: not an x86-64 executable or shared object", path);
-		goto out;
+		goto fail;
 	}
+	return e;
+fail:
+	if (e)
+		elf_end(e);
+	return NULL;
+}
+
+int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off)
+{
+	struct usym_match m;
+	bool has_symtab;
+	int rc = EXIT_RUNTIME;
+	Elf *e = ks_uelf_begin(fd, path);
+
+	if (!e)
+		return rc;
 	find_func(e, func, &m, &has_symtab);
 	if (!m.nr) {
 		ks_fail(rc, has_symtab ? "'nm -D --defined-only FILE' and 'nm FILE' list "
@@ -305,7 +317,7 @@ int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off)
 			"which runs once", path, func);
 		goto out;
 	}
-	if (vaddr_offset(e, m.value, off)) {
+	if (ks_uelf_offset(e, m.value, PF_X, off)) {
 		ks_fail(rc, NULL, "%s: %s (0x%llx) is in no executable segment", path,
 			func, (unsigned long long)m.value);
 		goto out;

@@ -38,6 +38,7 @@
 #include "trace.h"
 #include "trace_args.h"
 #include "units.h"
+#include "usdt.h"
 #include "usym.h"
 
 enum {
@@ -333,7 +334,8 @@ const struct argp trace_argp = {
 	"Times every call of the kernel function FUNC ([module:]symbol), or the "
 	"section from --start X to --end Y, into a metric named FUNC (and the time "
 	"between calls into GAP-FUNC). X and Y are functions, or tracepoints: "
-	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc). FUNC may be a "
+	"tp:EVENT (core) or tp:SYSTEM:EVENT (e.g. tp:kmem:kmalloc), or USDT probes "
+	"of one program or library: usdt:BINARY:PROVIDER:NAME. FUNC may be a "
 	"user-space function, BINARY:SYMBOL: BINARY a path, a program on $PATH or "
 	"a library name (c:malloc), through --pid's mappings if given; its metric "
 	"is FILE:SYMBOL (libc.so.6:malloc). It traces until Ctrl-C (or --duration, "
@@ -386,6 +388,7 @@ int cmd_trace(int argc, char **argv)
 	uint8_t cpus[KS_CPU_BITS / 8] = { 0 };
 	uint64_t key_values[KSTATS_KEYS_MAX];
 	struct ks_utarget user = { .fd = -1 };
+	struct ks_usdt *usdt = NULL;
 	struct kstats_uprobe up = { 0 };
 	struct ks_plan *plan = NULL;
 	struct kstats_trace t;
@@ -431,7 +434,13 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("'%s': trace takes one function, not a pattern", func);
 		goto out;
 	}
-	if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
+	if (ks_usdt_named(a.start) || ks_usdt_named(a.end)) {
+		usdt = xcalloc(1, sizeof(*usdt));
+		rc = ks_usdt_resolve(&a, usdt);
+		if (rc)
+			goto out;
+		rc = EXIT_USAGE;
+	} else if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
 		/* What user-space functions cannot have yet (kstats(4)). */
 		if (a.split || a.self || a.outliers || a.budget_ppm) {
 			ks_set_hint("kstats(4) lists what user-space functions have so far");
@@ -513,7 +522,7 @@ int cmd_trace(int argc, char **argv)
 	if (a.dry_run) {
 		struct ks_plan_view v = {
 			.name = a.name ? a.name : func, .end = a.end,
-			.mech = ks_trace_mechs[user.fd >= 0 ? KSTATS_MECH_UPROBE : a.mech],
+			.mech = ks_trace_mechs[user.fd >= 0 || usdt ? KSTATS_MECH_UPROBE : a.mech],
 			.by = a.key ? keys[a.key].name : NULL, .split = a.split, .self = a.self,
 		};
 
@@ -572,6 +581,14 @@ int cmd_trace(int argc, char **argv)
 		t.nr_uprobes = 1;
 		t.uprobe_size = sizeof(up);
 	}
+	if (usdt) {
+		t.mechanism = KSTATS_MECH_UPROBE;
+		t.start = (uint64_t)(uintptr_t)usdt->start;
+		t.end = (uint64_t)(uintptr_t)usdt->end;
+		t.uprobes = (uint64_t)(uintptr_t)usdt->up;
+		t.nr_uprobes = usdt->nr;
+		t.uprobe_size = sizeof(usdt->up[0]);
+	}
 	if (a.key_values)
 		t.key_values = (uint64_t)(uintptr_t)key_values;
 	if (a.x.value || a.x.pred)
@@ -613,7 +630,8 @@ int cmd_trace(int argc, char **argv)
 		ks_block_stop_signals(&stop_signals);
 	}
 	if (ioctl(fd, KSTATS_IOC_TRACE, &t)) {
-		rc = ks_trace_refused(errno, fd, func, &a, user.fd >= 0);
+		rc = ks_trace_refused(errno, fd, usdt ? usdt->start : func, &a,
+				      user.fd >= 0 || usdt);
 		goto out;
 	}
 	if (one_shot) {
@@ -655,6 +673,9 @@ out:
 		close(a.cgroup_fd);
 	if (user.fd >= 0)
 		close(user.fd);
+	if (usdt && usdt->fd >= 0)
+		close(usdt->fd);
+	free(usdt);
 	free(plan);
 	free(a.args.v);
 	return rc;

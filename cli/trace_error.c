@@ -144,8 +144,9 @@ static int trace_user_error(int err, int fd, const char *func, const struct ks_t
 			       "cannot probe that instruction", func);
 	if (err == EINVAL)
 		return ks_fail(EXIT_RUNTIME, "the file may have changed since it was "
-			       "read; try again", "tracing %s: the kernel refused the "
-			       "probe (EINVAL)", func);
+			       "read (try again), or another tool probes the same "
+			       "place with another USDT semaphore", "tracing %s: the "
+			       "kernel refused the probe (EINVAL)", func);
 	return trace_error(err, fd, func, a);
 }
 

@@ -20,6 +20,11 @@ int ks_usym_open(const char *binary, long pid, char *path, size_t size);
 /* FUNC's file offset in the ELF file @fd: 0, or an exit code (error printed). */
 int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off);
 
+/* @fd's ELF, checked to be an x86-64 program or library (libelf's Elf), or NULL (error printed). */
+struct Elf *ks_uelf_begin(int fd, const char *path);
+/* Address @v's file offset, through the PT_LOAD with p_flags @flag (PF_X, PF_W) holding it: 0 or -1. */
+int ks_uelf_offset(struct Elf *e, uint64_t v, uint32_t flag, uint64_t *off);
+
 /* A user-space function to trace: its file, open, and where in it. */
 struct ks_utarget {
 	int fd;				/* -1: none */

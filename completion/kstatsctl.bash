@@ -180,7 +180,11 @@ _kstatsctl()
 			return
 		fi
 		COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "$input")" -- "$cur")); return ;;
-	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --duration | --ns | --pid | --tid | --name | --maxactive | --start | --end | --sample)
+	--start | --end)	# a kernel function, or a kind's prefix: tp:EVENT, usdt:BINARY:PROVIDER:NAME
+		COMPREPLY=($(compgen -W "tp: usdt:" -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return ;;
+	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --duration | --ns | --pid | --tid | --name | --maxactive | --sample)
 		return ;;
 	--budget)
 		COMPREPLY=($(compgen -W "0.5% 1% 2% 5% off" -- "$cur")); return ;;

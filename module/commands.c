@@ -419,7 +419,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
-	struct kstats_uprobe up = {};
+	struct kstats_uprobe *up;
 	struct kstats_expr_prog *expr;
 	char *func, *start, *end;
 	unsigned long *cpus;
@@ -442,32 +442,37 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	/* A user function's form first: its handlers run no expr (-EOPNOTSUPP). */
 	err = kstats_uprobe_args(t, &up);
 	if (err)
-		return err;
+		goto free_up;
 	/* The expr is checked before the privilege, as every other field. */
 	err = kstats_expr_copy(t, kstats_arg_site(t), &expr);
 	if (err)
-		return err;
-	if (!kstats_file_privileged(file)) {
-		kstats_expr_free(expr);
-		return -EPERM;
-	}
+		goto free_up;
+	err = -EPERM;
+	if (!kstats_file_privileged(file))
+		goto free_expr;
+	err = -ENOMEM;
 	cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
-	if (!cpus) {
-		kstats_expr_free(expr);
-		return -ENOMEM;
-	}
+	if (!cpus)
+		goto free_expr;
+	err = 0;
 	err = kstats_arg_cpus(t, cpus);
 	func = kstats_arg_symbol(t->func, &err);
 	start = kstats_arg_symbol(t->start, &err);
 	end = kstats_arg_symbol(t->end, &err);
 	if (!err)
-		err = kstats_trace_start(file, t, func, start, end, cpus, expr, &up);
+		err = kstats_trace_start(file, t, func, start, end, cpus, expr, up);
 	else
 		kstats_expr_free(expr);
 	kfree(func);
 	kfree(start);
 	kfree(end);
 	bitmap_free(cpus);
+	kfree(up);
+	return err;
+free_expr:
+	kstats_expr_free(expr);
+free_up:
+	kfree(up);
 	return err;
 }
 

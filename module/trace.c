@@ -84,13 +84,13 @@ static int kstats_addr_shareable(struct kstats_probe *p, unsigned long addr)
 
 static int kstats_attach(struct kstats_probe *p, const char *func,
 			 const char *start, const char *end, u32 maxactive,
-			 const struct kstats_uprobe *up)
+			 const struct kstats_uprobe *up, u32 nr_up)
 {
 	unsigned long addr = 0;
 	int err;
 
 	if (p->mech == KSTATS_MECH_UPROBE)
-		return up ? kstats_uprobe_attach(p, up) : -EINVAL;	/* func: a label */
+		return up ? kstats_uprobe_attach(p, up, nr_up) : -EINVAL;	/* labels only */
 	if (p->mode == KSTATS_MODE_SECTION) {
 		/* By kprobe: both ends must be probeable and not kstats. */
 		if (p->mech == KSTATS_MECH_KPROBE && start) {
@@ -216,6 +216,11 @@ static void kstats_split_disarm(struct kstats_probe *p)
 /* The mechanism for @mode that @want asks for, or an error. */
 static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 {
+	/* A user-space function, or a section between USDT probes. */
+	if (want == KSTATS_MECH_UPROBE) {
+		p->mech = want;
+		return kstats_have_uprobe ? 0 : -EOPNOTSUPP;
+	}
 	if (p->mode == KSTATS_MODE_SECTION) {
 		u32 mech = tracepoints ? KSTATS_MECH_TRACEPOINT : KSTATS_MECH_KPROBE;
 
@@ -228,10 +233,6 @@ static int kstats_pick_mech(struct kstats_probe *p, u32 want, bool tracepoints)
 			return -EINVAL;
 		p->mech = mech;
 		return 0;
-	}
-	if (want == KSTATS_MECH_UPROBE) {
-		p->mech = want;
-		return kstats_have_uprobe ? 0 : -EOPNOTSUPP;
 	}
 	if (want == KSTATS_MECH_AUTO)
 		want = kstats_have_fprobe ? KSTATS_MECH_FPROBE : KSTATS_MECH_KRETPROBE;
@@ -365,7 +366,8 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	err = kstats_outlier_setup(p, req) ?: p->task_ctx ? kstats_split_get() : 0;
 	if (!err) {
 		p->split_armed = p->task_ctx;
-		err = kstats_attach(p, func, start, end, req->maxactive, up);
+		err = kstats_attach(p, func, start, end, req->maxactive, up,
+				    req->nr_uprobes);
 	}
 	if (err) {
 		kstats_split_disarm(p);

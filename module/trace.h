@@ -97,6 +97,7 @@ struct kstats_keys {
 struct kstats_task_slot;
 struct kstats_outlier_ring;
 struct kstats_utrace;
+struct kstats_usdt;
 struct trace_event_file;
 
 /* A trace's cost and recording mode (governor.c), under kstats_trace_lock. */
@@ -148,6 +149,7 @@ struct kstats_probe {
 	u64 outlier_ns;
 	struct kstats_outlier_ring *outliers;	/* or NULL */
 	struct kstats_utrace *up;	/* KSTATS_MECH_UPROBE (trace_uprobe.c) */
+	struct kstats_usdt *usdt;	/* KSTATS_MECH_UPROBE sections (trace_usdt.c) */
 	union {
 #ifdef KSTATS_HAVE_FPROBE
 		struct fprobe fp;
@@ -285,15 +287,27 @@ extern bool kstats_have_fprobe;
 
 /* trace_uprobe.c: a user-space function */
 extern bool kstats_have_uprobe;
-int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe *u);
-int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u);
+int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up);
+int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u, u32 nr);
 int kstats_uprobe_detach(struct kstats_probe *p);
 void kstats_uprobe_free(struct kstats_probe *p);
+#ifdef KSTATS_HAVE_UPROBE
+int kstats_uprobe_mm(const struct kstats_probe *p, struct mm_struct **mmp);
+int kstats_uprobe_file(const struct kstats_uprobe *u, struct path *path,
+		       struct kstats_uprobe_site *site);
+#endif
+/* trace_usdt.c: a section between USDT probes */
+int kstats_usdt_attach(struct kstats_probe *p, const struct kstats_uprobe *u, u32 nr);
+int kstats_usdt_detach(struct kstats_probe *p);
+void kstats_usdt_free(struct kstats_probe *p);
 
 /* trace_pair.c: a section between two functions or two tracepoints */
 int kstats_pair_init(struct kstats_probe *p);
 int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *end);
 int kstats_pair_detach(struct kstats_probe *p);
+/* @args: a tracepoint's arguments, or NULL (a kprobe, a USDT probe, the floor) */
+void kstats_section_begin(struct kstats_probe *p, const unsigned long *args);
+void kstats_section_end(struct kstats_probe *p, const unsigned long *args);
 u64 kstats_pair_missed(struct kstats_probe *p);
 void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,

@@ -140,11 +140,11 @@ static void kstats_section_forget(struct kstats_probe *p)
 
 /*
  * @args: the start tracepoint's arguments (KSTATS_TP_ARGS), or NULL (a
- * kprobe, the floor): read by an expr here. A start its predicate declines
+ * kprobe, a USDT probe, the floor): read by an expr here. A start its predicate declines
  * or whose read faults (counted there) starts nothing, and ends an earlier
  * start of the task as sampling does.
  */
-static void kstats_section_begin(struct kstats_probe *p, const unsigned long *args)
+void kstats_section_begin(struct kstats_probe *p, const unsigned long *args)
 {
 	u64 now = kstats_probe_now(), seen;
 	struct kstats_call_expr cx = { .decided = true };
@@ -198,8 +198,8 @@ claimed:
 	kstats_section_split_begin(p, s);
 }
 
-/* @args: the end tracepoint's arguments, or NULL (a kprobe, the floor). */
-static void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
+/* @args: the end tracepoint's arguments, or NULL (a kprobe, a USDT probe, the floor). */
+void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 {
 	struct kstats_split_mark mark;
 	struct kstats_call_expr cx;

@@ -276,8 +276,8 @@ static void kstats_utrace_unlist(struct kstats_utrace *ut)
 	}
 }
 
-/* -p: the address space of the process (or thread) @p is filtered on. */
-static int kstats_utrace_mm(struct kstats_utrace *ut, const struct kstats_probe *p)
+/* -p: the address space of the process (or thread) @p is filtered on, held (mmgrab). */
+int kstats_uprobe_mm(const struct kstats_probe *p, struct mm_struct **mmp)
 {
 	pid_t nr = p->filter & KSTATS_TRACE_PID ? p->pid : p->tgid;
 	struct task_struct *t;
@@ -297,11 +297,13 @@ static int kstats_utrace_mm(struct kstats_utrace *ut, const struct kstats_probe 
 		return -ESRCH;	/* exiting, or a kernel thread */
 	mmgrab(mm);
 	mmput(mm);
-	ut->mm = mm;
+	*mmp = mm;
 	return 0;
 }
 
-static int kstats_utrace_file(struct kstats_utrace *ut, const struct kstats_uprobe *u)
+/* @u's file, held in @path, and where in it, in @site. */
+int kstats_uprobe_file(const struct kstats_uprobe *u, struct path *path,
+		       struct kstats_uprobe_site *site)
 {
 	struct file *f = fget(u->fd);
 	int err = 0;
@@ -313,32 +315,34 @@ static int kstats_utrace_file(struct kstats_utrace *ut, const struct kstats_upro
 	else if (!S_ISREG(file_inode(f)->i_mode))
 		err = -EINVAL;
 	if (!err) {
-		ut->path = f->f_path;
-		path_get(&ut->path);
+		*path = f->f_path;
+		path_get(path);
 	}
 	fput(f);
 	if (err)
 		return err;
 	/* The file underneath an overlay, as the kernel's uprobe events do. */
-	ut->site.inode = d_real_inode(ut->path.dentry);
-	ut->site.off = u->offset;
-	return u->offset < i_size_read(ut->site.inode) ? 0 : -EINVAL;
+	site->inode = d_real_inode(path->dentry);
+	site->off = u->offset;
+	return u->offset < i_size_read(site->inode) ? 0 : -EINVAL;
 }
 
-int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u)
+int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u, u32 nr)
 {
 	struct kstats_utrace *ut;
 	int err;
 
 	lockdep_assert_held(&kstats_trace_lock);
+	if (u->role != KSTATS_UPROBE_FUNC)
+		return kstats_usdt_attach(p, u, nr);
 	ut = kvzalloc(sizeof(*ut), GFP_KERNEL_ACCOUNT);
 	if (!ut)
 		return -ENOMEM;
 	ut->p = p;
 	p->up = ut;
-	err = kstats_utrace_file(ut, u);
+	err = kstats_uprobe_file(u, &ut->path, &ut->site);
 	if (!err && (p->filter & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID)))
-		err = kstats_utrace_mm(ut, p);
+		err = kstats_uprobe_mm(p, &ut->mm);
 	if (err)
 		return err;	/* kstats_uprobe_free() takes it down */
 	ut->site.uc.handler = kstats_uprobe_entry;
@@ -360,6 +364,8 @@ int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u)
 /* Always lets go (a breakpoint it cannot remove, the kernel leaks and warns). */
 int kstats_uprobe_detach(struct kstats_probe *p)
 {
+	if (p->usdt)
+		return kstats_usdt_detach(p);
 	kstats_uprobe_unregister_nosync(&p->up->site);
 	kstats_uprobe_unregister_sync();
 	kstats_utrace_unlist(p->up);
@@ -370,6 +376,7 @@ void kstats_uprobe_free(struct kstats_probe *p)
 {
 	struct kstats_utrace *ut = p->up;
 
+	kstats_usdt_free(p);
 	if (!ut)
 		return;
 	if (ut->path.dentry)
@@ -382,7 +389,7 @@ void kstats_uprobe_free(struct kstats_probe *p)
 #else
 bool kstats_have_uprobe;
 
-int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u)
+int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u, u32 nr)
 {
 	return -EOPNOTSUPP;
 }
@@ -399,28 +406,45 @@ void kstats_uprobe_free(struct kstats_probe *p)
 
 /*
  * TRACE's uprobes, checked for form before the privilege check: what is
- * wrong is -EINVAL, what is right but not built yet -EOPNOTSUPP. @u gets
- * the one entry of a user-function trace.
+ * wrong is -EINVAL, what is right but not built yet -EOPNOTSUPP. *@up gets
+ * the entries (kfree), or NULL for another mechanism.
  */
-int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe *u)
+int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 {
 	const u32 unsupported = KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF | KSTATS_TRACE_OUTLIERS;
+	u32 i, roles = 0;
 	int err;
 
+	*up = NULL;
 	if (t->mechanism != KSTATS_MECH_UPROBE)
 		return t->uprobes || t->nr_uprobes || t->uprobe_size ? -EINVAL : 0;
-	if (!t->uprobes || !t->nr_uprobes || !t->func || t->start || t->end ||
+	if (!t->uprobes || !t->nr_uprobes ||
 	    t->uprobe_size < KSTATS_UPROBE_SIZE_VER0 || t->uprobe_size % 8 ||
 	    t->uprobe_size > PAGE_SIZE)
 		return -EINVAL;
-	err = copy_struct_from_user(u, sizeof(*u), u64_to_user_ptr(t->uprobes),
-				    t->uprobe_size);
-	if (err)
-		return err == -E2BIG ? -EINVAL : err;
-	if (u->role != KSTATS_UPROBE_FUNC || u->reserved || u->ref_ctr_offset % 2)
+	if (t->nr_uprobes > KSTATS_UPROBES_MAX)
+		return -E2BIG;
+	*up = kcalloc(t->nr_uprobes, sizeof(**up), GFP_KERNEL);
+	if (!*up)
+		return -ENOMEM;
+	for (i = 0; i < t->nr_uprobes; i++) {
+		struct kstats_uprobe *u = &(*up)[i];
+
+		err = copy_struct_from_user(u, sizeof(*u), u64_to_user_ptr(t->uprobes) +
+					    (size_t)i * t->uprobe_size, t->uprobe_size);
+		if (err)
+			return err == -E2BIG ? -EINVAL : err;
+		if (u->role > KSTATS_UPROBE_END || u->reserved || u->ref_ctr_offset % 2)
+			return -EINVAL;
+		roles |= BIT(u->role);
+	}
+	/* A function: one FUNC entry; a section: STARTs and ENDs, no FUNC. */
+	if (roles & BIT(KSTATS_UPROBE_FUNC) ?
+	    roles != BIT(KSTATS_UPROBE_FUNC) || !t->func || t->start || t->end :
+	    roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func)
 		return -EINVAL;
-	if (t->nr_uprobes != 1 || (t->flags & unsupported) || t->budget_ppm || t->expr ||
-	    !kstats_have_uprobe)
+	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) ||
+	    (t->flags & unsupported) || t->budget_ppm || t->expr || !kstats_have_uprobe)
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -20,6 +20,7 @@ pkgs=(
 	zlib1g-dev			# kstatsctl: HdrHistogram's compressed encoding
 	libbpf-dev			# kstatsctl: return types from the kernel's BTF (trace --by errno)
 	libelf-dev			# kstatsctl: symbols of user-space programs (trace BINARY:SYMBOL)
+	systemtap-sdt-dev		# <sys/sdt.h>: the USDT probes of the test programs (usdt_target, usym_fixture)
 	nodejs curl ca-certificates	# HdrHistogram checks: hdr-histogram-js (tests/cli/hdr-js.sh fetches it)
 	libxml2-utils chromium python3-pil	# plot tests: xmllint, rendering the SVG, reading the PNG
 					# (on a bare Debian 12 with the rest of this list: chromium

@@ -3,7 +3,9 @@
 """trace BINARY:SYMBOL's file offsets against binutils' readelf: for each
 fixture build and function, the offset check_usym prints must be the
 symbol's value less its executable PT_LOAD's p_vaddr plus its p_offset,
-from `readelf -sW --dyn-syms` and `readelf -lW`.
+from `readelf -sW --dyn-syms` and `readelf -lW`; and each USDT probe's
+place and semaphore (usdt:FILE:usym:first, :second) as `readelf -n` gives
+them, through the executable and the writable PT_LOAD.
 Usage: check_usym.py CHECK_USYM FILE..."""
 import subprocess
 import sys
@@ -29,8 +31,61 @@ def oracle(path, sym):
     return None
 
 
+def loads(path):
+    """PT_LOADs: (offset, vaddr, filesz, flags)."""
+    out = []
+    for line in readelf("-l", path).splitlines():
+        f = line.split()
+        if f and f[0] == "LOAD":
+            out.append((int(f[1], 16), int(f[2], 16), int(f[4], 16), "".join(f[6:-1])))
+    return out
+
+
+def file_offset(path, v, flag):
+    for off, vaddr, filesz, flags in loads(path):
+        if flag in flags and vaddr <= v < vaddr + filesz:
+            return off + v - vaddr
+    return None
+
+
+def usdt_oracle(path, provider, names):
+    """readelf -n's stapsdt notes: each place of each probe, "ROLE OFFSET SEMAPHORE"."""
+    base = None
+    for line in readelf("-S", path).splitlines():
+        f = line.replace("[ ", "[").split()
+        if len(f) > 3 and f[1] == ".stapsdt.base":
+            base = int(f[3], 16)
+    notes, cur = [], {}
+    for line in readelf("-n", path).splitlines():
+        f = line.split()
+        if "Provider:" in f:	# -W: on the note's own line
+            cur = {"provider": f[f.index("Provider:") + 1]}
+        elif line.strip().startswith("Name:"):
+            cur["name"] = f[1]
+        elif line.strip().startswith("Location:"):
+            cur["pc"], cur["base"], cur["sem"] = (int(f[1].rstrip(","), 16),
+                                                  int(f[3].rstrip(","), 16), int(f[5], 16))
+            notes.append(cur)
+    want = []
+    for role, name in enumerate(names, 1):
+        for n in notes:
+            if n["provider"] == provider and n["name"] == name:
+                moved = base - n["base"] if base and n["base"] else 0
+                sem = file_offset(path, n["sem"] + moved, "W") if n["sem"] else 0
+                want.append("%d %s %s" % (role, hex(file_offset(path, n["pc"] + moved, "E")),
+                                          hex(sem)))
+    return want
+
+
 failed = 0
 for path in sys.argv[2:]:
+    want = usdt_oracle(path, "usym", ("first", "second"))
+    got = subprocess.run([sys.argv[1], "--usdt", path, "usym", "first", "second"],
+                         capture_output=True, text=True)
+    ok = len(want) == 2 and got.returncode == 0 and got.stdout.splitlines() == want
+    print("%s - %s: usdt usym:first, usym:second at %s (readelf: %s)" % (
+        "ok" if ok else "not ok", path, got.stdout.splitlines() or got.stderr.strip(), want))
+    failed += not ok
     for sym in ("usym_first", "usym_second"):
         want = oracle(path, sym)
         got = subprocess.run([sys.argv[1], path, sym], capture_output=True, text=True)

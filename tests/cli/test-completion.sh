@@ -69,6 +69,8 @@ expect "kstatsctl trace f -p " ""	# a process id
 expect "kstatsctl trace f -d 5s --by " "cgroup errno"
 expect "kstatsctl untrace --a" "--all"
 expect "kstatsctl --pr" "--pretty"
+expect "kstatsctl trace f --start u" "usdt:"
+expect "kstatsctl trace f --start usdt:a:b:c --end " "tp: usdt:"
 expect "kstatsctl diff a.ksnap b.ksnap --m" "--metric"
 expect "kstatsctl help un" "untrace"
 expect "kstatsctl info --j" "--json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# User-space functions (uprobes) of one lane, run inside the VM (kstats not
+# User-space functions (uprobes) and USDT sections of one lane, run inside the VM (kstats not
 # loaded when it starts, and not when it ends). Prints TAP; exits non-zero
 # on a failure. Usage: tests/guest/uprobe-tests.sh BUILD_DIR
 set -uo pipefail
@@ -9,5 +9,6 @@ tap() { if "${@:2}"; then echo "ok - $1"; else echo "not ok - $1"; rc=1; fi; }
 
 tap "insmod kstats" insmod "$build/module/kstats.ko"
 python3 tests/guest/uprobe_test.py "$build" || rc=1
+python3 tests/guest/usdt_test.py "$build" || rc=1
 tap "rmmod kstats right after the last untrace" rmmod kstats
 exit $rc

@@ -261,8 +261,9 @@ def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, 
     label = ctypes.create_string_buffer(b"utarget:raw")
     # struct kstats_expr: flags KSTATS_EXPR_VALUE, value source RETVAL, size 8.
     x = ctypes.create_string_buffer(struct.pack("<II4B", 1, 0, 2, 0, 0, 8).ljust(512, b"\0"))
-    up = ctypes.create_string_buffer(struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
-                                     + struct.pack("<Q", tail) * ((size - 32) // 8))
+    entry = (struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
+             + struct.pack("<Q", tail) * ((size - 32) // 8))
+    up = ctypes.create_string_buffer(entry * max(nr, 1))
     t = bytearray(224)
     t[0:len(name)] = name.encode()
     struct.pack_into("<Q", t, 64, ctypes.addressof(label))
@@ -313,7 +314,10 @@ def abi_refusals():
             ("offset at the end of the file", dict(fd=fd, offset=size), errno.EINVAL),
             ("an odd ref_ctr_offset", dict(fd=fd, offset=off, ref_ctr=1), errno.EINVAL),
             ("reserved 1", dict(fd=fd, offset=off, reserved=1), errno.EINVAL),
-            ("role 1 (not yet defined)", dict(fd=fd, offset=off, role=1), errno.EINVAL),
+            ("role START with a function's label", dict(fd=fd, offset=off, role=1),
+             errno.EINVAL),
+            ("role 3 (not defined)", dict(fd=fd, offset=off, role=3), errno.EINVAL),
+            ("nr_uprobes 65", dict(fd=fd, offset=off, nr=65), errno.E2BIG),
             ("uprobe_size 24", dict(fd=fd, offset=off, size=24), errno.EINVAL),
             ("uprobe_size 40, a nonzero tail", dict(fd=fd, offset=off, size=40, tail=1),
              errno.EINVAL),

@@ -542,7 +542,7 @@ struct kstats_expr {
  * user code. Not yet with user functions (-EOPNOTSUPP): KSTATS_TRACE_SPLIT,
  * KSTATS_TRACE_SELF, KSTATS_TRACE_OUTLIERS, a budget_ppm (the governor has
  * no calibrated cost: a trace without sample_every records every call),
- * an expr, nr_uprobes other than 1, roles other than KSTATS_UPROBE_FUNC.
+ * an expr, nr_uprobes other than 1 (KSTATS_UPROBE_FUNC entries).
  * Errors: -EBADF: fd not open, or not for reading. -EINVAL: a uprobes
  * pointer without KSTATS_MECH_UPROBE or the reverse, uprobe_size below
  * KSTATS_UPROBE_SIZE_VER0 or not a multiple of 8, no func label, nonzero
@@ -551,8 +551,29 @@ struct kstats_expr {
  * say), an instruction uprobes cannot probe. -ESRCH: the process is gone.
  * All but -EBADF and the file's checks come before the privilege check,
  * which is kernel tracing's (CAP_PERFMON or CAP_SYS_ADMIN on the opener).
+ *
+ * Sections between USDT probes (KSTATS_MECH_UPROBE with start and end as
+ * labels, no func): nr_uprobes entries, at least one KSTATS_UPROBE_START
+ * and one KSTATS_UPROBE_END (a probe compiled in several places is several
+ * entries), at most KSTATS_UPROBES_MAX. Each entry is a breakpoint of its
+ * own (no return probe), with its semaphore's ref_ctr_offset if the probe
+ * has one: the kernel raises it by one per breakpoint in each process, so
+ * the program's PROVIDER_NAME_ENABLED() is true while traced and only then.
+ * Sections pair per thread as kernel sections do: a start that comes again
+ * before its end loses the first (a miss); an end without a start counts
+ * nowhere; a thread that exits inside a section leaves its start unpaired,
+ * never paired with a later thread (a miss only once its table slot is
+ * taken back, after 10 s, by another start). Not yet, as for functions:
+ * KSTATS_TRACE_SPLIT, _SELF, _OUTLIERS, a budget_ppm, an expr.
+ * Errors as for functions, and: -EINVAL: roles mixed with
+ * KSTATS_UPROBE_FUNC, no start or no end entry, func given, an unknown
+ * role, two entries at one place of one file; -E2BIG: more than
+ * KSTATS_UPROBES_MAX entries.
  */
 #define KSTATS_UPROBE_FUNC	0	/* time the function entered here */
+#define KSTATS_UPROBE_START	1	/* a section starts here (a USDT probe) */
+#define KSTATS_UPROBE_END	2	/* and ends here */
+#define KSTATS_UPROBES_MAX	64	/* entries of one trace; more: -E2BIG */
 struct kstats_uprobe {
 	__s32 fd;		/* the ELF file, open for reading */
 	__u32 role;		/* KSTATS_UPROBE_* */
@@ -596,7 +617,7 @@ struct kstats_trace {
 	__u64 expr;
 	/* KSTATS_MECH_UPROBE (VER7): user pointer to nr_uprobes struct kstats_uprobe. */
 	__u64 uprobes;
-	__u32 nr_uprobes;	/* 1: a function */
+	__u32 nr_uprobes;	/* 1: a function; a section: its START and END entries */
 	__u32 uprobe_size;	/* sizeof(struct kstats_uprobe) the caller knows */
 	__u64 reserved[1];
 };
