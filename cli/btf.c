@@ -47,7 +47,7 @@ int ks_btf_func_proto(const struct btf *btf, const char *func)
 }
 
 /* @func's prototype's return type id in @btf, or -1 if @btf has no such function. */
-static long return_type(const struct btf *btf, const char *func)
+static int return_type(const struct btf *btf, const char *func)
 {
 	int proto = ks_btf_func_proto(btf, func);
 
@@ -78,36 +78,40 @@ static bool too_narrow(const struct btf *btf, long ret, char *why, size_t len)
 	return true;
 }
 
-/* The module BTF of @mod (or of every module, @mod NULL) that has @func. */
-static struct btf *module_btf(struct btf *vmlinux, const char *mod, const char *func,
-			      long *ret)
+static const char *module_dir(void)
 {
-	char path[sizeof(BTF_DIR) + 256];
-	struct dirent *d;
-	struct btf *btf = NULL;
-	DIR *dir;
+	return getenv("KSTATS_BTF_MODULES") ?: BTF_DIR;
+}
 
-	if (mod) {
-		snprintf(path, sizeof(path), BTF_DIR "/%s", mod);
-		btf = btf__parse_split(path, vmlinux);
-		if (libbpf_get_error(btf))
-			return NULL;
-		*ret = return_type(btf, func);
-		return btf;
-	}
-	dir = opendir(BTF_DIR);
+struct btf *ks_btf_module(struct btf *vmlinux, const char *mod)
+{
+	char path[512];
+	struct btf *btf;
+
+	snprintf(path, sizeof(path), "%.300s/%.200s", module_dir(), mod);
+	btf = btf__parse_split(path, vmlinux);
+	return libbpf_get_error(btf) ? NULL : btf;
+}
+
+struct btf *ks_btf_module_with(struct btf *vmlinux, const char *name,
+			       int (*find)(const struct btf *, const char *), int *id,
+			       char *where, size_t where_len)
+{
+	DIR *dir = opendir(module_dir());
+	struct btf *btf = NULL;
+	struct dirent *d;
+
 	while (dir && (d = readdir(dir))) {
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
 			continue;
-		snprintf(path, sizeof(path), BTF_DIR "/%.200s", d->d_name);
-		btf = btf__parse_split(path, vmlinux);
-		if (libbpf_get_error(btf)) {
-			btf = NULL;
+		btf = ks_btf_module(vmlinux, d->d_name);
+		if (!btf)
 			continue;
-		}
-		*ret = return_type(btf, func);
-		if (*ret >= 0)
+		*id = find(btf, name);
+		if (*id >= 0) {
+			snprintf(where, where_len, "module %.100s", d->d_name);
 			break;
+		}
 		btf__free(btf);
 		btf = NULL;
 	}
@@ -139,8 +143,17 @@ int ks_btf_errno_check(const char *target)
 	btf = vmlinux;
 	if (!mod[0])
 		ret = return_type(vmlinux, target);
-	if (ret < 0 && !env)
-		btf = module_btf(vmlinux, mod[0] ? mod : NULL, target, &ret);
+	if (ret < 0 && !env) {
+		int id = -1;
+
+		if (mod[0]) {
+			btf = ks_btf_module(vmlinux, mod);
+			id = btf ? return_type(btf, target) : -1;
+		} else {
+			btf = ks_btf_module_with(vmlinux, target, return_type, &id, why, sizeof(why));
+		}
+		ret = id;
+	}
 	if (btf && ret >= 0 && too_narrow(btf, ret, why, sizeof(why))) {
 		ks_set_hint("--by errno keys functions returning int, long or a pointer; "
 			    "trace it without --by, or key its caller");

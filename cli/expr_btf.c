@@ -12,7 +12,6 @@
  * casts to u8..u64/s8..s64 work: argN and retval are then the whole
  * 64-bit register, unsigned.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,46 +23,27 @@
 #include "expr_btf.h"
 #include "btf.h"
 
-#define BTF_DIR		"/sys/kernel/btf"
 #define REG_ARGS	6	/* x86-64: rdi, rsi, rdx, rcx, r8, r9 */
 
 
 /* The split BTF of module @mod, or of the first module that has @func (@mod ""). */
 static void open_module(struct ks_btf_ctx *c, const char *mod)
 {
-	const char *base = getenv("KSTATS_BTF_MODULES") ?: BTF_DIR;
-	char path[512];
-	struct dirent *d;
 	struct btf *btf;
-	DIR *dir = mod[0] ? NULL : opendir(base);
 
-	if (mod[0]) {
-		snprintf(path, sizeof(path), "%.300s/%.128s", base, mod);
-		btf = btf__parse_split(path, c->vmlinux);
-		if (libbpf_get_error(btf))
-			return;
-		c->btf = btf;
-		c->proto = ks_btf_func_proto(btf, c->func);
-		snprintf(c->where, sizeof(c->where), "module %s", mod);
+	if (!mod[0]) {
+		btf = ks_btf_module_with(c->vmlinux, c->func, ks_btf_func_proto, &c->proto,
+					 c->where, sizeof(c->where));
+		if (btf)
+			c->btf = btf;
 		return;
 	}
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
-			continue;
-		snprintf(path, sizeof(path), "%.300s/%.200s", base, d->d_name);
-		btf = btf__parse_split(path, c->vmlinux);
-		if (libbpf_get_error(btf))
-			continue;
-		c->proto = ks_btf_func_proto(btf, c->func);
-		if (c->proto >= 0) {
-			c->btf = btf;
-			snprintf(c->where, sizeof(c->where), "module %.100s", d->d_name);
-			break;
-		}
-		btf__free(btf);
-	}
-	if (dir)
-		closedir(dir);
+	btf = ks_btf_module(c->vmlinux, mod);
+	if (!btf)
+		return;
+	c->btf = btf;
+	c->proto = ks_btf_func_proto(c->btf, c->func);
+	snprintf(c->where, sizeof(c->where), "module %s", mod);
 }
 
 struct ks_btf_ctx *ks_btf_ctx_open(const char *func)

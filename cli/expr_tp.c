@@ -18,7 +18,6 @@
  * start and its end's at the end: a name only one end has is that end's,
  * start.NAME and end.NAME say which, and a name both have is refused.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,6 @@
 #include "expr_btf.h"
 #include "btf.h"
 
-#define BTF_DIR		"/sys/kernel/btf"
 
 /* The FUNC_PROTO btf_trace_@event points to, or -1. */
 static int tp_proto(const struct btf *btf, const char *event)
@@ -88,29 +86,11 @@ static int tp_names(const struct ks_btf_ctx *c)
 /* The module BTF with btf_trace_@event (a module's own event). */
 static void tp_module(struct ks_btf_ctx *c)
 {
-	const char *base = getenv("KSTATS_BTF_MODULES") ?: BTF_DIR;
-	char path[512];
-	struct dirent *d;
-	struct btf *btf;
-	DIR *dir = opendir(base);
+	struct btf *btf = ks_btf_module_with(c->vmlinux, c->event, tp_proto, &c->proto,
+					     c->where, sizeof(c->where));
 
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
-			continue;
-		snprintf(path, sizeof(path), "%.300s/%.200s", base, d->d_name);
-		btf = btf__parse_split(path, c->vmlinux);
-		if (libbpf_get_error(btf))
-			continue;
-		c->proto = tp_proto(btf, c->event);
-		if (c->proto >= 0) {
-			c->btf = btf;
-			snprintf(c->where, sizeof(c->where), "module %.100s", d->d_name);
-			break;
-		}
-		btf__free(btf);
-	}
-	if (dir)
-		closedir(dir);
+	if (btf)
+		c->btf = btf;
 }
 
 static struct ks_btf_ctx *tp_open_one(const char *target)
