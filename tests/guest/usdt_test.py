@@ -118,7 +118,7 @@ def oracle():
     n = 60
     t = Target()
     ok(t.ask("sem") == ["sem", "0", "0"], "untraced, the semaphores read 0")
-    rc, out = ctl("trace", "u.sec", "--pid", str(t.p.pid), "--start", START, "--end", END)
+    rc, out = ctl("trace", "--keep", "u.sec", "--pid", str(t.p.pid), "--start", START, "--end", END)
     if not ok(rc == 0, "trace u.sec --start %s --end %s" % (START, END), out):
         t.quit()
         return
@@ -128,7 +128,7 @@ def oracle():
     bt, why = bpftrace_start()
     with tempfile.TemporaryDirectory() as d:
         tids = t.ask("go %d %s" % (n, d))
-        rc, out = ctl("trace", "u.ta", "--tid", tids[1], "--start", START, "--end", END)
+        rc, out = ctl("trace", "--keep", "u.ta", "--tid", tids[1], "--start", START, "--end", END)
         ok(rc == 0, "trace u.ta --tid (thread usdt-a)", out)
         got = t.ask("run")
         ok(got == ["go", str(2 * n), str(2 * n)], "two threads ran %d sections each, every "
@@ -172,7 +172,7 @@ def oracle():
 def only_pid():
     """--pid: another process of the same program gets no breakpoint (its semaphore stays 0)."""
     a, b = Target(), Target()
-    rc, out = ctl("trace", "u.pid", "--pid", str(a.p.pid), "--start", START, "--end", END)
+    rc, out = ctl("trace", "--keep", "u.pid", "--pid", str(a.p.pid), "--start", START, "--end", END)
     if ok(rc == 0, "trace --pid A", out):
         ok(a.ask("sem") == ["sem"] + PLACES and b.ask("sem") == ["sem", "0", "0"],
            "--pid A: A's semaphores are raised, B's read 0")
@@ -205,7 +205,7 @@ def refusals():
          "not yet with USDT probes"),
     ]
     for what, args, want, text in cases:
-        rc, out = ctl("trace", "u.bad", *args)
+        rc, out = ctl("trace", "--keep", "u.bad", *args)
         ok(rc == want and text in out, "refused: %s" % what, out)
     rc, out = ctl("-j", "list")
     ok(rc == 0 and "u.bad" not in out, "nothing attached by a refusal", out)
