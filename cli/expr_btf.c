@@ -26,6 +26,19 @@
 #define REG_ARGS	6	/* x86-64: rdi, rsi, rdx, rcx, r8, r9 */
 
 
+bool ks_btf_ctx_vmlinux(struct ks_btf_ctx *c, const char *path)
+{
+	c->vmlinux = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	if (libbpf_get_error(c->vmlinux)) {
+		c->vmlinux = NULL;
+		snprintf(c->where, sizeof(c->where), "none");
+		return false;
+	}
+	c->btf = c->vmlinux;
+	snprintf(c->where, sizeof(c->where), "vmlinux");
+	return true;
+}
+
 /* The split BTF of module @mod, or of the first module that has @func (@mod ""). */
 static void open_module(struct ks_btf_ctx *c, const char *mod)
 {
@@ -62,14 +75,8 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 	c->func = colon ? colon + 1 : func;
 	if (colon)
 		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - func), func);
-	c->vmlinux = env ? btf__parse(env, NULL) : btf__load_vmlinux_btf();
-	if (libbpf_get_error(c->vmlinux)) {
-		c->vmlinux = NULL;
-		snprintf(c->where, sizeof(c->where), "none");
+	if (!ks_btf_ctx_vmlinux(c, env))
 		return c;
-	}
-	c->btf = c->vmlinux;
-	snprintf(c->where, sizeof(c->where), "vmlinux");
 	if (!mod[0])
 		c->proto = ks_btf_func_proto(c->vmlinux, c->func);
 	/* The host tests' vmlinux has its modules beside it, or none. */

@@ -25,6 +25,11 @@ struct ks_btf_ctx {
 };
 
 /* expr_tp.c: a tracepoint's context, or NULL if @target is not one. */
+/*
+ * @c's vmlinux BTF, from @path ($KSTATS_BTF) or the kernel's: false (where
+ * "none") if there is none.
+ */
+bool ks_btf_ctx_vmlinux(struct ks_btf_ctx *c, const char *path);
 struct ks_btf_ctx *ks_btf_tp_open(const char *target);
 /*
  * A section's operand @n: which end it reads (a name one end has, or

@@ -104,14 +104,8 @@ static struct ks_btf_ctx *tp_open_one(const char *target)
 	c->first = 1;
 	c->proto = -1;
 	c->names = -1;
-	c->vmlinux = env ? btf__parse(env, NULL) : btf__load_vmlinux_btf();
-	if (libbpf_get_error(c->vmlinux)) {
-		c->vmlinux = NULL;
-		snprintf(c->where, sizeof(c->where), "none");
+	if (!ks_btf_ctx_vmlinux(c, env))
 		return c;
-	}
-	c->btf = c->vmlinux;
-	snprintf(c->where, sizeof(c->where), "vmlinux");
 	c->proto = tp_proto(c->vmlinux, c->event);
 	if (c->proto < 0 && (!env || getenv("KSTATS_BTF_MODULES")))
 		tp_module(c);
