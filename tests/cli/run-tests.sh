@@ -130,8 +130,10 @@ for f in basic basic-be later big full interval-a interval-b other-host hostile 
 	few-a few-b outliers outliers-be; do
 	v2+=("data/$f.ksnap")
 done
-check "trace BINARY:SYMBOL and usdt:BINARY:PROVIDER:NAME: file offsets as readelf gives them (PIE, non-PIE, a library, stripped)" \
-	"$py" check_usym.py "$cli/build/check_usym" "$cli/build/usym_pie" "$cli/build/usym_nopie" \
+check "trace BINARY:SYMBOL and usdt:BINARY:PROVIDER:NAME: file offsets as readelf gives them (PIE, non-PIE, a library, stripped, prelinked)" \
+	"$py" check_usym.py "$cli/build/check_usym" \
+	--prelinked "$cli/build/usym_prelinked" "$cli/build/usym_nopie" \
+	"$cli/build/usym_pie" "$cli/build/usym_nopie" \
 	"$cli/build/usym_lib.so" "$cli/build/usym_stripped"
 check "version-4 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
 check "the version-2 and 3 files hold their length and CRC-32C" "$py" validate.py crc \
