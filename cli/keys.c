@@ -154,7 +154,8 @@ int ks_key_name_canonical(const char *in, char *out, size_t len)
  * trace --key-values LIST: the values of key @key that alone get a metric,
  * into @vals (at most KSTATS_KEYS_MAX): for errno, 0 (no error) or an
  * error by name or number (EAGAIN, -EAGAIN, -11, 11); for cgroup, a
- * cgroup's path. Their count, or -1 when one is not a value (said).
+ * cgroup's path; for pid, tid and cpu, a number (the module says which
+ * CPUs exist: EINVAL past them). Their count, or -1 when one is not a value (said).
  */
 int ks_key_values_parse(uint32_t key, const char *list, uint64_t *vals)
 {
@@ -171,6 +172,18 @@ int ks_key_values_parse(uint32_t key, const char *list, uint64_t *vals)
 		if (nr == KSTATS_KEYS_MAX) {
 			ks_usage("--key-values: at most %d values", KSTATS_KEYS_MAX);
 			nr = -1;
+		} else if (key >= KSTATS_KEY_PID) {
+			errno = 0;
+			n = strtol(v, &end, 10);
+			if (*v >= '0' && *v <= '9' && !*end && !errno && n >= 0 &&
+			    n <= (key == KSTATS_KEY_CPU ? 99999 : 4194304)) {
+				vals[nr++] = (uint64_t)n;
+			} else {
+				ks_usage("--key-values: '%s' is not a %s (0 to %d)", item,
+					 key == KSTATS_KEY_CPU ? "CPU number" : "process or thread id",
+					 key == KSTATS_KEY_CPU ? 99999 : 4194304);
+				nr = -1;
+			}
 		} else if (key == KSTATS_KEY_CGROUP) {
 			if (ks_cgroup_id(item, &vals[nr])) {
 				ks_usage("--key-values: no cgroup %s", item);

@@ -3,7 +3,7 @@
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [-p PID | -t TID]
  *                      [-C LIST] [--mechanism M] [--name NAME] [--keep]
  *                      [--budget PCT|off | --sample N] [--split] [--self]
- *                      [--cgroup PATH] [--by errno|cgroup [--keys N | --key-values LIST]]
+ *                      [--cgroup PATH] [--by errno|cgroup|pid|tid|cpu [--keys N | --key-values LIST]]
  *                      [--outliers T [--outlier-ring N] [--outlier-rate N]]
  *                      [--value EXPR [--time]] [--if PRED] [--dry-run]
  *                      [-d S] [-i S [-c N] [-o FILE]] [-f FORMAT]
@@ -54,6 +54,9 @@ static const struct {
 } keys[] = {
 	[KSTATS_KEY_ERRNO] = { "errno", "{errno=-4095}" },
 	[KSTATS_KEY_CGROUP] = { "cgroup", "{cgroup=18446744073709551615}" },
+	[KSTATS_KEY_PID] = { "pid", "{pid=4194304}" },
+	[KSTATS_KEY_TID] = { "tid", "{tid=4194304}" },
+	[KSTATS_KEY_CPU] = { "cpu", "{cpu=99999}" },
 };
 
 #define KEY_NAME_MAX(key)	(KSTATS_NAME_LEN - 1 - (int)strlen(keys[key].longest))
@@ -89,12 +92,15 @@ static const struct argp_option trace_options[] = {
 	  "(/sys/fs/cgroup/system.slice, or system.slice)", 0 },
 	{ "by", OPT_BY, "KEY", 0, "Also a histogram per value of KEY: 'errno', the "
 	  "return value (FUNC{errno=0} without error, FUNC{errno=-EAGAIN}...); "
-	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...)", 0 },
+	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...); "
+	  "'pid', 'tid', its process or thread (FUNC{pid=1234}); 'cpu', the CPU the "
+	  "call ended on (FUNC{cpu=3})", 0 },
 	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
 	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
 	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "
 	  "get their own, from the start, and no caller can take them (errno: "
-	  "0,EAGAIN,EINTR...; cgroup: paths); every other goes to FUNC{KEY=other}", 0 },
+	  "0,EAGAIN,EINTR...; cgroup: paths; pid, tid, cpu: numbers); every other "
+	  "goes to FUNC{KEY=other}", 0 },
 	{ "value", OPT_VALUE, "EXPR", 0, "Record a value per call instead of its "
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
 	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
@@ -248,10 +254,10 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BY:
 		for (a->key = KSTATS_KEY_ERRNO; a->key < ARRAY_SIZE(keys); a->key++)
-			if (!strcmp(arg, keys[a->key].name))
+			if (keys[a->key].name && !strcmp(arg, keys[a->key].name))
 				return 0;
 		a->key = 0;
-		ks_usage("--by: '%s' is not a key (errno or cgroup)", arg);
+		ks_usage("--by: '%s' is not a key (errno, cgroup, pid, tid or cpu)", arg);
 		return EINVAL;
 	case OPT_CGROUP:
 		a->cgroup = arg;

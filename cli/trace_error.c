@@ -35,6 +35,11 @@ static int trace_error(int err, int fd, const char *func, const struct ks_trace_
 			       "call ('kstatsctl show NAME' shows a trace's floor): "
 			       "pick a larger threshold", "--outliers %s: below the "
 			       "probe's floor on this machine", a->outliers);
+	if (a->key >= KSTATS_KEY_PID && err == EINVAL && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_TASK_KEYS))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'task-keys' where a "
+			       "kstats module can; a newer one can", "tracing %s --by: "
+			       "this kstats module has no keys by pid, tid or cpu", func);
 	if (a->key_values && err == EINVAL && !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_KEY_VALUES))
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'key-values' where a "
@@ -42,7 +47,9 @@ static int trace_error(int err, int fd, const char *func, const struct ks_trace_
 			       "--key-values: this kstats module cannot fix a key's values",
 			       func);
 	if (a->key_values && err == EINVAL)
-		return ks_fail(EXIT_USAGE, "each value once", "tracing %s --key-values "
+		return ks_fail(EXIT_USAGE, a->key == KSTATS_KEY_CPU ? "each value once, "
+			       "each a CPU this machine can have (/sys/devices/system/cpu/possible)" :
+			       "each value once", "tracing %s --key-values "
 			       "%s: refused (EINVAL)", func, a->key_values);
 	if (a->key && err == EINVAL && !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_KEYS))

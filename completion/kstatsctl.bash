@@ -163,7 +163,7 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint uprobe" -- "$cur"))
 		return ;;
 	--by)
-		COMPREPLY=($(compgen -W "errno cgroup" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "errno cgroup pid tid cpu" -- "$cur")); return ;;
 	--value)	# a parameter's name needs the function's BTF: offer what is always there
 		COMPREPLY=($(compgen -W "retval arg0 arg1 arg2 arg3 arg4 arg5" -- "$cur")); return ;;
 	--if)

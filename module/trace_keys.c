@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Keys: a trace's calls split by a value of each call (KSTATS_KEY_*: the
- * return value's error, the task's cgroup), a metric per value,
+ * return value's error, the task's cgroup, process, thread, the CPU), a
+ * metric per value,
  * NAME{KEY=VALUE}. The first nr values seen claim a metric each with one
  * cmpxchg, once (or nr values given at TRACE hold them from the start, and
  * nothing is claimed); after that a call finds its metric with plain
@@ -11,7 +12,9 @@
  * or SNAPSHOT or CONTROL of such a name (kstats_trace_publish_keys()).
  */
 #include <linux/err.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/threads.h>
 #include <linux/uaccess.h>
 
 #include "trace.h"
@@ -27,6 +30,9 @@ static const struct {
 } kstats_key_kinds[] = {
 	[KSTATS_KEY_ERRNO] = { "errno", sizeof("{errno=-4095}") - 1, true },
 	[KSTATS_KEY_CGROUP] = { "cgroup", sizeof("{cgroup=18446744073709551615}") - 1 },
+	[KSTATS_KEY_PID] = { "pid", sizeof("{pid=4194304}") - 1 },
+	[KSTATS_KEY_TID] = { "tid", sizeof("{tid=4194304}") - 1 },
+	[KSTATS_KEY_CPU] = { "cpu", sizeof("{cpu=99999}") - 1 },
 };
 
 bool kstats_keys_args_ok(const struct kstats_trace *t)
@@ -48,13 +54,20 @@ bool kstats_keys_args_ok(const struct kstats_trace *t)
 }
 
 /*
- * A key value given at TRACE as its code (kstats_errno_code()'s, or a
- * cgroup id), or 0 if it is out of range.
+ * A key value given at TRACE as its code (kstats_errno_code()'s, a cgroup
+ * id, an id or CPU + 1), or 0 if it is out of range.
  */
 static u64 kstats_key_value_code(u32 kind, u64 v)
 {
-	if (kind == KSTATS_KEY_ERRNO)
+	switch (kind) {
+	case KSTATS_KEY_ERRNO:
 		return v <= MAX_ERRNO ? v + 1 : 0;
+	case KSTATS_KEY_PID:
+	case KSTATS_KEY_TID:
+		return v <= PID_MAX_LIMIT ? v + 1 : 0;
+	case KSTATS_KEY_CPU:
+		return v < nr_cpu_ids ? v + 1 : 0;
+	}
 	return v;
 }
 
@@ -163,13 +176,29 @@ static __always_inline u32 kstats_key_index(struct kstats_keys *k, u64 code)
 }
 
 /*
- * A recorded call's duration @wall, by its key: the return value @retval
- * (functions), or the calling task's cgroup. A cgroup id is never 0.
+ * A call's key code, never 0: from the return value @retval (functions),
+ * the calling task's cgroup (an id is never 0), its ids or the CPU (+ 1:
+ * the idle task is 0, so is the first CPU).
  */
+static __always_inline u64 kstats_key_code(u32 kind, unsigned long retval)
+{
+	switch (kind) {
+	case KSTATS_KEY_ERRNO:
+		return kstats_errno_code(retval);
+	case KSTATS_KEY_PID:
+		return (u64)current->tgid + 1;
+	case KSTATS_KEY_TID:
+		return (u64)current->pid + 1;
+	case KSTATS_KEY_CPU:
+		return (u64)raw_smp_processor_id() + 1;
+	}
+	return kstats_current_cgroup_id();
+}
+
+/* A recorded call's duration @wall, by its key. */
 void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
 {
-	u64 code = k->kind == KSTATS_KEY_ERRNO ? kstats_errno_code(retval) :
-		   kstats_current_cgroup_id();
+	u64 code = kstats_key_code(k->kind, retval);
 
 	kstats_record(&k->metrics[kstats_key_index(k, code)]->ks, wall);
 }
@@ -202,6 +231,10 @@ void kstats_keys_publish(struct kstats_probe *p)
 			if (k->kind == KSTATS_KEY_ERRNO)
 				len = snprintf(name, sizeof(name), "%s{errno=%lld}",
 					       p->time_metric->name, -(s64)(v - 1));
+			else if (k->kind != KSTATS_KEY_CGROUP)	/* an id or CPU + 1 */
+				len = snprintf(name, sizeof(name), "%s{%s=%llu}",
+					       p->time_metric->name,
+					       kstats_key_kinds[k->kind].name, v - 1);
 			else
 				len = snprintf(name, sizeof(name), "%s{%s=%llu}",
 					       p->time_metric->name,

@@ -74,6 +74,7 @@ void test_self(uint32_t mech, const char *m, int supported);
 
 /* trace_keys.c: keyed traces; @supported: INFO lists KSTATS_FEAT_KEYS. */
 void test_keys(uint32_t mech, const char *m, int supported);
+void test_task_keys(uint32_t mech, const char *m, int supported);
 uint64_t samples(const char *name);	/* or ~0 when there is no such metric */
 
 /* trace_cgroup.c: --cgroup and --by cgroup; @supported: KSTATS_FEAT_CGROUP. */

@@ -88,6 +88,7 @@
 #define KSTATS_FEAT_KEY_VALUES	(1ULL << 12)	/* TRACE's key_values */
 #define KSTATS_FEAT_EXPR	(1ULL << 13)	/* TRACE's expr: values, predicates */
 #define KSTATS_FEAT_UPROBE	(1ULL << 14)	/* TRACE's uprobes: user-space functions */
+#define KSTATS_FEAT_TASK_KEYS	(1ULL << 16)	/* KSTATS_KEY_PID, _TID, _CPU */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -352,9 +353,17 @@ struct kstats_record {
  * - KSTATS_KEY_CGROUP (functions and sections): the calling task's cgroup
  *   v2 at the call's end, "cgroup=ID", ID its cgroup id (the inode number
  *   of its directory in the cgroup2 file system; 1 is the root).
+ * - KSTATS_KEY_PID, KSTATS_KEY_TID (KSTATS_FEAT_TASK_KEYS; functions and
+ *   sections): the calling task's process id ("pid=ID", its tgid) or thread
+ *   id ("tid=ID") at the call's end, as the initial pid namespace numbers
+ *   them; in an interrupt, the interrupted task's (0: the idle task).
+ * - KSTATS_KEY_CPU (KSTATS_FEAT_TASK_KEYS): the CPU the call ended on,
+ *   "cpu=N".
  * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
  * key, KSTATS_KEY_ERRNO on a section, with KSTATS_KEY_ERRNO a NAME over 50
- * bytes, with KSTATS_KEY_CGROUP one over 34 (the longest "{cgroup=ID}").
+ * bytes, with KSTATS_KEY_CGROUP one over 34 (the longest "{cgroup=ID}"),
+ * with KSTATS_KEY_PID or KSTATS_KEY_TID one over 50 ("{pid=4194304}"),
+ * with KSTATS_KEY_CPU one over 52 ("{cpu=99999}").
  *
  * Key values (key_values: VER5, KSTATS_FEAT_KEY_VALUES): first come, first
  * kept lets anyone who can make the traced calls take every metric (a
@@ -363,7 +372,8 @@ struct kstats_record {
  * nr_keys __u64 values fixed at TRACE, in order: each has its metric from
  * the start, and every other value goes to NAME{KEY=other}. KSTATS_KEY_ERRNO
  * values are N for -N (0: no error; at most 4095), KSTATS_KEY_CGROUP values
- * cgroup ids (not 0). -EINVAL: key_values without a key or with nr_keys 0,
+ * cgroup ids (not 0), KSTATS_KEY_PID and KSTATS_KEY_TID ids (at most
+ * 4194304, PID_MAX_LIMIT), KSTATS_KEY_CPU CPU numbers (below nr_cpu_ids). -EINVAL: key_values without a key or with nr_keys 0,
  * a value out of range or given twice; -EFAULT: key_values unreadable.
  *
  * Cgroup filter (KSTATS_TRACE_CGROUP, VER4): only calls made by tasks in
@@ -385,6 +395,10 @@ struct kstats_record {
 #define KSTATS_KEY_NONE		0
 #define KSTATS_KEY_ERRNO	1	/* NAME{errno=0}, NAME{errno=-11}, ... */
 #define KSTATS_KEY_CGROUP	2	/* NAME{cgroup=1}, NAME{cgroup=4242}, ... */
+/* 3 is kept for a key by command name. */
+#define KSTATS_KEY_PID		4	/* NAME{pid=1234}: the process (tgid) */
+#define KSTATS_KEY_TID		5	/* NAME{tid=1235}: the thread */
+#define KSTATS_KEY_CPU		6	/* NAME{cpu=3}: the CPU the call ended on */
 #define KSTATS_KEYS_DEFAULT	8	/* values with a metric of their own */
 #define KSTATS_KEYS_MAX		64
 #define KSTATS_OUTLIER_RING_DEFAULT	256
