@@ -58,6 +58,10 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 	json_kbool(j, "addresses", !ol->withheld);
 	if (ol->note[0])
 		json_kstr(j, "note", ol->note);
+	if (ol->follow) {
+		json_ku64(j, "lost", ol->lost);
+		json_ku64(j, "ratelimited_since", ol->ratelimited_since);
+	}
 	json_key(j, "outliers");
 	json_arr(j);
 	for (i = 0; i < ol->nr; i++) {
@@ -141,25 +145,31 @@ static void entry_line(FILE *out, const struct ks_outl *ol, const struct ks_outl
 	ks_wrap_end(&w);
 }
 
+void fmt_outlier_entry(FILE *out, const struct ks_outl *ol, uint32_t i)
+{
+	const struct ks_outl_entry *e = &ol->e[i];
+	char t[KS_TEXT_LEN(600)];
+	uint32_t f;
+
+	entry_line(out, ol, e);
+	if (withheld(ol, e)) {
+		fprintf(out, "    (%u frames withheld)\n", e->nr_frames);
+		return;
+	}
+	for (f = 0; f < e->nr_stack; f++)
+		fprintf(out, "    %s\n", ks_text(t, sizeof(t), ol->text + e->stack[f]));
+	if (e->flags & KSTATS_OUTLIER_TRUNCATED)
+		fprintf(out, "    (the unwinder stops at the probe's trampoline here: "
+			"the caller only)\n");
+}
+
 void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol)
 {
-	char t[KS_TEXT_LEN(600)];
-	uint32_t i, f;
+	uint32_t i;
 
 	header(out, name, ol);
 	for (i = 0; i < ol->nr; i++) {
-		const struct ks_outl_entry *e = &ol->e[i];
-
 		fputc('\n', out);
-		entry_line(out, ol, e);
-		if (withheld(ol, e)) {
-			fprintf(out, "    (%u frames withheld)\n", e->nr_frames);
-			continue;
-		}
-		for (f = 0; f < e->nr_stack; f++)
-			fprintf(out, "    %s\n", ks_text(t, sizeof(t), ol->text + e->stack[f]));
-		if (e->flags & KSTATS_OUTLIER_TRUNCATED)
-			fprintf(out, "    (the unwinder stops at the probe's trampoline here: "
-				"the caller only)\n");
+		fmt_outlier_entry(out, ol, i);
 	}
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl outliers NAME | -i FILE [NAME]: the slow calls a trace kept
+ * kstatsctl outliers NAME [--follow] | -i FILE [NAME]: the slow calls a trace kept
  * (trace --outliers), oldest first, each with its task, CPUs and kernel
  * stack, symbolized from /proc/kallsyms as "function+offset [module]"
  * (KSTATS_IOC_OUTLIERS); or those a snapshot file keeps (format 4),
@@ -23,7 +23,10 @@
 struct outliers_args {
 	struct ks_names names;
 	const char *input;
+	bool follow;
 };
+
+enum { OPT_FOLLOW = 0x100 };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -34,6 +37,10 @@ static const struct argp_option outliers_options[] = {
 	{ "input", 'i', "FILE", 0, "Read a snapshot file ('-': stdin) instead of "
 	  "the module; NAME may be left out when it holds one trace's outliers", 0 },
 	{ "format", 'f', "FORMAT", 0, "table (default) or json (as -j)", 0 },
+	{ "follow", OPT_FOLLOW, NULL, 0, "Print each slow call that ends from now "
+	  "on, once, until Ctrl-C; say how many were lost (ring overwritten) or "
+	  "over the rate limit. -j: a document at the start, then one per read that "
+	  "found something", 0 },
 	{ 0 }
 };
 
@@ -47,6 +54,9 @@ static error_t outliers_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'f':
 		return ks_parse_table_json(arg);
+	case OPT_FOLLOW:
+		a->follow = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (ks_names_add(&a->names, arg))
 			return EINVAL;
@@ -58,7 +68,7 @@ static error_t outliers_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp outliers_argp = {
-	outliers_options, outliers_parse, "NAME\n-i FILE [NAME]",
+	outliers_options, outliers_parse, "NAME [--follow]\n-i FILE [NAME]",
 	"Shows the slowest calls a trace kept (kstatsctl trace FUNC --outliers ...), "
 	"oldest first: when each ended, its duration, task, CPUs at entry and exit, "
 	"and the kernel stack from its caller up, symbolized from /proc/kallsyms. "
@@ -246,10 +256,19 @@ int cmd_outliers(int argc, char **argv)
 	}
 	if (a.names.nr && ks_name_valid(a.names.v[0]))
 		goto out;
-	if (a.input)
+	if (a.input && a.follow) {
+		ks_set_hint("a file holds what its trace kept when it was written: "
+			    "kstatsctl outliers -i %s", a.input);
+		ks_usage("--follow reads a live trace, not a file (-i)");
+	} else if (a.input) {
 		rc = from_file(a.input, a.names.nr ? a.names.v[0] : NULL);
-	else
+	} else if (a.follow) {
+		rc = ks_outliers_follow(a.names.v[0]);
+		if (rc < 0)
+			rc = outliers_error(-rc, a.names.v[0]);
+	} else {
 		rc = from_module(a.names.v[0]);
+	}
 out:
 	free(a.names.v);
 	return rc;

@@ -58,6 +58,9 @@ struct ks_outl {
 	uint32_t nr;
 	char *text;
 	size_t text_len, text_cap;
+	/* outliers --follow: missed since the previous document (JSON). */
+	bool follow;
+	uint64_t lost, ratelimited_since;
 };
 /*
  * @nr entries of KSTATS_IOC_OUTLIERS (@o, @e) into @ol, each frame named
@@ -74,6 +77,10 @@ uint32_t ks_outl_text(struct ks_outl *ol, const char *s, size_t len);
 void ks_outl_free(struct ks_outl *ol);
 /* 'outliers' output (fmt_outliers.c): the table; the JSON document's members. */
 void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol);
+/* One of them, as the table prints it: its line, then its stack. */
+void fmt_outlier_entry(FILE *out, const struct ks_outl *ol, uint32_t i);
+/* outliers NAME --follow (outliers_follow.c). */
+int ks_outliers_follow(const char *name);
 void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *ol);
 
 #endif /* KSTATSCTL_OUTLIERS_H */

@@ -311,6 +311,7 @@ static int kstats_outlier_count(struct kstats_probe *p, struct kstats_outlier_re
 	o->capacity = r->capacity;
 	o->time_ns = ktime_get_ns();
 	o->realtime_ns = ktime_get_real_ns();
+	o->head = head;
 	if (kept > o->nr_entries) {
 		o->nr_entries = kept;
 		return -ENOSPC;

@@ -159,8 +159,8 @@ static void test_outliers_errnos(void)
 	o.flags = 1;
 	want_errno(kioctl(g_fd, KSTATS_IOC_OUTLIERS, &o), EINVAL, "flags 1");
 	o.flags = 0;
-	o.reserved[3] = 1;
-	want_errno(kioctl(g_fd, KSTATS_IOC_OUTLIERS, &o), EINVAL, "reserved[3] 1");
+	o.reserved[2] = 1;
+	want_errno(kioctl(g_fd, KSTATS_IOC_OUTLIERS, &o), EINVAL, "reserved[2] 1");
 	tap_end("OUTLIERS flags or reserved non-zero: EINVAL");
 }
 

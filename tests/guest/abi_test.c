@@ -172,7 +172,8 @@
 	X(kstats_outliers, threshold_ppm, 124, 4) \
 	X(kstats_outliers, time_ns, 128, 8) \
 	X(kstats_outliers, realtime_ns, 136, 8) \
-	X(kstats_outliers, reserved, 144, 32) \
+	X(kstats_outliers, head, 144, 8) \
+	X(kstats_outliers, reserved, 152, 24) \
 	X(kstats_outlier, seq, 0, 8) \
 	X(kstats_outlier, time_ns, 8, 8) \
 	X(kstats_outlier, duration_ns, 16, 8) \
@@ -196,7 +197,7 @@
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
 	X(kstats_trace, 224, KSTATS_TRACE_SIZE_VER7, 216, KSTATS_IOC_TRACE, 0x40E0BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
-	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER0, 144, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
+	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER1, 152, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
 #define ASSERT_MEMBER(t, m, off, size) \
 	_Static_assert(offsetof(struct t, m) == (off) && MEMBER_SIZE(t, m) == (size), \

@@ -143,6 +143,64 @@ if (d["captured"], d["overwritten"], d["capacity"], len(o)) != (1000, 936, 64, 6
 '
 }
 
+# outliers --follow: 5 outliers before it starts (the past: not printed),
+# then 1000 of 200 us through a 64-entry ring, faster than its 200 ms
+# reads: each number printed once, in order, and printed + lost + over the
+# rate limit = the 1000, exactly. Text, then the -j twin (300 calls).
+follow_text() {
+	local pid
+	"$K" trace ktarget_work --keep --name outl.fol --outliers 100us --outlier-ring 64 \
+		--outlier-rate 1000000 && write_target "mix 0 1 5 200" || return 1
+	"$K" outliers outl.fol --follow >"$tmp/f.txt" 2>"$tmp/f.err" &
+	pid=$!
+	wait_for grep -q '^# outl.fol: slow calls (over 100us) as they end' "$tmp/f.txt" &&
+		write_target "mix 0 1 1000 200" && kill -INT "$pid" && wait "$pid" || return 1
+	"$K" untrace outl.fol || return 1
+	"$py" - "$tmp/f.txt" <<'PY'
+import re, sys
+seqs, lost, summary = [], 0, None
+for line in open(sys.argv[1]):
+    m = re.match(r"#(\d+)  ", line)
+    if m:
+        seqs.append(int(m.group(1)))
+    m = re.match(r"# (\d+) slow calls? lost ", line)
+    if m:
+        lost += int(m.group(1))
+    m = re.match(r"# (\d+) printed, (\d+) lost, (\d+) over the rate limit$", line)
+    if m:
+        summary = tuple(int(x) for x in m.groups())
+print("# printed %d (seq %s..%s), lost %d, summary %s" % (
+    len(seqs), seqs[:1], seqs[-1:], lost, summary))
+assert summary == (len(seqs), lost, 0), summary
+assert len(seqs) + lost == 1000 and len(seqs) >= 64, (len(seqs), lost)
+assert seqs == sorted(set(seqs)) and seqs[0] > 5 and seqs[-1] == 1005, seqs[:3]
+PY
+}
+follow_json() {
+	local pid
+	"$K" trace ktarget_work --keep --name outl.foj --outliers 100us --outlier-ring 64 \
+		--outlier-rate 1000000 || return 1
+	"$K" -j outliers outl.foj --follow >"$tmp/f.json" &
+	pid=$!
+	wait_for test -s "$tmp/f.json" && write_target "mix 0 1 300 200" &&
+		kill -INT "$pid" && wait "$pid" || return 1
+	"$K" untrace outl.foj &&
+		"$py" "$PWD/tests/cli/validate.py" schema "$PWD/cli/kstatsctl.schema.json" \
+			"$tmp/f.json" || return 1
+	"$py" - "$tmp/f.json" <<'PY'
+import json, sys
+docs = [json.loads(line) for line in open(sys.argv[1])]	# one a line
+seqs = [o["seq"] for d in docs for o in d["outliers"]]
+lost = sum(d["lost"] for d in docs)
+limited = sum(d["ratelimited_since"] for d in docs)
+print("# %d documents: printed %d, lost %d, rate-limited %d" % (
+    len(docs), len(seqs), lost, limited))
+assert docs[0]["outliers"] == [] and docs[0]["lost"] == 0, docs[0]
+assert len(seqs) + lost + limited == 300 and limited == 0, (len(seqs), lost, limited)
+assert seqs == sorted(set(seqs)) and seqs[-1] == 300, seqs[:3]
+PY
+}
+
 # A section that moves to the next CPU half way, on every CPU, twice: each
 # an outlier whose end CPU is the one after its start CPU.
 section_cpus() {
@@ -225,6 +283,8 @@ for mech in "${mechs[@]}"; do
 done
 ok "kretprobe's 10: snapshot -o, then outliers -i -j: the same outliers as the live outliers -j" snapshot_same
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
+ok "outliers --follow: 1000 through a 64-entry ring, each printed once in order, printed + lost = 1000" follow_text
+ok "outliers --follow -j: a document at the start, then printed + lost = 300, valid JSON" follow_json
 ok "--outliers p99.9: the module's threshold in show's p99.9 slot within 2 s; then 5 calls of 2 ms kept" live_p999
 ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end" section_cpus
 if [[ " $have " == *" tracepoint "* ]]; then

@@ -713,9 +713,11 @@ struct kstats_outliers {
 	__u32 threshold_ppm;	/* out: the quantile asked for, or 0 */
 	__u64 time_ns;		/* out: CLOCK_MONOTONIC when read */
 	__u64 realtime_ns;	/* out: CLOCK_REALTIME at the same instant */
-	__u64 reserved[4];
+	__u64 head;		/* out: the newest seq given (maybe still being written) */
+	__u64 reserved[3];
 };
 #define KSTATS_OUTLIERS_SIZE_VER0	144	/* up to realtime_ns */
+#define KSTATS_OUTLIERS_SIZE_VER1	152	/* up to head */
 
 #define KSTATS_IOC_INFO		_IOR(KSTATS_IOC_MAGIC, 0x00, struct kstats_info)
 #define KSTATS_IOC_CREATE	_IOW(KSTATS_IOC_MAGIC, 0x01, struct kstats_create)
