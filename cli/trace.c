@@ -448,12 +448,7 @@ int cmd_trace(int argc, char **argv)
 				 "user-space function");
 			goto out;
 		}
-		/* Their names and types come from the kernel's BTF. */
-		if (a.x.value || a.x.pred) {
-			ks_set_hint("kstats(4) lists what user-space functions have so far");
-			ks_usage("--value and --if: not yet with a user-space function");
-			goto out;
-		}
+		a.x.user = true;	/* --value/--if: its registers (expr_btf.c) */
 		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
 		if (rc)
 			goto out;
@@ -604,7 +599,9 @@ int cmd_trace(int argc, char **argv)
 	fd = ks_dev_open();
 	if (fd < 0)
 		goto out;
-	if (t.expr && (rc = ks_trace_expr_supported(fd, func)))
+	if (t.expr && (rc = ks_trace_expr_supported(fd, func, a.x.user)))
+		goto out;
+	if (usdt && (rc = ks_usdt_supported(fd, usdt->start)))
 		goto out;
 	if (a.cpus) {
 		struct kstats_info info;
