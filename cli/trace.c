@@ -99,7 +99,8 @@ static const struct argp_option trace_options[] = {
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
 	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
 	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments at every hit; "
-	  "in a section of tracepoints, start.NAME or end.NAME", 0 },
+	  "in a section of tracepoints, start.NAME or end.NAME; of BINARY:SYMBOL, "
+	  "its registers only: argN, retval, casts", 0 },
 	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
 	  "value in VALUE-FUNC)", 0 },
 	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
