@@ -560,7 +560,7 @@ void test_info(void)
 
 	if ((i->features & need) != need)
 		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES, "
-			 "EXPR, UPROBE",
+			 "EXPR, UPROBE, USDT, UPROBE_EXPR",
 			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
@@ -570,7 +570,7 @@ void test_info(void)
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
 	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR, "
-		"UPROBE (0x%llx)",
+		"UPROBE, USDT, UPROBE_EXPR (0x%llx)",
 		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));
