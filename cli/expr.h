@@ -82,14 +82,15 @@ struct ks_plan {
 
 /*
  * Compiles --value @value (or NULL) and --if @pred (or NULL) for @func
- * into @plan, with @time (--time). 0 or the error said (an exit code).
+ * into @plan, with @time (--time); @user: @func is a user-space function
+ * (its registers only). 0 or the error said (an exit code).
  */
 int ks_expr_compile(const char *func, const char *value, const char *pred, bool time,
-		    struct ks_plan *plan);
+		    bool user, struct ks_plan *plan);
 
 /* expr_btf.c: the resolver's context for one function. */
 struct ks_btf_ctx;
-struct ks_btf_ctx *ks_btf_ctx_open(const char *func);
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user);
 void ks_btf_ctx_close(struct ks_btf_ctx *c);
 const char *ks_btf_ctx_where(const struct ks_btf_ctx *c);
 /*

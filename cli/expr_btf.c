@@ -10,7 +10,8 @@
  * pointers and bool zero-extend, signed ones sign-extend (NEG-NAME), enums
  * as BTF says they are signed or not. Without BTF only argN, retval and
  * casts to u8..u64/s8..s64 work: argN and retval are then the whole
- * 64-bit register, unsigned.
+ * 64-bit register, unsigned. So it is for a user-space function, always
+ * (kstats reads no program's debug info), and its memory is not read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,9 +60,9 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 	snprintf(c->where, sizeof(c->where), "module %s", mod);
 }
 
-struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user)
 {
-	struct ks_btf_ctx *c = ks_btf_tp_open(func);
+	struct ks_btf_ctx *c = user ? NULL : ks_btf_tp_open(func);
 
 	if (c)
 		return c;
@@ -72,6 +73,12 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 	ks_btf_quiet();
 	c->proto = -1;
 	c->names = -1;
+	if (user) {
+		c->user = true;
+		c->func = strrchr(func, ':') ? strrchr(func, ':') + 1 : func;
+		snprintf(c->where, sizeof(c->where), "none (a user-space function)");
+		return c;
+	}
 	c->func = colon ? colon + 1 : func;
 	if (colon)
 		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - func), func);
@@ -306,6 +313,21 @@ int eb_refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
 
 /* ---- sources ---- */
 
+#define USER_HINT	"a user-space function's arguments are argN (arg0 the first: " \
+			"x86-64's rdi, rsi, rdx, rcx, r8, r9) and retval, each a whole " \
+			"register: cast for width and sign, (s32)arg0"
+
+int eb_user_refuse_load(const struct ks_btf_ctx *c, struct ks_parse *p,
+			const struct ks_node *n)
+{
+	char text[256];
+
+	ks_node_text(n, text, sizeof(text));
+	ks_set_hint("%s; a pointer's own value can be recorded: arg0", USER_HINT);
+	return eb_refuse(p, n, "'%s' reads %s's memory: kstats reads only a user-space "
+			 "function's registers", text, c->func);
+}
+
 /* Parameter @i's name ("arg3" without one) into @buf; a tracepoint's after its data. */
 const char *eb_param_name(const struct ks_btf_ctx *c, int i, char *buf, size_t len)
 {
@@ -452,6 +474,11 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		return param(c, p, n, (int)idx, s);
 	}
 named:
+	if (c->user) {
+		ks_set_hint(USER_HINT);
+		return eb_refuse(p, n, "'%s': no names for %s's parameters (kstats reads "
+			      "no debug info of programs)", id, c->func);
+	}
 	if (!c->vmlinux) {
 		ks_set_hint("without BTF, name arguments argN (arg0 the first) and "
 			    "retval, with a cast for their width: (s32)arg1");

@@ -22,6 +22,7 @@ struct ks_btf_ctx {
 	int names;		/* a FUNC_PROTO of the same types, named; or -1 */
 	bool end;		/* a section's end: its arguments are read there */
 	struct ks_btf_ctx *other;	/* a section's start: its end's context */
+	bool user;		/* a user-space function: no BTF, no loads */
 };
 
 /* expr_tp.c: a tracepoint's context, or NULL if @target is not one. */
@@ -86,6 +87,9 @@ void eb_nearest(const char *want, const char *name, char *best, int *dist);
 /* The usage error "OPT 'TEXT': MESSAGE (column N)"; returns EXIT_USAGE. */
 int eb_refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A user-space function's refusal of @n, a read of its memory: EXIT_USAGE. */
+int eb_user_refuse_load(const struct ks_btf_ctx *c, struct ks_parse *p,
+			const struct ks_node *n);
 /* @n, a name: its source (a parameter, argN, retval, duration) into @s. */
 int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n, bool pred,
 	      struct rstate *s);

@@ -125,7 +125,7 @@ static int compile_pred(struct ks_btf_ctx *bc, const char *pred, struct ks_plan 
 }
 
 int ks_expr_compile(const char *func, const char *value, const char *pred, bool time,
-		    struct ks_plan *plan)
+		    bool user, struct ks_plan *plan)
 {
 	struct ks_btf_ctx *bc;
 	struct ks_parse *p;
@@ -137,7 +137,7 @@ int ks_expr_compile(const char *func, const char *value, const char *pred, bool 
 	plan->pred = pred;
 	if (!value && !pred)
 		return 0;
-	bc = ks_btf_ctx_open(func);
+	bc = ks_btf_ctx_open(func, user);
 	snprintf(plan->btf, sizeof(plan->btf), "%s", ks_btf_ctx_where(bc));
 	if (value) {
 		p = xcalloc(1, sizeof(*p));

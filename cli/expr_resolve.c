@@ -278,6 +278,12 @@ static int cast_type(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_n
 		t->stars = n->stars;
 		return 0;
 	}
+	if (c->user) {
+		ks_set_hint("a user-space function's casts are to u8, u16, u32, u64, s8, "
+			    "s16, s32, s64 and C's integer types (unsigned long...)");
+		return eb_refuse(p, n, "no type '%s%s%s': kstats reads no debug info of "
+			      "programs", n->tag, n->tag[0] ? " " : "", n->ident);
+	}
 	if (!c->vmlinux) {
 		ks_set_hint("without BTF, casts are to u8, u16, u32, u64, s8, s16, s32, "
 			    "s64 and C's integer types (unsigned long...)");
@@ -395,11 +401,11 @@ static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 		return 0;
 	case KS_N_ARROW:
 	case KS_N_DOT:
-		return access(c, p, n, pred, s);
+		return c->user ? eb_user_refuse_load(c, p, n) : access(c, p, n, pred, s);
 	case KS_N_CAST:
 		return cast(c, p, n, pred, s);
 	case KS_N_DEREF:
-		return deref(c, p, n, pred, s);
+		return c->user ? eb_user_refuse_load(c, p, n) : deref(c, p, n, pred, s);
 	}
 	return -1;
 }

@@ -49,8 +49,8 @@ const struct argp info_argp = {
 /* By bit number (KSTATS_FEAT_*); a bit this kstatsctl does not know: NULL. */
 static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
-	"split", "self", "keys", "cgroup", "key-values", "expr", "uprobe",
-	[16] = "task-keys",
+	"split", "self", "keys", "cgroup", "key-values", "expr", "uprobe", "usdt",
+	"uprobe-expr", "task-keys",
 };
 
 static const char *const mech_names[] = {

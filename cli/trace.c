@@ -105,7 +105,8 @@ static const struct argp_option trace_options[] = {
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
 	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
 	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments at every hit; "
-	  "in a section of tracepoints, start.NAME or end.NAME", 0 },
+	  "in a section of tracepoints, start.NAME or end.NAME; of BINARY:SYMBOL, "
+	  "its registers only: argN, retval, casts", 0 },
 	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
 	  "value in VALUE-FUNC)", 0 },
 	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
@@ -454,12 +455,7 @@ int cmd_trace(int argc, char **argv)
 				 "user-space function");
 			goto out;
 		}
-		/* Their names and types come from the kernel's BTF. */
-		if (a.x.value || a.x.pred) {
-			ks_set_hint("kstats(4) lists what user-space functions have so far");
-			ks_usage("--value and --if: not yet with a user-space function");
-			goto out;
-		}
+		a.x.user = true;	/* --value/--if: its registers (expr_btf.c) */
 		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
 		if (rc)
 			goto out;
@@ -610,7 +606,9 @@ int cmd_trace(int argc, char **argv)
 	fd = ks_dev_open();
 	if (fd < 0)
 		goto out;
-	if (t.expr && (rc = ks_trace_expr_supported(fd, func)))
+	if (t.expr && (rc = ks_trace_expr_supported(fd, func, a.x.user)))
+		goto out;
+	if (usdt && (rc = ks_usdt_supported(fd, usdt->start)))
 		goto out;
 	if (a.cpus) {
 		struct kstats_info info;

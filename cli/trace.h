@@ -63,13 +63,17 @@ struct ks_trace_expr {
 	const char *end;	/* a section's end (--end), or NULL */
 	bool keyed;		/* --by */
 	const char *timed;	/* "split", "self" or "outliers": asked for with them */
+	bool user;		/* a user-space function: registers only, no BTF */
 };
 struct ks_plan;
 /* Checks and compiles @x for @func traced as @name into @plan: 0 or an exit code. */
 int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const char *name,
 			struct ks_plan *plan);
-/* 0 when the module behind @fd has KSTATS_FEAT_EXPR, else the error said. */
-int ks_trace_expr_supported(int fd, const char *func);
+/*
+ * 0 when the module behind @fd has KSTATS_FEAT_EXPR (@user: a user-space
+ * function, KSTATS_FEAT_UPROBE_EXPR), else the error said.
+ */
+int ks_trace_expr_supported(int fd, const char *func, bool user);
 void ks_trace_expr_names(const struct ks_plan *plan, const char *name,
 			 char bufs[2][KSTATS_NAME_LEN + 8], const char **names, size_t *n);
 

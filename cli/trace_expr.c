@@ -82,10 +82,10 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 		char both[1100];
 
 		snprintf(both, sizeof(both), "%s..%s", func, x->end);
-		rc = ks_expr_compile(both, x->value, x->pred, x->time, plan);
+		rc = ks_expr_compile(both, x->value, x->pred, x->time, false, plan);
 		plan->func = func;
 	} else {
-		rc = ks_expr_compile(func, x->value, x->pred, x->time, plan);
+		rc = ks_expr_compile(func, x->value, x->pred, x->time, x->user, plan);
 	}
 	if (rc)
 		return rc;
@@ -100,15 +100,18 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 	return 0;
 }
 
-int ks_trace_expr_supported(int fd, const char *func)
+int ks_trace_expr_supported(int fd, const char *func, bool user)
 {
+	uint64_t need = user ? KSTATS_FEAT_UPROBE_EXPR : KSTATS_FEAT_EXPR;
 	struct kstats_info info;
 
-	if (!ks_dev_info(fd, &info) && (info.features & KSTATS_FEAT_EXPR))
+	if (!ks_dev_info(fd, &info) && (info.features & need) == need)
 		return 0;
-	return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'expr' where a kstats "
-		       "module can; a newer one can", "tracing %s --value/--if: this "
-		       "kstats module cannot record values nor filter calls", func);
+	return ks_fail(EXIT_RUNTIME, user ? "'kstatsctl info' lists 'uprobe-expr' where a "
+		       "kstats module can; a newer one can" : "'kstatsctl info' lists 'expr' "
+		       "where a kstats module can; a newer one can", "tracing %s "
+		       "--value/--if: this kstats module cannot record values nor filter "
+		       "calls%s", func, user ? " of a user-space function" : "");
 }
 
 /*

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "usdt.h"
 #include "usym.h"
 
@@ -241,4 +242,15 @@ fail:
 	close(u->fd);
 	u->fd = -1;
 	return rc;
+}
+
+int ks_usdt_supported(int fd, const char *start)
+{
+	struct kstats_info info;
+
+	if (!ks_dev_info(fd, &info) && (info.features & KSTATS_FEAT_USDT))
+		return 0;
+	return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'usdt' where a kstats "
+		       "module can; a newer one can", "tracing %s: this kstats module "
+		       "cannot time sections between USDT probes", start);
 }

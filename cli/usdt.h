@@ -27,5 +27,7 @@ bool ks_usdt_named(const char *point);
  * code (error printed; @u->fd closed).
  */
 int ks_usdt_resolve(const struct ks_trace_args *a, struct ks_usdt *u);
+/* 0 when the module behind @fd pairs USDT probes (KSTATS_FEAT_USDT), else the error said. */
+int ks_usdt_supported(int fd, const char *start);
 
 #endif /* KSTATSCTL_USDT_H */

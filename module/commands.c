@@ -22,7 +22,7 @@
 			 KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD | \
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
 			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | \
-			 KSTATS_FEAT_TASK_KEYS)
+			 KSTATS_FEAT_USDT | KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -354,9 +354,10 @@ static bool kstats_arg_tracepoint(u64 uptr)
 /* Where TRACE's expr runs: its sources (trace_expr.c). */
 static enum kstats_expr_site kstats_arg_site(const struct kstats_trace *t)
 {
+	if (t->func && t->mechanism == KSTATS_MECH_UPROBE)
+		return KSTATS_SITE_UFUNC;
 	if (t->func)
-		return t->mechanism != KSTATS_MECH_UPROBE && kstats_arg_tracepoint(t->func) ?
-		       KSTATS_SITE_POINT : KSTATS_SITE_FUNC;
+		return kstats_arg_tracepoint(t->func) ? KSTATS_SITE_POINT : KSTATS_SITE_FUNC;
 	return kstats_arg_tracepoint(t->start) && kstats_arg_tracepoint(t->end) ?
 	       KSTATS_SITE_TP_SECTION : KSTATS_SITE_SECTION;
 }
@@ -440,7 +441,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
-	/* A user function's form first: its handlers run no expr (-EOPNOTSUPP). */
+	/* A user function's form first: a USDT section runs no expr (-EOPNOTSUPP). */
 	err = kstats_uprobe_args(t, &up);
 	if (err)
 		goto free_up;

@@ -339,6 +339,7 @@ enum kstats_expr_site {
 	KSTATS_SITE_POINT,		/* one tracepoint: its arguments */
 	KSTATS_SITE_TP_SECTION,		/* tracepoints: start's, end's arguments, duration */
 	KSTATS_SITE_SECTION,		/* functions by kprobe: none (yet) */
+	KSTATS_SITE_UFUNC,		/* a user function: registers only, no loads */
 };
 
 /* A tracepoint probe's arguments after its data: x86-64's 5 other registers. */

@@ -47,6 +47,7 @@ static bool kstats_source_ok(u8 source, u8 index, enum kstats_expr_site site)
 {
 	switch (site) {
 	case KSTATS_SITE_FUNC:
+	case KSTATS_SITE_UFUNC:
 		return source == KSTATS_OPERAND_ARG ? index <= 5 :
 		       !index && source >= KSTATS_OPERAND_RETVAL &&
 		       source <= KSTATS_OPERAND_DURATION;
@@ -134,6 +135,20 @@ static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_e
 		 len + sizeof("NEG-") - 1 > KSTATS_NAME_MAX);
 }
 
+/*
+ * A user function's operands are its registers: user memory is not read
+ * (that would be copy_from_user_nofault(), not built yet).
+ */
+static bool kstats_expr_loads(const struct kstats_expr *x)
+{
+	bool loads = (x->flags & KSTATS_EXPR_VALUE) && x->value.nr_loads;
+	u32 i;
+
+	for (i = 0; i < x->nr_terms; i++)
+		loads |= x->terms[i].operand.nr_loads != 0;
+	return loads;
+}
+
 /* Groups, and which reads happen at entry. */
 static void kstats_expr_plan(struct kstats_expr_prog *e)
 {
@@ -161,7 +176,8 @@ static void kstats_expr_plan(struct kstats_expr_prog *e)
 /*
  * TRACE's expr, from user memory, checked for @site: *@out is NULL without
  * one, else for kstats_expr_attach(). -EFAULT, -EINVAL (also a point
- * without one), -ENOMEM; called before the privilege check.
+ * without one), -EOPNOTSUPP (loads at a user function), -ENOMEM; called
+ * before the privilege check.
  */
 int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 		     struct kstats_expr_prog **out)
@@ -181,6 +197,10 @@ int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 	if (!kstats_expr_ok(&e->x, site) || !kstats_expr_fits(t, &e->x, site)) {
 		kfree(e);
 		return -EINVAL;
+	}
+	if (site == KSTATS_SITE_UFUNC && kstats_expr_loads(&e->x)) {
+		kfree(e);
+		return -EOPNOTSUPP;
 	}
 	kstats_expr_plan(e);
 	*out = e;
@@ -378,6 +398,10 @@ static __always_inline void kstats_expr_gather_pt(const struct kstats_probe *p,
 			r->args[i] = regs_get_kernel_argument(regs, i);
 }
 
+/*
+ * A kprobe's or a uprobe's entry registers: a uprobe's are the user's, and
+ * x86-64's SysV user ABI passes arguments in the kernel's registers.
+ */
 int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs, struct kstats_call_expr *cx)
 {
 	struct kstats_expr_regs r;

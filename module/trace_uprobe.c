@@ -44,6 +44,7 @@ struct kstats_ucall {
 	u64 t0;
 	u32 cpu;
 	u32 seq;			/* the cookie's check (6.13+) */
+	struct kstats_call_expr cx;	/* an expr's, from the entry */
 };
 
 /*
@@ -132,6 +133,7 @@ static int kstats_uprobe_entry(KSTATS_UPROBE_ENTRY_ARGS)
 	u64 ret_sp = user_stack_pointer(regs) + sizeof(long), now;
 	u64 *cookie = kstats_uprobe_cookie();
 	int ret = KSTATS_UPROBE_DECLINE;
+	struct kstats_call_expr cx;
 	struct kstats_ucall *c;
 	struct kstats_urec *r;
 	u32 n;
@@ -148,6 +150,9 @@ static int kstats_uprobe_entry(KSTATS_UPROBE_ENTRY_ARGS)
 	n = READ_ONCE(p->sample_every);
 	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		goto out;
+	/* The user's registers, as a kprobe's: rejected or not, counted there. */
+	if (unlikely(p->expr) && kstats_expr_begin(p, regs, &cx))
+		goto out;
 	if (!r)
 		r = kstats_urec_find(ut, current->pid, true);
 	if (!r || r->depth == KSTATS_UDEPTH) {
@@ -162,6 +167,8 @@ static int kstats_uprobe_entry(KSTATS_UPROBE_ENTRY_ARGS)
 	c->t0 = now;
 	c->cpu = smp_processor_id();
 	c->seq = ++r->seq;
+	if (unlikely(p->expr))
+		c->cx = cx;
 	if (cookie)
 		*cookie = (u64)c->seq << 32 | r->depth;
 	r->depth++;
@@ -207,9 +214,17 @@ static int kstats_uprobe_return(KSTATS_UPROBE_RET_ARGS)
 	kstats_urec_drop(p, r, i + 1);
 	c = &r->stack[i];
 	/* The registers' ip is where the call returns to. */
-	wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs));
-	if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-		kstats_keys_record(p->keys, regs_return_value(regs), wall);
+	if (unlikely(p->expr)) {
+		struct kstats_call call = { .t0 = c->t0, .cpu = c->cpu };
+
+		/* The predicate's rest, the value, the key: as a kernel function's. */
+		kstats_expr_end(p, &call, &c->cx, instruction_pointer(regs),
+				regs_return_value(regs), NULL);
+	} else {
+		wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs));
+		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
+			kstats_keys_record(p->keys, regs_return_value(regs), wall);
+	}
 	r->depth = i;
 	if (!r->depth)
 		kstats_urec_release(r);
@@ -444,7 +459,8 @@ int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 	    roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func)
 		return -EINVAL;
 	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) ||
-	    (t->flags & unsupported) || t->budget_ppm || t->expr || !kstats_have_uprobe)
+	    (t->flags & unsupported) || t->budget_ppm || (t->expr && !t->func) ||
+	    !kstats_have_uprobe)
 		return -EOPNOTSUPP;
 	return 0;
 }

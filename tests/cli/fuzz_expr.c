@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	value = text[0] ? text : NULL;
 	pred = nl && nl[1] ? nl + 1 : NULL;
 	rc = ks_expr_compile(funcs[data[0] % ARRAY_SIZE(funcs)], value, pred,
-			     data[0] & 0x80, plan);
+			     data[0] & 0x80, data[0] & 0x40, plan);
 	if (!rc && (value || pred)) {
 		struct ks_plan_view v = { .name = "fuzz", .mech = "auto" };
 

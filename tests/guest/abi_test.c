@@ -526,7 +526,8 @@ void test_info(void)
 			      KSTATS_FEAT_CONTROL | KSTATS_FEAT_SNAPSHOT | KSTATS_FEAT_RECORD |
 			      KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS |
 			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES |
-			      KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE;
+			      KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | KSTATS_FEAT_USDT |
+			      KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -560,7 +561,7 @@ void test_info(void)
 
 	if ((i->features & need) != need)
 		tap_fail("features 0x%llx lack some of CREATE..OUTLIERS, KEYS, CGROUP, KEY_VALUES, "
-			 "EXPR, UPROBE",
+			 "EXPR, UPROBE, USDT, UPROBE_EXPR, TASK_KEYS",
 			 (unsigned long long)i->features);
 	/* SPLIT and SELF: kernels with sched_switch's prev_state (5.18+). */
 	if (i->features & ~(need | KSTATS_FEAT_SPLIT | KSTATS_FEAT_SELF))
@@ -570,7 +571,7 @@ void test_info(void)
 		tap_fail("SPLIT and SELF need the same kernel: features 0x%llx",
 			 (unsigned long long)i->features);
 	tap_end("INFO: features CREATE..RECORD, TRACE, OUTLIERS, KEYS, CGROUP, KEY_VALUES, EXPR, "
-		"UPROBE (0x%llx)",
+		"UPROBE, USDT, UPROBE_EXPR, TASK_KEYS (0x%llx)",
 		(unsigned long long)i->features);
 
 	fprobe = !!(i->mechanisms & MECH(FPROBE));

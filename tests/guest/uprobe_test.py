@@ -19,6 +19,7 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 import signal
 import struct
 import subprocess
@@ -214,6 +215,42 @@ def exit_inside():
     untrace("u.blk")
 
 
+def replaced():
+    """A binary replaced while traced: uprobes are on the inode. A rename over
+    the path leaves the trace on the old file: the new file's processes are
+    not traced, a process still running the old one is. Writing in place
+    over a running program is ETXTBSY (the kernel denies it)."""
+    with tempfile.TemporaryDirectory() as d:
+        path, new = os.path.join(d, "utarget"), os.path.join(d, "utarget.new")
+        shutil.copy2(TARGET, path)
+        old = subprocess.Popen([path, "wait"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+        ok(old.stdout.readline().strip() == "waiting", "a process of the old file runs")
+        rc, out = ctl("trace", "--keep", "--name", "u.repl", path + ":u_leaf")
+        if not ok(rc == 0, "trace a copy of utarget:u_leaf", out):
+            old.kill()
+            old.wait()
+            return
+        try:
+            os.close(os.open(path, os.O_WRONLY))
+            ok(True, "# SKIP this kernel lets a running program's file be written")
+        except OSError as e:
+            ok(e.errno == errno.ETXTBSY, "writing in place over the running program: "
+               "ETXTBSY", "got %s" % errno.errorcode.get(e.errno, e.errno))
+        shutil.copy2(TARGET, new)
+        os.rename(new, path)
+        p = subprocess.run([path, "wait"], input="go\n", capture_output=True, text=True,
+                           timeout=60)
+        ok(p.returncode == 0 and "called" in p.stdout, "the new file ran, calling u_leaf")
+        counts("u.repl", 0, 0, "renamed over: the new file's process is not traced")
+        out = old.communicate("go\n", timeout=60)[0]
+        ok(old.returncode == 0 and "called" in out, "the old process called u_leaf")
+        counts("u.repl", 1, 0, "renamed over: the old file's process still is")
+        untrace("u.repl")
+        rc, out = ctl("-j", "list")
+        ok(rc == 0 and "u.repl" not in out, "nothing left attached after the untrace", out)
+
+
 def cycles(n, by_ctl=5):
     """Trace and untrace while the function is called: the program never notices.
     The first @by_ctl cycles through kstatsctl, the rest by ioctl: the kernel's
@@ -265,12 +302,13 @@ KSTATS_MECH_UPROBE = 5
 
 
 def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, ref_ctr=0,
-              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0, expr=False):
+              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0, expr=None):
     """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno.
-    @expr: with VER6's expr, a valid one (the return value, 8 bytes)."""
+    @expr: with VER6's expr, its value operand (source, index, nr_loads, size)."""
     label = ctypes.create_string_buffer(b"utarget:raw")
-    # struct kstats_expr: flags KSTATS_EXPR_VALUE, value source RETVAL, size 8.
-    x = ctypes.create_string_buffer(struct.pack("<II4B", 1, 0, 2, 0, 0, 8).ljust(512, b"\0"))
+    # struct kstats_expr: flags KSTATS_EXPR_VALUE, the value operand.
+    x = ctypes.create_string_buffer(struct.pack("<II4B", 1, 0, *(expr or (0, 0, 0, 0)))
+                                    .ljust(512, b"\0"))
     entry = (struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
              + struct.pack("<Q", tail) * ((size - 32) // 8))
     up = ctypes.create_string_buffer(entry * max(nr, 1))
@@ -337,7 +375,12 @@ def abi_refusals():
             ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4, outlier_ns=10**6),
              errno.EOPNOTSUPP),
             ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
-            ("an expr (VER6)", dict(fd=fd, offset=off, expr=True), errno.EOPNOTSUPP),
+            ("an expr reading user memory", dict(fd=fd, offset=off, expr=(1, 0, 1, 8)),
+             errno.EOPNOTSUPP),
+            ("an expr's argument 6", dict(fd=fd, offset=off, expr=(1, 6, 0, 8)),
+             errno.EINVAL),
+            ("an expr, the return value: accepted", dict(fd=fd, offset=off,
+                                                          expr=(2, 0, 0, 8)), 0),
             ("uprobe_size 40, a zero tail: accepted", dict(fd=fd, offset=off, size=40), 0),
         ]
         for what, kw, want in cases:
@@ -388,6 +431,7 @@ if not ok(rc == 0 and "uprobe" in out, "kstatsctl info lists the uprobe mechanis
 oracle()
 only_pid()
 exit_inside()
+replaced()
 refusals()
 abi_refusals()
 privilege()

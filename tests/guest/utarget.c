@@ -4,13 +4,20 @@
  * itself with CLOCK_MONOTONIC (the clock kstats' probes read):
  *   u_leaf(i)    a plain function, 20 to 100 us;
  *   u_rec(n)     recursive, n levels, each timed with what it calls;
- *   u_jumpy(i)   longjmps out of every 4th call (never returns from it).
+ *   u_jumpy(i)   longjmps out of every 4th call (never returns from it);
+ *   u_val(v, w)  returns 3 * v - 100: its arguments and return value are
+ *                the values uvalue_test.py records.
  * Usage:
  *   utarget run LEAF REC DEPTH JUMPY OUTDIR   waits for a line on stdin, makes
  *       the calls, writes OUTDIR/{leaf,rec,jumpy} (a duration in ns a line,
  *       returned calls only) and prints "leaf N rec N jumpy N longjmps N"
  *   utarget loop SECONDS   calls u_leaf until then (load for trace cycles)
  *   utarget block          waits inside u_block() (which prints "blocked")
+ *   utarget vals N         waits for a line on stdin, then calls
+ *       u_val(v, -v) for v = i * 37 % 200 - 50, i = 0..N-1, and prints
+ *       "v r" per call (r what it returned)
+ *   utarget wait           prints "waiting", waits for a line on stdin, then
+ *       calls u_leaf(0) once and prints "called"
  */
 #include <setjmp.h>
 #include <stdint.h>
@@ -86,6 +93,12 @@ NOT_OPTIMIZED void u_jumpy(unsigned int i)
 	keep(&jumpy_own, t0);
 }
 
+NOT_OPTIMIZED long u_val(long v, int w)
+{
+	/* w is -v as an int: only its low 32 bits mean it, (s32)arg1 reads them. */
+	return 3 * v - 100 + (w + (int)v);
+}
+
 NOT_OPTIMIZED void u_block(void)
 {
 	printf("blocked\n");
@@ -107,6 +120,35 @@ static int save(const char *dir, const char *name, const struct own *o)
 	for (i = 0; i < o->n; i++)
 		fprintf(f, "%llu\n", (unsigned long long)o->ns[i]);
 	return fclose(f);
+}
+
+static int vals(unsigned int n)
+{
+	char line[64];
+	unsigned int i;
+	long v;
+
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (i = 0; i < n; i++) {
+		v = (long)(i * 37 % 200) - 50;
+		printf("%ld %ld\n", v, u_val(v, (int)-v));
+	}
+	return 0;
+}
+
+/* A process of this file, alive across its replacement (uprobe_test.py). */
+static int wait_then_call(void)
+{
+	char line[64];
+
+	printf("waiting\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	u_leaf(0);
+	printf("called\n");
+	return 0;
 }
 
 static int run(unsigned int leaf, unsigned int rec, unsigned int depth, unsigned int jumpy,
@@ -148,6 +190,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "block"))
 		u_block();
-	fprintf(stderr, "usage: utarget run LEAF REC DEPTH JUMPY OUTDIR | loop S | block\n");
+	if (argc == 3 && !strcmp(argv[1], "vals"))
+		return vals(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "wait"))
+		return wait_then_call();
+	fprintf(stderr, "usage: utarget run LEAF REC DEPTH JUMPY OUTDIR | loop S | block | "
+		"vals N | wait\n");
 	return 2;
 }

@@ -88,7 +88,9 @@
 #define KSTATS_FEAT_KEY_VALUES	(1ULL << 12)	/* TRACE's key_values */
 #define KSTATS_FEAT_EXPR	(1ULL << 13)	/* TRACE's expr: values, predicates */
 #define KSTATS_FEAT_UPROBE	(1ULL << 14)	/* TRACE's uprobes: user-space functions */
-#define KSTATS_FEAT_TASK_KEYS	(1ULL << 16)	/* KSTATS_KEY_PID, _TID, _CPU */
+#define KSTATS_FEAT_USDT	(1ULL << 15)	/* TRACE's uprobes as a section (USDT) */
+#define KSTATS_FEAT_UPROBE_EXPR	(1ULL << 16)	/* TRACE's expr on a user-space function */
+#define KSTATS_FEAT_TASK_KEYS	(1ULL << 17)	/* KSTATS_KEY_PID, _TID, _CPU */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -556,7 +558,13 @@ struct kstats_expr {
  * user code. Not yet with user functions (-EOPNOTSUPP): KSTATS_TRACE_SPLIT,
  * KSTATS_TRACE_SELF, KSTATS_TRACE_OUTLIERS, a budget_ppm (the governor has
  * no calibrated cost: a trace without sample_every records every call),
- * an expr, nr_uprobes other than 1 (KSTATS_UPROBE_FUNC entries).
+ * nr_uprobes other than 1 (KSTATS_UPROBE_FUNC entries), an expr operand
+ * with loads (user memory is not read).
+ * An expr (KSTATS_FEAT_UPROBE_EXPR; before it, -EOPNOTSUPP) reads the
+ * user's registers: argument @index 0..5 at entry (x86-64 SysV: rdi, rsi,
+ * rdx, rcx, r8, r9), the return value at the return, the duration; the
+ * rest as for a kernel function. The trace is on the file's inode: a file
+ * renamed over the path leaves it on the old file.
  * Errors: -EBADF: fd not open, or not for reading. -EINVAL: a uprobes
  * pointer without KSTATS_MECH_UPROBE or the reverse, uprobe_size below
  * KSTATS_UPROBE_SIZE_VER0 or not a multiple of 8, no func label, nonzero
@@ -578,7 +586,8 @@ struct kstats_expr {
  * nowhere; a thread that exits inside a section leaves its start unpaired,
  * never paired with a later thread (a miss only once its table slot is
  * taken back, after 10 s, by another start). Not yet, as for functions:
- * KSTATS_TRACE_SPLIT, _SELF, _OUTLIERS, a budget_ppm, an expr.
+ * KSTATS_TRACE_SPLIT, _SELF, _OUTLIERS, a budget_ppm, and an expr.
+ * INFO lists KSTATS_FEAT_USDT where the module pairs them.
  * Errors as for functions, and: -EINVAL: roles mixed with
  * KSTATS_UPROBE_FUNC, no start or no end entry, func given, an unknown
  * role, two entries at one place of one file; -E2BIG: more than
