@@ -59,13 +59,9 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 	snprintf(c->where, sizeof(c->where), "module %s", mod);
 }
 
-struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
+static struct ks_btf_ctx *func_open(const char *func)
 {
-	struct ks_btf_ctx *c = ks_btf_tp_open(func);
-
-	if (c)
-		return c;
-	c = xcalloc(1, sizeof(*c));
+	struct ks_btf_ctx *c = xcalloc(1, sizeof(*c));
 	const char *env = getenv("KSTATS_BTF"), *colon = strchr(func, ':');
 	char mod[128] = "";
 
@@ -88,6 +84,16 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
 		snprintf(c->where, sizeof(c->where), "%.60s (without %.60s)",
 			 c->btf == c->vmlinux ? "vmlinux" : c->where, c->func);
 	return c;
+}
+
+/* "[module:]symbol", "tp:[system:]event", or a section "A..B" of either. */
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func)
+{
+	struct ks_btf_ctx *c = ks_btf_tp_open(func);
+
+	if (c)
+		return c;
+	return strstr(func, "..") ? ks_btf_section_open(func, func_open) : func_open(func);
 }
 
 void ks_btf_ctx_close(struct ks_btf_ctx *c)
@@ -399,6 +405,12 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		s->d->time = true;
 		snprintf(s->d->source, sizeof(s->d->source), "duration");
 		return 0;
+	}
+	if (!strcmp(id, "retval") && !c->event && (c->other || c->end)) {
+		ks_set_hint("--start %s alone traces it with its return value; a "
+			    "section reads its ends' arguments: start.NAME, end.NAME",
+			    c->func);
+		return eb_refuse(p, n, "a section between functions has no return value");
 	}
 	if (!strcmp(id, "retval") && c->event) {
 		ks_set_hint("a tracepoint passes arguments (%s) and returns nothing",

@@ -15,7 +15,9 @@
 # those calls, and hits, faults and rejected with their counts: exact.
 # The same calls emit the target's trace events ktarget_value_start(o, v)
 # and ktarget_value_done(o, ret) around each call: a point (one of them,
-# --value) and a section between them hold the same values, exactly.
+# --value) and a section between them hold the same values, exactly; so
+# does a section between the functions ktarget_value_open(o, v) and
+# ktarget_value_close(o, ret) the target calls inside them.
 # Names need kstats_target's BTF (/sys/kernel/btf/kstats_target); without
 # it the tests by name are skipped and argN/retval with casts still run.
 set -uo pipefail
@@ -280,10 +282,34 @@ else
 		"$K" trace "$tps" --keep
 fi
 
+# A section between functions (by kprobe, both ends at their entry): the
+# target calls ktarget_value_open(o, v) and ktarget_value_close(o, ret)
+# around each call; names from the module's BTF.
+fo=ktarget_value_open fc=ktarget_value_close
+if ((!btf)); then
+	skip "sections between functions: names from the module's BTF" \
+		"no /sys/kernel/btf/kstats_target"
+else
+	tgt=(kv.fsec --start "$fo" --end "$fc")
+	for b in 0 3; do
+		ok "section $fo..$fc, frac_bits $b: --value v (the start's, at its entry)" \
+			value "kv.fv.$b" arg -- --value v -b "$b"
+		ok "section, frac_bits $b: --value 'end.o->mid->inner->size' (a fault at the end)" \
+			value "kv.fc.$b" size --chain -- --value 'end.o->mid->inner->size' -b "$b"
+	done
+	ok "section, frac_bits 0: --if 'v > 1000 && ret != -100 && duration < 10s'" \
+		pred kv.fp 'c.arg > 1000 and c.ret != -100' -- \
+		--if 'v > 1000 && ret != -100 && duration < 10s' -b 0
+	tgt=("$fn")
+	ok "section of functions: 'o', both ends' parameter: refused, start.o or end.o" \
+		expect 2 "error: --value 'o->id': both ends have an argument 'o': say which.*|hint: start.o reads it at $fo, end.o at $fc" \
+		"$K" trace kv.fsec --keep --start "$fo" --end "$fc" --value 'o->id'
+fi
+
 # Refusals that need no BTF, checked before anything is attached.
-ok "--value on a section of functions: refused, nothing traced" \
-	expect 2 "error: --value: a section between functions has no arguments nor return value|hint: .*" \
-	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value arg0
+ok "--value retval on a section of functions: refused, nothing traced" \
+	expect 2 "error: --value 'retval': a section between functions has no return value.*|hint: .*" \
+	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value retval
 ok "arg6: on the stack, refused" \
 	expect 2 "error: --value 'arg6': arg6 is on the stack.*|hint: only the first 6 .*" \
 	"$K" trace "$fn" --value arg6 --keep
