@@ -234,6 +234,26 @@ ok "one-shot --value --duration, Ctrl-C: every call's value, untraced after" one
 # Tracepoints (the target's own events): names from the module's BTF
 # (btf_trace_EVENT), read as the probe gets them.
 tps=tp:kstats_target:ktarget_value_start tpd=tp:kstats_target:ktarget_value_done
+# A point keyed by cgroup: all hits are the writer's, so its one key holds
+# what NAME holds (the negatives only in NEG-NAME).
+point_by_cgroup() {
+	local rc
+	"$K" trace "$tps" --name kv.tk --keep --value v --by cgroup || return 1
+	echo "values 256 3 20" >"$ctl" || { "$K" untrace kv.tk; return 1; }
+	"$K" list >/dev/null	# the key's metric enters the registry
+	"$K" -j show >"$tmp/tk.json"
+	rc=$?
+	"$K" untrace kv.tk || return 1
+	((rc == 0)) && "$py" "$validate" schema "$schema" "$tmp/tk.json" &&
+		"$py" - "$tmp/tk.json" <<'PY'
+import json, sys
+ms = {m["name"]: m for m in json.load(open(sys.argv[1]))["metrics"]}
+keys = [n for n in ms if n.startswith("kv.tk{cgroup=")]
+assert len(keys) == 1, list(ms)
+n, neg = ms["kv.tk"]["count"], ms["NEG-kv.tk"]["count"]
+assert ms[keys[0]]["count"] == n and n + neg == 256, (ms[keys[0]]["count"], n, neg)
+PY
+}
 has_mech() { "$K" -j info | "$py" -c 'import json, sys
 sys.exit(sys.argv[1] not in json.load(sys.stdin)["module"]["mechanisms"])' "$1"; }
 if ((!btf)); then
@@ -268,6 +288,7 @@ else
 			--if 'duration < 10s && end.o->mid->tag == 1' -b "$b"
 	done
 	tgt=("$fn")
+	ok "point --by cgroup: the writer's key holds what NAME holds" point_by_cgroup
 	ok "point: 'id' is a field of the event's record: refused, the argument it may come from" \
 		expect 2 "error: --value 'id': 'id' is a field of ktarget_value_start's record.*|hint: ktarget_value_start's arguments: o, v; o->id may be .*" \
 		"$K" trace "$tps" --keep --value id
