@@ -307,25 +307,27 @@ fi
 # target calls ktarget_value_open(o, v) and ktarget_value_close(o, ret)
 # around each call; names from the module's BTF.
 fo=ktarget_value_open fc=ktarget_value_close
+tgt=(kv.fsec --start "$fo" --end "$fc")
+ok "section $fo..$fc, frac_bits 3: --value '(s64)start.arg1' (a register: with BTF or without)" \
+	value kv.fa arg -- --value '(s64)start.arg1' -b 3
 if ((!btf)); then
 	skip "sections between functions: names from the module's BTF" \
 		"no /sys/kernel/btf/kstats_target"
 else
-	tgt=(kv.fsec --start "$fo" --end "$fc")
+	ok "section, frac_bits 0: --value v (the start's, at its entry)" \
+		value kv.fv arg -- --value v -b 0
 	for b in 0 3; do
-		ok "section $fo..$fc, frac_bits $b: --value v (the start's, at its entry)" \
-			value "kv.fv.$b" arg -- --value v -b "$b"
 		ok "section, frac_bits $b: --value 'end.o->mid->inner->size' (a fault at the end)" \
 			value "kv.fc.$b" size --chain -- --value 'end.o->mid->inner->size' -b "$b"
 	done
 	ok "section, frac_bits 0: --if 'v > 1000 && ret != -100 && duration < 10s'" \
 		pred kv.fp 'c.arg > 1000 and c.ret != -100' -- \
 		--if 'v > 1000 && ret != -100 && duration < 10s' -b 0
-	tgt=("$fn")
 	ok "section of functions: 'o', both ends' parameter: refused, start.o or end.o" \
 		expect 2 "error: --value 'o->id': both ends have an argument 'o': say which.*|hint: start.o reads it at $fo, end.o at $fc" \
 		"$K" trace kv.fsec --keep --start "$fo" --end "$fc" --value 'o->id'
 fi
+tgt=("$fn")
 
 # Refusals that need no BTF, checked before anything is attached.
 ok "--value retval on a section of functions: refused, nothing traced" \
