@@ -241,7 +241,7 @@ point_by_cgroup() {
 	"$K" trace "$tps" --name kv.tk --keep --value v --by cgroup || return 1
 	echo "values 256 3 20" >"$ctl" || { "$K" untrace kv.tk; return 1; }
 	"$K" list >/dev/null	# the key's metric enters the registry
-	"$K" -j show >"$tmp/tk.json"
+	"$K" -j show --all >"$tmp/tk.json"
 	rc=$?
 	"$K" untrace kv.tk || return 1
 	((rc == 0)) && "$py" "$validate" schema "$schema" "$tmp/tk.json" &&
