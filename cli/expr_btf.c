@@ -60,25 +60,28 @@ static void open_module(struct ks_btf_ctx *c, const char *mod)
 	snprintf(c->where, sizeof(c->where), "module %s", mod);
 }
 
-struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user)
+/* A user-space function: no BTF; registers, casts and retval only. */
+static struct ks_btf_ctx *user_open(const char *func)
 {
-	struct ks_btf_ctx *c = user ? NULL : ks_btf_tp_open(func);
+	struct ks_btf_ctx *c = xcalloc(1, sizeof(*c));
 
-	if (c)
-		return c;
-	c = xcalloc(1, sizeof(*c));
+	c->proto = -1;
+	c->names = -1;
+	c->user = true;
+	c->func = strrchr(func, ':') ? strrchr(func, ':') + 1 : func;
+	snprintf(c->where, sizeof(c->where), "none (a user-space function)");
+	return c;
+}
+
+static struct ks_btf_ctx *func_open(const char *func)
+{
+	struct ks_btf_ctx *c = xcalloc(1, sizeof(*c));
 	const char *env = getenv("KSTATS_BTF"), *colon = strchr(func, ':');
 	char mod[128] = "";
 
 	ks_btf_quiet();
 	c->proto = -1;
 	c->names = -1;
-	if (user) {
-		c->user = true;
-		c->func = strrchr(func, ':') ? strrchr(func, ':') + 1 : func;
-		snprintf(c->where, sizeof(c->where), "none (a user-space function)");
-		return c;
-	}
 	c->func = colon ? colon + 1 : func;
 	if (colon)
 		snprintf(mod, sizeof(mod), "%.*s", (int)(colon - func), func);
@@ -95,6 +98,22 @@ struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user)
 		snprintf(c->where, sizeof(c->where), "%.60s (without %.60s)",
 			 c->btf == c->vmlinux ? "vmlinux" : c->where, c->func);
 	return c;
+}
+
+/*
+ * "[module:]symbol", "tp:[system:]event", or a section "A..B" of either;
+ * @user: "BINARY:SYMBOL", a user-space function.
+ */
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user)
+{
+	struct ks_btf_ctx *c;
+
+	if (user)
+		return user_open(func);
+	c = ks_btf_tp_open(func);
+	if (c)
+		return c;
+	return strstr(func, "..") ? ks_btf_section_open(func, func_open) : func_open(func);
 }
 
 void ks_btf_ctx_close(struct ks_btf_ctx *c)
@@ -421,6 +440,12 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		s->d->time = true;
 		snprintf(s->d->source, sizeof(s->d->source), "duration");
 		return 0;
+	}
+	if (!strcmp(id, "retval") && !c->event && (c->other || c->end)) {
+		ks_set_hint("--start %s alone traces it with its return value; a "
+			    "section reads its ends' arguments: start.NAME, end.NAME",
+			    c->func);
+		return eb_refuse(p, n, "a section between functions has no return value");
 	}
 	if (!strcmp(id, "retval") && c->event) {
 		ks_set_hint("a tracepoint passes arguments (%s) and returns nothing",

@@ -32,13 +32,16 @@ struct ks_btf_ctx {
  */
 bool ks_btf_ctx_vmlinux(struct ks_btf_ctx *c, const char *path);
 struct ks_btf_ctx *ks_btf_tp_open(const char *target);
+/* expr_section.c: section "A..B"'s contexts, each end's by @open_one, linked. */
+struct ks_btf_ctx *ks_btf_section_open(const char *target,
+				       struct ks_btf_ctx *(*open_one)(const char *));
 /*
  * A section's operand @n: which end it reads (a name one end has, or
  * start.NAME / end.NAME, which becomes NAME), into *@pick; 0 or the usage
  * error said.
  */
-int ks_btf_tp_pick(struct ks_btf_ctx *c, struct ks_parse *p, struct ks_node *n,
-		   struct ks_btf_ctx **pick);
+int ks_btf_section_pick(struct ks_btf_ctx *c, struct ks_parse *p, struct ks_node *n,
+			struct ks_btf_ctx **pick);
 /* @n names no argument of tracepoint @c: refused, saying if it is a field of its record. */
 int ks_btf_tp_unknown(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		      const char *best);

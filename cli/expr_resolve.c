@@ -421,8 +421,8 @@ int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 
 	memset(op, 0, sizeof(*op));
 	memset(d, 0, sizeof(*d));
-	/* A section of tracepoints: the operand's end, and that end's names. */
-	if (c->other && ks_btf_tp_pick(c, p, (struct ks_node *)n, &c))
+	/* A section: the operand's end, and that end's names. */
+	if (c->other && ks_btf_section_pick(c, p, (struct ks_node *)n, &c))
 		return -1;
 	if (resolve(c, p, n, pred, &s))
 		return -1;

@@ -105,8 +105,8 @@ static const struct argp_option trace_options[] = {
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
 	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
 	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments at every hit; "
-	  "in a section of tracepoints, start.NAME or end.NAME; of BINARY:SYMBOL, "
-	  "its registers only: argN, retval, casts", 0 },
+	  "in a section (of tracepoints or of functions), start.NAME or end.NAME; "
+	  "of BINARY:SYMBOL, its registers only: argN, retval, casts", 0 },
 	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
 	  "value in VALUE-FUNC)", 0 },
 	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
@@ -491,6 +491,12 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (a.key == KSTATS_KEY_ERRNO && a.end) {
 		ks_usage("--by errno keys a function's return value: a section has "
+			 "none");
+		goto out;
+	}
+	if (a.key == KSTATS_KEY_ERRNO && !a.start && !strncmp(func, "tp:", 3)) {
+		ks_set_hint("--by cgroup keys a tracepoint's values");
+		ks_usage("--by errno keys a function's return value: a tracepoint has "
 			 "none");
 		goto out;
 	}

@@ -40,11 +40,6 @@ static int ks_trace_expr_point(const struct ks_trace_expr *x, const char *func)
 		return ks_usage("--%s: %s is a point in time, with nothing to time",
 				x->time ? "time" : x->timed, func);
 	}
-	if (x->keyed) {
-		ks_set_hint("--by keys functions and sections: --start tp:A --end tp:B "
-			    "--by cgroup keys a section between two tracepoints");
-		return ks_usage("--by: not yet with a tracepoint alone");
-	}
 	return 0;
 }
 
@@ -65,12 +60,10 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 	rc = ks_trace_expr_point(x, func);
 	if (rc || (!x->value && !x->pred))
 		return rc;
-	if (x->end && (!is_tp(func) || !is_tp(x->end))) {
-		ks_set_hint("trace the function whose arguments or return value "
-			    "you want (--start X alone traces X); a section between "
-			    "tracepoints reads theirs");
-		return ks_usage("--%s: a section between functions has no arguments "
-				"nor return value", x->value ? "value" : "if");
+	if (x->end && is_tp(func) != is_tp(x->end)) {
+		ks_set_hint("a section is between two tracepoints or two functions");
+		return ks_usage("--%s: %s..%s is between a tracepoint and a function",
+				x->value ? "value" : "if", func, x->end);
 	}
 	if (x->value && !x->time && x->timed) {
 		ks_set_hint("--value EXPR --time records both: the duration in NAME, "

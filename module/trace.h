@@ -338,12 +338,14 @@ enum kstats_expr_site {
 	KSTATS_SITE_FUNC,		/* a function: arguments, return, duration */
 	KSTATS_SITE_POINT,		/* one tracepoint: its arguments */
 	KSTATS_SITE_TP_SECTION,		/* tracepoints: start's, end's arguments, duration */
-	KSTATS_SITE_SECTION,		/* functions by kprobe: none (yet) */
+	KSTATS_SITE_SECTION,		/* functions by kprobe: as tracepoints */
 	KSTATS_SITE_UFUNC,		/* a user function: registers only, no loads */
 };
 
 /* A tracepoint probe's arguments after its data: x86-64's 5 other registers. */
 #define KSTATS_TP_ARGS		5
+/* A section end's arguments, as kstats_section_begin/end() get them: a function's 6. */
+#define KSTATS_SECTION_ARGS	6
 int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 		     struct kstats_expr_prog **out);
 void kstats_expr_free(struct kstats_expr_prog *e);

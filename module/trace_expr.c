@@ -40,8 +40,8 @@ static bool kstats_operand_at_entry(const struct kstats_operand *o)
 /*
  * The sources each site has: a function its arguments, return value and
  * duration; a tracepoint its arguments (5 registers: the probe's first is
- * its data); a section of tracepoints its start's and end's arguments and
- * its duration.
+ * its data); a section its start's and end's arguments (a function's 6, a
+ * tracepoint's 5) and its duration.
  */
 static bool kstats_source_ok(u8 source, u8 index, enum kstats_expr_site site)
 {
@@ -54,8 +54,10 @@ static bool kstats_source_ok(u8 source, u8 index, enum kstats_expr_site site)
 	case KSTATS_SITE_POINT:
 		return source == KSTATS_OPERAND_ARG && index <= 4;
 	case KSTATS_SITE_TP_SECTION:
+	case KSTATS_SITE_SECTION:
 		return source == KSTATS_OPERAND_ARG || source == KSTATS_OPERAND_END_ARG ?
-		       index <= 4 : !index && source == KSTATS_OPERAND_DURATION;
+		       index <= (site == KSTATS_SITE_SECTION ? 5 : 4) :
+		       !index && source == KSTATS_OPERAND_DURATION;
 	default:
 		return false;
 	}
@@ -109,11 +111,11 @@ static bool kstats_expr_ok(const struct kstats_expr *x, enum kstats_expr_site si
 }
 
 /*
- * What the rest of the request must be for @x: a function or tracepoints,
- * no time-only option on a value-only trace (outliers, --split and --self
- * are about a duration it does not record), a point's value alone (it has
- * no duration) without a key, and a NAME that leaves room for VALUE-NAME
- * and NEG-NAME.
+ * What the rest of the request must be for @x: no time-only option on a
+ * value-only trace (outliers, --split and --self are about a duration it
+ * does not record), a point's value alone (it has no duration) keyed by
+ * cgroup or not at all, and a NAME that leaves room for VALUE-NAME and
+ * NEG-NAME.
  */
 static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_expr *x,
 			     enum kstats_expr_site site)
@@ -122,10 +124,9 @@ static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_e
 	bool value = x->flags & KSTATS_EXPR_VALUE, timed = x->flags & KSTATS_EXPR_TIME;
 	const u32 timed_only = KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF;
 
-	if (site == KSTATS_SITE_SECTION)
-		return false;
+	/* A point has no return value to key by errno. */
 	if (site == KSTATS_SITE_POINT &&
-	    (!value || timed || t->key || (t->flags & timed_only)))
+	    (!value || timed || t->key == KSTATS_KEY_ERRNO || (t->flags & timed_only)))
 		return false;
 	if (value && !timed && (t->flags & timed_only))
 		return false;
@@ -410,20 +411,22 @@ int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs, struct kstat
 	return kstats_expr_entry(p, &r, cx);
 }
 
-/* A tracepoint's arguments (@args: KSTATS_TP_ARGS of them) at a section's start. */
+/* A point's or a section start's arguments (@args: KSTATS_SECTION_ARGS of them). */
 int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
 			   struct kstats_call_expr *cx)
 {
 	struct kstats_expr_regs r;
 
-	memcpy(r.args, args, KSTATS_TP_ARGS * sizeof(*args));
+	BUILD_BUG_ON(ARRAY_SIZE(r.args) != KSTATS_SECTION_ARGS);
+	memcpy(r.args, args, sizeof(r.args));
 	return kstats_expr_entry(p, &r, cx);
 }
 
 /*
  * A point (one tracepoint, @args its arguments): the predicate, then the
- * value into NAME, or its magnitude into NEG-NAME. A value alone: no key,
- * no duration, no exit (kstats_expr_fits()).
+ * value into NAME, or its magnitude into NEG-NAME. A value alone: no
+ * duration, no exit (kstats_expr_fits()); a key's metric holds what NAME
+ * holds (a negative value is only in NEG-NAME).
  */
 void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
 {
@@ -433,10 +436,13 @@ void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
 	if (kstats_expr_begin_args(p, args, &cx))
 		return;
 	v = cx.value;
-	if (p->neg && (s64)v < 0)
+	if (p->neg && (s64)v < 0) {
 		kstats_record(p->neg, -v);
-	else
+	} else {
 		kstats_record(p->value, v);
+		if (unlikely(p->keys))
+			kstats_keys_record(p->keys, 0, v);	/* no return value */
+	}
 	this_cpu_inc(p->pcpu->hits);
 }
 

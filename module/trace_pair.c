@@ -7,10 +7,11 @@
  * never with another task's. A start that finds the table full, or that
  * comes again before its end, is counted as missed. Only task context
  * counts: points reached from interrupts belong to no task's section.
- * Between tracepoints, an expr reads the start's arguments at the start
- * (kept in the task's slot, as a function's entry data) and the end's at
- * the end. A point (one tracepoint) records a value at every hit, from
- * any context.
+ * An expr reads the start's arguments at the start (kept in the task's
+ * slot, as a function's entry data) and the end's at the end: a
+ * tracepoint's as its probe gets them, a function's from the kprobe's
+ * registers at its entry. A point (one tracepoint) records a value at
+ * every hit, from any context.
  */
 #include <linux/hash.h>
 #include <linux/kprobes.h>
@@ -139,8 +140,8 @@ static void kstats_section_forget(struct kstats_probe *p)
 }
 
 /*
- * @args: the start tracepoint's arguments (KSTATS_TP_ARGS), or NULL (a
- * kprobe, a USDT probe, the floor): read by an expr here. A start its predicate declines
+ * @args: the start's arguments (KSTATS_SECTION_ARGS), or NULL (no expr: a
+ * USDT probe, the floor): read by an expr here. A start its predicate declines
  * or whose read faults (counted there) starts nothing, and ends an earlier
  * start of the task as sampling does.
  */
@@ -198,7 +199,7 @@ claimed:
 	kstats_section_split_begin(p, s);
 }
 
-/* @args: the end tracepoint's arguments, or NULL (a kprobe, a USDT probe, the floor). */
+/* @args: the end's arguments, or NULL (no expr: a USDT probe, the floor). */
 void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 {
 	struct kstats_split_mark mark;
@@ -245,15 +246,38 @@ void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 	/* An end without a start (or its start was dropped): not a section. */
 }
 
+/*
+ * A kprobe at a function's entry: its arguments into @args, as a function
+ * trace reads them (regs_get_kernel_argument()); NULL without an expr,
+ * which reads none.
+ */
+static const unsigned long *kstats_kprobe_args(const struct kstats_probe *p,
+					       struct pt_regs *regs, unsigned long *args)
+{
+	u32 i;
+
+	if (likely(!p->expr))
+		return NULL;
+	for (i = 0; i < KSTATS_SECTION_ARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
+	return args;
+}
+
 static int kstats_kprobe_start(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_section_begin(container_of(kp, struct kstats_probe, kp[0]), NULL);
+	struct kstats_probe *p = container_of(kp, struct kstats_probe, kp[0]);
+	unsigned long args[KSTATS_SECTION_ARGS];
+
+	kstats_section_begin(p, kstats_kprobe_args(p, regs, args));
 	return 0;
 }
 
 static int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 {
-	kstats_section_end(container_of(kp, struct kstats_probe, kp[1]), NULL);
+	struct kstats_probe *p = container_of(kp, struct kstats_probe, kp[1]);
+	unsigned long args[KSTATS_SECTION_ARGS];
+
+	kstats_section_end(p, kstats_kprobe_args(p, regs, args));
 	return 0;
 }
 
@@ -285,14 +309,15 @@ struct tracepoint *kstats_core_tracepoint(const char *name)
  * event passes its data then its TP_PROTO arguments, of which x86-64 has
  * the first KSTATS_TP_ARGS in registers; past the event's own, a register
  * holds whatever was left there, so the CLI reads only the event's
- * arguments (BTF's btf_trace_EVENT). Since 6.13 some tracepoints
+ * arguments (BTF's btf_trace_EVENT); the 6th of args, a function's, stays
+ * 0 (an index above 4 is refused there). Since 6.13 some tracepoints
  * (syscalls) call their probes preemptible: the CPU filter and the
  * per-CPU counters want one CPU throughout.
  */
 static void kstats_tp_start(void *data, unsigned long a0, unsigned long a1,
 			    unsigned long a2, unsigned long a3, unsigned long a4)
 {
-	const unsigned long args[KSTATS_TP_ARGS] = { a0, a1, a2, a3, a4 };
+	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
 
 	preempt_disable_notrace();
 	kstats_section_begin(data, args);
@@ -302,7 +327,7 @@ static void kstats_tp_start(void *data, unsigned long a0, unsigned long a1,
 static void kstats_tp_end(void *data, unsigned long a0, unsigned long a1,
 			  unsigned long a2, unsigned long a3, unsigned long a4)
 {
-	const unsigned long args[KSTATS_TP_ARGS] = { a0, a1, a2, a3, a4 };
+	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
 
 	preempt_disable_notrace();
 	kstats_section_end(data, args);
@@ -313,7 +338,7 @@ static void kstats_tp_end(void *data, unsigned long a0, unsigned long a1,
 static void kstats_tp_point(void *data, unsigned long a0, unsigned long a1,
 			    unsigned long a2, unsigned long a3, unsigned long a4)
 {
-	const unsigned long args[KSTATS_TP_ARGS] = { a0, a1, a2, a3, a4 };
+	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
 	struct kstats_probe *p = data;
 
 	preempt_disable_notrace();

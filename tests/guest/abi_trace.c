@@ -42,8 +42,8 @@ const struct tcase trace_cases[] = {
 	{ "expr in a PROT_NONE page", C_TRACE, .set = { TSET(expr, PTR_NONE_PAGE) }, .expect = EFAULT },
 	{ "expr a kernel address", C_TRACE, .set = { TSET(expr, PTR_KERNEL) }, .expect = EFAULT },
 	{ "expr with an unknown flag", C_TRACE, .set = { TSET(expr, PTR_EXPR_BAD) }, .expect = EINVAL },
-	{ "expr on a section", C_TRACE, .how = H_SECTION, .set = { TSET(expr, PTR_EXPR_GOOD) },
-	  .expect = EINVAL },
+	{ "expr on a section between functions (the start's arg0)", C_TRACE, .how = H_SECTION,
+	  .set = { TSET(expr, PTR_EXPR_GOOD) }, .expect = OK },
 	/* VER4's cgroup fields: 0 but with their flag (trace_cgroup.c has the rest). */
 	{ "cgroup_pad 1", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_CGROUP), TSET(cgroup_pad, 1) },
 	  .expect = EINVAL },

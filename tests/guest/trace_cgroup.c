@@ -2,7 +2,8 @@
 /*
  * Traces by cgroup (KSTATS_TRACE_CGROUP, KSTATS_KEY_CGROUP): two processes,
  * one in each of two sibling cgroups v2, each make exactly CG_CALLS calls;
- * kstats must count each cgroup's own, by key and by filter. A cgroup's id
+ * kstats must count each cgroup's own, by key and by filter; a section and
+ * a point (one tracepoint's value) by key too. A cgroup's id
  * is its directory's inode number (cgroup_id() is its kernfs node's id).
  */
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/magic.h>
@@ -151,6 +153,41 @@ static void cgroup_section(const char *m, const char *b)
 	untrace("t.cgs");
 }
 
+/*
+ * A point keyed by cgroup (a value at every hit of one tracepoint): the
+ * target's ktarget_value_start(o, v) events, all from a process in b; v
+ * read unsigned, so every hit is in NAME and in b's key.
+ */
+static void cgroup_point(const char *m, const char *b)
+{
+	struct kstats_expr x = { .flags = KSTATS_EXPR_VALUE,
+				 .value = { .source = KSTATS_OPERAND_ARG, .index = 1, .size = 8 } };
+	struct kstats_trace t = {
+		.func = (uintptr_t)"tp:kstats_target:ktarget_value_start", .sample_every = 1,
+		.key = KSTATS_KEY_CGROUP, .expr = (uintptr_t)&x, .name = "t.cgv",
+	};
+	struct kstats_info info = { 0 };
+	char kb[KSTATS_NAME_LEN], cmd[32];
+	uint64_t calls, in_b, all;
+
+	if (ioctl(fd, KSTATS_IOC_INFO, &info) || !(info.features & KSTATS_FEAT_EXPR)) {
+		ok(1, "# SKIP %s: a point by cgroup: no expr", m);
+		return;
+	}
+	snprintf(kb, sizeof(kb), "t.cgv{cgroup=%llu}", cg_id(b));
+	snprintf(cmd, sizeof(cmd), "values %d 5 64", CG_SECTIONS);
+	if (!ok(ioctl(fd, KSTATS_IOC_TRACE, &t) == 0, "%s: a point by cgroup", m))
+		return;
+	calls = run_in(b, cmd);
+	in_b = samples(kb);
+	all = samples("t.cgv");
+	ok(calls == CG_SECTIONS && in_b == CG_SECTIONS && all == CG_SECTIONS &&
+	   samples("t.cgv{cgroup=other}") == ~0ULL,
+	   "%s: a point by cgroup: %d hits in b, all in %s (%llu of %llu), no other", m,
+	   CG_SECTIONS, kb, (unsigned long long)in_b, (unsigned long long)all);
+	untrace("t.cgv");
+}
+
 void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints)
 {
 	const char *a = CG_TOP "/a", *b = CG_TOP "/b";
@@ -200,8 +237,10 @@ void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints)
 		untrace(r[i].name);
 	ok(samples("t.cg") == ~0ULL && samples("t.cgp{cgroup=other}") == ~0ULL &&
 	   snap("t.cga", &h) == ENOENT, "%s: untrace removes them", m);
-	if (tracepoints)
+	if (tracepoints) {
 		cgroup_section(m, b);
+		cgroup_point(m, b);
+	}
 	close(dir_a);
 	close(dir_top);
 	rmdir(a);

@@ -118,13 +118,18 @@ static void bad_exprs(void)
 	x = good();
 	refused("a value alone with --self", &x, KSTATS_TRACE_SELF);
 	refused("a value alone with --split", &x, KSTATS_TRACE_SPLIT);
-	/* A section: the same expr on start/end. */
+	/* A section between functions: its ends' arguments, no return value. */
 	strcpy((char *)t.name, "t.xbad");
 	t.start = (uintptr_t)"ktarget_sec_start";
 	t.end = (uintptr_t)"ktarget_sec_end";
 	t.expr = (uintptr_t)&x;
+	x.value = operand(KSTATS_OPERAND_RETVAL, 0, 8, 1);
 	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EINVAL && snap("t.xbad", &h) == ENOENT,
-	   "expr: on a section: EINVAL, nothing made");
+	   "expr: a return value on a section: EINVAL, nothing made");
+	x.value = operand(KSTATS_OPERAND_END_ARG, 6, 8, 1);
+	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EINVAL && snap("t.xbad", &h) == ENOENT,
+	   "expr: a section end's argument 6: EINVAL, nothing made");
+	x = good();
 	/* VALUE-NAME must fit with --time: 57 bytes do, 58 do not. */
 	x.flags |= KSTATS_EXPR_TIME;
 	snprintf(name, sizeof(name), "%058d", 0);

@@ -22,7 +22,9 @@
  * the whole signed 64-bit range.
  * The same at a point: the target's event ktarget_value_start(o, v),
  * emitted before each call, against bpftrace's tracepoint on it (its
- * record's v), at frac_bits 0.
+ * record's v), at frac_bits 0; and on the section from it to
+ * ktarget_value_done (emitted after each call, in the same thread):
+ * bpftrace keeps v per thread at the start and hist()s it at the done.
  */
 #include <errno.h>
 #include <signal.h>
@@ -33,26 +35,41 @@
 
 #include "trace_expr.h"
 
+/* Where kstats and bpftrace read the value. */
+enum bpf_site {
+	BPF_FUNC,	/* ktarget_value()'s arg1 */
+	BPF_POINT,	/* the event ktarget_value_start's v */
+	BPF_SECTION,	/* the same v, kept per thread until ktarget_value_done */
+};
+
+#define BPF_TP_START	"tracepoint:kstats_target:ktarget_value_start"
+
 /*
- * The program for @bits (0.17's hist() has no second argument): on
- * ktarget_value()'s arg1, or with @tp on the event ktarget_value_start's v.
+ * The program for @bits (0.17's hist() has no second argument) at @site:
+ * a section keeps the start's v per thread (@v, @in: v may be 0) and
+ * counts it at the end, in the thread that started it, as kstats does.
  */
-static void bpf_prog(char *prog, size_t size, uint32_t bits, int tp)
+static void bpf_prog(char *prog, size_t size, uint32_t bits, enum bpf_site site)
 {
-	const char *probe = tp ? "tracepoint:kstats_target:ktarget_value_start" :
-				 "kprobe:ktarget_value";
-	const char *v = tp ? "args->v" : "(int64)arg1";
-	char hist[48];
+	const char *probe = site == BPF_FUNC ? "kprobe:ktarget_value" : BPF_TP_START;
+	const char *v = site == BPF_FUNC ? "(int64)arg1" : site == BPF_POINT ? "args->v" :
+			"@v[tid]";
+	char hist[48], at[160] = "";
 
 	if (bits)
 		snprintf(hist, sizeof(hist), "hist(%s, %u)", v, bits);
 	else
 		snprintf(hist, sizeof(hist), "hist(%s)", v);
-	snprintf(prog, size, "BEGIN { printf(\"begin\\n\"); } "
+	if (site == BPF_SECTION) {
+		snprintf(at, sizeof(at), "%s { @v[tid] = args->v; @in[tid] = 1; } ", BPF_TP_START);
+		probe = "tracepoint:kstats_target:ktarget_value_done /@in[tid]/";
+	}
+	snprintf(prog, size, "BEGIN { printf(\"begin\\n\"); } %s"
 		 "%s { @h = %s; "
-		 "if (%s > 1000) { @p = count(); } "
+		 "if (%s > 1000) { @p = count(); } %s"
 		 "if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
-		 "kprobe:ktarget_sleep { exit(); }", probe, hist, v);
+		 "kprobe:ktarget_sleep { exit(); }", at, probe, hist, v,
+		 site == BPF_SECTION ? "delete(@v[tid]); delete(@in[tid]); " : "");
 }
 
 /* What bpftrace printed, or saw in the warm-up calls. */
@@ -111,20 +128,32 @@ struct bpf_trace {
 	char name[KSTATS_NAME_LEN];
 };
 
-/* TRACE of the point ktarget_value_start with @x, every hit recorded. */
-static int tp_xtrace(const char *name, uint32_t bits, const struct kstats_expr *x)
+/*
+ * TRACE of the point ktarget_value_start, or of the section from it to
+ * ktarget_value_done (@site), with @x, every hit recorded.
+ */
+static int tp_xtrace(const char *name, uint32_t bits, const struct kstats_expr *x,
+		     enum bpf_site site)
 {
+	static const char start[] = "tp:kstats_target:ktarget_value_start";
 	struct kstats_trace t = {
-		.func = (uintptr_t)"tp:kstats_target:ktarget_value_start", .frac_bits = bits,
-		.mechanism = KSTATS_MECH_TRACEPOINT, .sample_every = 1, .expr = (uintptr_t)x,
+		.frac_bits = bits, .mechanism = KSTATS_MECH_TRACEPOINT, .sample_every = 1,
+		.expr = (uintptr_t)x,
 	};
 
+	if (site == BPF_SECTION) {
+		t.start = (uintptr_t)start;
+		t.end = (uintptr_t)"tp:kstats_target:ktarget_value_done";
+	} else {
+		t.func = (uintptr_t)start;
+	}
 	strncpy((char *)t.name, name, sizeof(t.name) - 1);
 	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
 }
 
+/* @what: the value as each side reads it ("arg1", "v", "start.v"). */
 static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
-		    const struct bpf_hist *warm, int n)
+		    const struct bpf_hist *warm, int n, const char *what)
 {
 	static uint64_t want[KSTATS_SLOTS_MAX];
 	char neg[KSTATS_NAME_LEN + 8];
@@ -135,8 +164,8 @@ static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 	if (t->pred) {
 		snap(t->name, &h);
 		ok(h.sn.hits == b->pred - warm->pred && h.sn.rejected == n - h.sn.hits,
-		   "%s: arg1 > 1000: kstats recorded %llu and rejected %llu of %d calls, "
-		   "bpftrace counted %llu", t->name, (unsigned long long)h.sn.hits,
+		   "%s: %s > 1000: kstats recorded %llu and rejected %llu of %d calls, "
+		   "bpftrace counted %llu", t->name, what, (unsigned long long)h.sn.hits,
 		   (unsigned long long)h.sn.rejected, n,
 		   (unsigned long long)(b->pred - warm->pred));
 		return;
@@ -147,20 +176,23 @@ static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 	same = slots_equal(t->name, want, &tp);
 	tn = snap(neg, &h) ? ~0ULL : h.total;
 	ok(same && tn == b->neg - warm->neg && tp + tn == (uint64_t)n,
-	   "%s: hist(arg1, %u) slot by slot as bpftrace's (%llu samples), negatives %llu "
-	   "as bpftrace's (..., 0) %llu", t->name, b->bits, (unsigned long long)tp,
+	   "%s: hist(%s, %u) slot by slot as bpftrace's (%llu samples), negatives %llu "
+	   "as bpftrace's (..., 0) %llu", t->name, what, b->bits, (unsigned long long)tp,
 	   (unsigned long long)tn, (unsigned long long)(b->neg - warm->neg));
 }
 
 /*
  * bpftrace (@root's, or the host's if NULL) beside kstats' @nr @traces on
- * the same calls, at @bits (@tp: at the point), then compared.
+ * the same calls, at @bits and @site, then compared.
  */
-static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char *root, int tp)
+static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char *root,
+		    enum bpf_site site)
 {
+	int tp = site != BPF_FUNC;
+	const char *what = site == BPF_FUNC ? "arg1" : site == BPF_POINT ? "v" : "start.v";
 	static struct bpf_hist b, warm;
 	static struct kv_call c[MAX_VALUE_CALLS];
-	static char prog[512];
+	static char prog[768];
 	int i, n, begun, attached = 0, traced = 1, clean;
 	/* Significant bits of the target's arguments: below 2^30 for 0.17, any int64 for 0.23. */
 	unsigned int range = root ? 64 : 31;
@@ -175,9 +207,9 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 	for (i = 0; i < nr; i++)
 		snprintf(traces[i].name, sizeof(traces[i].name), "t.b%c%u.%s",
 			 traces[i].pred ? 'p' : 'v', bits, traces[i].mech_name);
-	bpf_prog(prog, sizeof(prog), bits, tp);
+	bpf_prog(prog, sizeof(prog), bits, site);
 	if (!ok(peer_start(&pr, root, prog), "hist(%s, %u): bpftrace%s%s started",
-		tp ? "v" : "arg1", bits, root ? " in " : "", root ? root : ""))
+		what, bits, root ? " in " : "", root ? root : ""))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
 	while (begun && !attached && warmed < 1000) {
@@ -196,15 +228,15 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 				.cmp = KSTATS_CMP_GT, .constant = 1000 };
 		}
 		/* A point records a value, also under a predicate. */
-		if (!traces[i].pred || tp) {
+		if (!traces[i].pred || site == BPF_POINT) {
 			x.flags = KSTATS_EXPR_VALUE;
 			x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
 		}
-		traced &= (tp ? tp_xtrace(traces[i].name, bits, &x) :
+		traced &= (tp ? tp_xtrace(traces[i].name, bits, &x, site) :
 			   xtrace(traces[i].name, traces[i].mech, bits, &x, 0)) == 0;
 	}
 	if (!ok(attached && traced, "hist(%s, %u): bpftrace's probe counting (after %u "
-		"warm-up calls), and kstats' %d traces attached", tp ? "v" : "arg1", bits,
+		"warm-up calls), and kstats' %d traces attached", what, bits,
 		warmed, nr)) {
 		kill(pr.pid, SIGKILL);
 		peer_finish(&pr, bpf_line, &b, 1);
@@ -217,9 +249,9 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 	n = read_values(c, MAX_VALUE_CALLS);
 	target("sleep 1 1");	/* bpftrace's exit() */
 	clean = peer_finish(&pr, bpf_line, &b, BPF_STOP_S);
-	ok(clean, "hist(%s, %u): bpftrace exited by itself", tp ? "v" : "arg1", bits);
+	ok(clean, "hist(%s, %u): bpftrace exited by itself", what, bits);
 	for (i = 0; i < nr; i++) {
-		compare(&traces[i], &b, &warm, n);
+		compare(&traces[i], &b, &warm, n, what);
 		untrace(traces[i].name);
 	}
 }
@@ -239,19 +271,28 @@ void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const cha
 		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
 		return;
 	}
-	bpf_run(traces, have_fprobe ? 4 : 2, bits, root, 0);
+	bpf_run(traces, have_fprobe ? 4 : 2, bits, root, BPF_FUNC);
 }
 
-/* At a point: kstats' v and v > 1000 against bpftrace's tracepoint on the same event. */
+/*
+ * At a point: kstats' v and v > 1000 against bpftrace's tracepoint on the
+ * same event; on the section from it to ktarget_value_done: the start's v
+ * (--value start.v) and start.v > 1000, against bpftrace's v kept per
+ * thread and counted at the done event.
+ */
 void test_expr_bpftrace_tp(int supported)
 {
 	struct bpf_trace traces[] = {
 		{ "tp", KSTATS_MECH_TRACEPOINT, 0, "" }, { "tp", KSTATS_MECH_TRACEPOINT, 1, "" },
+	};
+	struct bpf_trace sections[] = {
+		{ "ts", KSTATS_MECH_TRACEPOINT, 0, "" }, { "ts", KSTATS_MECH_TRACEPOINT, 1, "" },
 	};
 
 	if (!supported) {
 		ok(1, "# SKIP bpftrace's hist() at a tracepoint: no tracepoint mechanism or expr");
 		return;
 	}
-	bpf_run(traces, 2, 0, NULL, 1);
+	bpf_run(traces, 2, 0, NULL, BPF_POINT);
+	bpf_run(sections, 2, 0, NULL, BPF_SECTION);
 }

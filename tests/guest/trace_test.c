@@ -552,6 +552,7 @@ int main(int argc, char **argv)
 		test_expr_abi(have_expr);
 		test_expr_tp(have_expr &&
 			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
+		test_expr_fsec(have_expr);
 		if (have_fprobe)
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
@@ -630,6 +631,7 @@ int main(int argc, char **argv)
 		test_expr_abi(have_expr);
 		test_expr_tp(have_expr &&
 			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
+		test_expr_fsec(have_expr);
 		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
 		test_expr_bpftrace_tp(have_expr &&
 				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));

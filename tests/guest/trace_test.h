@@ -86,6 +86,7 @@ void test_expr_abi(int supported);
 /* bpftrace's hist(n, @bits): the host's (@root NULL), or one in a Debian root. */
 void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root);
 void test_expr_tp(int supported);	/* trace_expr_tp.c: values at tracepoints */
+void test_expr_fsec(int supported);	/* trace_expr_fsec.c: values on function sections */
 void test_expr_bpftrace_tp(int supported);	/* at a tracepoint */
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */

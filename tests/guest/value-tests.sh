@@ -15,7 +15,9 @@
 # those calls, and hits, faults and rejected with their counts: exact.
 # The same calls emit the target's trace events ktarget_value_start(o, v)
 # and ktarget_value_done(o, ret) around each call: a point (one of them,
-# --value) and a section between them hold the same values, exactly.
+# --value) and a section between them hold the same values, exactly; so
+# does a section between the functions ktarget_value_open(o, v) and
+# ktarget_value_close(o, ret) the target calls inside them.
 # Names need kstats_target's BTF (/sys/kernel/btf/kstats_target); without
 # it the tests by name are skipped and argN/retval with casts still run.
 set -uo pipefail
@@ -236,6 +238,26 @@ ok "one-shot --value --duration, Ctrl-C: every call's value, untraced after" one
 # Tracepoints (the target's own events): names from the module's BTF
 # (btf_trace_EVENT), read as the probe gets them.
 tps=tp:kstats_target:ktarget_value_start tpd=tp:kstats_target:ktarget_value_done
+# A point keyed by cgroup: all hits are the writer's, so its one key holds
+# what NAME holds (the negatives only in NEG-NAME).
+point_by_cgroup() {
+	local rc
+	"$K" trace "$tps" --name kv.tk --keep --value v --by cgroup || return 1
+	echo "values 256 3 20" >"$ctl" || { "$K" untrace kv.tk; return 1; }
+	"$K" list >/dev/null	# the key's metric enters the registry
+	"$K" -j show --all >"$tmp/tk.json"
+	rc=$?
+	"$K" untrace kv.tk || return 1
+	((rc == 0)) && "$py" "$validate" schema "$schema" "$tmp/tk.json" &&
+		"$py" - "$tmp/tk.json" <<'PY'
+import json, sys
+ms = {m["name"]: m for m in json.load(open(sys.argv[1]))["metrics"]}
+keys = [n for n in ms if n.startswith("kv.tk{cgroup=")]
+assert len(keys) == 1, list(ms)
+n, neg = ms["kv.tk"]["count"], ms["NEG-kv.tk"]["count"]
+assert ms[keys[0]]["count"] == n and n + neg == 256, (ms[keys[0]]["count"], n, neg)
+PY
+}
 has_mech() { "$K" -j info | "$py" -c 'import json, sys
 sys.exit(sys.argv[1] not in json.load(sys.stdin)["module"]["mechanisms"])' "$1"; }
 if ((!btf)); then
@@ -272,6 +294,7 @@ else
 		pred "kv.sd.$b" 'c.chain >= 1' --chain -- \
 		--if 'duration < 10s && end.o->mid->tag == 1' -b "$b"
 	tgt=("$fn")
+	ok "point --by cgroup: the writer's key holds what NAME holds" point_by_cgroup
 	ok "point: 'id' is a field of the event's record: refused, the argument it may come from" \
 		expect 2 "error: --value 'id': 'id' is a field of ktarget_value_start's record.*|hint: ktarget_value_start's arguments: o, v; o->id may be .*" \
 		"$K" trace "$tps" --keep --value id
@@ -286,10 +309,36 @@ else
 		"$K" trace "$tps" --keep
 fi
 
+# A section between functions (by kprobe, both ends at their entry): the
+# target calls ktarget_value_open(o, v) and ktarget_value_close(o, ret)
+# around each call; names from the module's BTF.
+fo=ktarget_value_open fc=ktarget_value_close
+tgt=(kv.fsec --start "$fo" --end "$fc")
+ok "section $fo..$fc, frac_bits 3: --value '(s64)start.arg1' (a register: with BTF or without)" \
+	value kv.fa arg -- --value '(s64)start.arg1' -b 3
+if ((!btf)); then
+	skip "sections between functions: names from the module's BTF" \
+		"no /sys/kernel/btf/kstats_target"
+else
+	ok "section, frac_bits 0: --value v (the start's, at its entry)" \
+		value kv.fv arg -- --value v -b 0
+	for b in 0 3; do
+		ok "section, frac_bits $b: --value 'end.o->mid->inner->size' (a fault at the end)" \
+			value "kv.fc.$b" size --chain -- --value 'end.o->mid->inner->size' -b "$b"
+	done
+	ok "section, frac_bits 0: --if 'v > 1000 && ret != -100 && duration < 10s'" \
+		pred kv.fp 'c.arg > 1000 and c.ret != -100' -- \
+		--if 'v > 1000 && ret != -100 && duration < 10s' -b 0
+	ok "section of functions: 'o', both ends' parameter: refused, start.o or end.o" \
+		expect 2 "error: --value 'o->id': both ends have an argument 'o': say which.*|hint: start.o reads it at $fo, end.o at $fc" \
+		"$K" trace kv.fsec --keep --start "$fo" --end "$fc" --value 'o->id'
+fi
+tgt=("$fn")
+
 # Refusals that need no BTF, checked before anything is attached.
-ok "--value on a section of functions: refused, nothing traced" \
-	expect 2 "error: --value: a section between functions has no arguments nor return value|hint: .*" \
-	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value arg0
+ok "--value retval on a section of functions: refused, nothing traced" \
+	expect 2 "error: --value 'retval': a section between functions has no return value.*|hint: .*" \
+	"$K" trace kv.sect --keep --start ktarget_empty --end ktarget_value --value retval
 ok "arg6: on the stack, refused" \
 	expect 2 "error: --value 'arg6': arg6 is on the stack.*|hint: only the first 6 .*" \
 	"$K" trace "$fn" --value arg6 --keep

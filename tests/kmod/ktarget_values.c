@@ -5,7 +5,8 @@
  * chain and return values the test knows, each call reported in debugfs
  * kstats_target/values. "values" also emits the trace events
  * ktarget_value_start(o, v) before each call and ktarget_value_done(o, ret)
- * after it, in the same task.
+ * after it, in the same task, and calls ktarget_value_open(o, v) and
+ * ktarget_value_close(o, ret) inside them (a section between functions).
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -31,6 +32,21 @@ static noinline __noclone long ktarget_value(struct kv_outer *o, long v)
 {
 	asm volatile("" : : "r"(o) : "memory");
 	return v / 4 - 100;
+}
+
+/*
+ * A section between functions around each call: ktarget_value_open(o, v)
+ * before it, ktarget_value_close(o, ret) after it, as the events are.
+ */
+static noinline __noclone void ktarget_value_open(struct kv_outer *o, long v)
+{
+	asm volatile("nop" : : "r"(o), "r"(v) : "memory");
+}
+
+/* Not the same body as the open's: the compiler must not fold the two into one. */
+static noinline __noclone void ktarget_value_close(struct kv_outer *o, long ret)
+{
+	asm volatile("nop; nop" : : "r"(o), "r"(ret) : "memory");
 }
 
 static u64 kv_next(u64 *s)
@@ -68,7 +84,9 @@ int ktarget_values(unsigned int n, unsigned int seed, unsigned int bits, u64 *ca
 		if (c->chain == 1)
 			mid.inner = NULL;
 		trace_ktarget_value_start(&outer, c->arg);
+		ktarget_value_open(&outer, c->arg);
 		c->ret = ktarget_value(&outer, c->arg);
+		ktarget_value_close(&outer, c->ret);
 		trace_ktarget_value_done(&outer, c->ret);
 		sum += c->ret;
 	}

@@ -352,8 +352,9 @@ struct kstats_record {
  *   error values), as a 64-bit value or, with the upper 32 bits zero (an
  *   int returned), as a 32-bit one; so an unsigned 64-bit return of
  *   4294963201..4294967295 reads as an error too.
- * - KSTATS_KEY_CGROUP (functions and sections): the calling task's cgroup
- *   v2 at the call's end, "cgroup=ID", ID its cgroup id (the inode number
+ * - KSTATS_KEY_CGROUP (functions, sections and points): the calling task's
+ *   cgroup v2 at the call's end (a point's hit: in an interrupt, the
+ *   interrupted task's), "cgroup=ID", ID its cgroup id (the inode number
  *   of its directory in the cgroup2 file system; 1 is the root).
  * - KSTATS_KEY_PID, KSTATS_KEY_TID (KSTATS_FEAT_TASK_KEYS; functions and
  *   sections): the calling task's process id ("pid=ID", its tgid) or thread
@@ -362,10 +363,10 @@ struct kstats_record {
  * - KSTATS_KEY_CPU (KSTATS_FEAT_TASK_KEYS): the CPU the call ended on,
  *   "cpu=N".
  * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
- * key, KSTATS_KEY_ERRNO on a section, with KSTATS_KEY_ERRNO a NAME over 50
- * bytes, with KSTATS_KEY_CGROUP one over 34 (the longest "{cgroup=ID}"),
- * with KSTATS_KEY_PID or KSTATS_KEY_TID one over 50 ("{pid=4194304}"),
- * with KSTATS_KEY_CPU one over 52 ("{cpu=99999}").
+ * key, KSTATS_KEY_ERRNO on a section or a point, with KSTATS_KEY_ERRNO a NAME
+ * over 50 bytes, with KSTATS_KEY_CGROUP one over 34 (the longest
+ * "{cgroup=ID}"), with KSTATS_KEY_PID or KSTATS_KEY_TID one over 50
+ * ("{pid=4194304}"), with KSTATS_KEY_CPU one over 52 ("{cpu=99999}").
  *
  * Key values (key_values: VER5, KSTATS_FEAT_KEY_VALUES): first come, first
  * kept lets anyone who can make the traced calls take every metric (a
@@ -408,7 +409,7 @@ struct kstats_record {
 #define KSTATS_OUTLIER_RATE_DEFAULT	100	/* captures per second per CPU */
 #define KSTATS_OUTLIER_RATE_MAX		1000000
 /*
- * TRACE's expr (VER6, KSTATS_FEAT_EXPR, functions and tracepoints): a value
+ * TRACE's expr (VER6, KSTATS_FEAT_EXPR, functions, tracepoints, sections): a value
  * recorded per call, and/or a predicate that decides which calls are
  * recorded.
  *
@@ -457,7 +458,8 @@ struct kstats_record {
  *   a value (KSTATS_EXPR_VALUE, never KSTATS_EXPR_TIME): NAME gets the
  *   value at every hit its predicate holds, from any context (an interrupt
  *   too), NEG-NAME a negative one's magnitude; no GAP-NAME. Sources:
- *   KSTATS_OPERAND_ARG only.
+ *   KSTATS_OPERAND_ARG only. Keyed by KSTATS_KEY_CGROUP, NAME{cgroup=ID}
+ *   gets what NAME gets (a point has no return value: no KSTATS_KEY_ERRNO).
  * - A section between tracepoints (start and end "tp:..."): the start's
  *   arguments (KSTATS_OPERAND_ARG), read at the start and kept with the
  *   task's start as a function's entry data, and the end's
@@ -465,7 +467,11 @@ struct kstats_record {
  *   above is the start, "exit" the end. A start the predicate declines, or
  *   whose read faults, starts nothing (counted as rejected or a fault), and
  *   ends the task's earlier start, never ended, as a miss.
- * Sections between functions (kprobes) take no expr yet.
+ * Sections between functions (KSTATS_MECH_KPROBE, both ends at their
+ * function's entry): the same, the sources being the start function's
+ * arguments at its entry (KSTATS_OPERAND_ARG) and the end function's at
+ * its entry (KSTATS_OPERAND_END_ARG), @index 0..5, as a function's; no
+ * return value. A module without this refuses the expr with -EINVAL.
  *
  * With other options: a value alone records no duration, so outliers,
  * KSTATS_TRACE_SPLIT and KSTATS_TRACE_SELF need KSTATS_EXPR_TIME (they
@@ -476,16 +482,15 @@ struct kstats_record {
  * declined calls as recorded ones.
  *
  * -EINVAL: an unknown source, flag or compare, an argument index above 5
- * (above 4 at a tracepoint), a source the site has not (the return value
- * at a tracepoint; the end's argument but in a section between
- * tracepoints; the duration at a point), a point (a "tp:" func) without an
- * expr, without a value, with KSTATS_EXPR_TIME, a key, outliers,
+ * (above 4 at a tracepoint or in a section between tracepoints), a source the site has not (the return value
+ * at a tracepoint or a section; the end's argument but in a section; the
+ * duration at a point), a point (a "tp:" func) without an
+ * expr, without a value, with KSTATS_EXPR_TIME, KSTATS_KEY_ERRNO, outliers,
  * KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, or a mechanism other than AUTO
  * or TRACEPOINT,
  * a size not 1, 2, 4 or 8, nr_loads above KSTATS_EXPR_LOADS, loads on the
  * duration, the duration as the value, nr_terms above KSTATS_EXPR_TERMS,
- * neither a value nor a term, KSTATS_EXPR_TIME without a value, an expr
- * on a section between functions, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
+ * neither a value nor a term, KSTATS_EXPR_TIME without a value, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
  * or over 59 with a signed value (NEG-NAME), a value alone with
  * KSTATS_TRACE_OUTLIERS, KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, an index
  * on a source other than an argument, nonzero pad or reserved, nonzero
@@ -496,7 +501,7 @@ struct kstats_record {
 #define KSTATS_OPERAND_ARG	1	/* argument index, at entry */
 #define KSTATS_OPERAND_RETVAL	2	/* the return value, at exit */
 #define KSTATS_OPERAND_DURATION	3	/* the call's duration, ns (predicates) */
-#define KSTATS_OPERAND_END_ARG	4	/* tracepoints: the section end's argument, at the end */
+#define KSTATS_OPERAND_END_ARG	4	/* a section end's argument, at the end */
 #define KSTATS_OPERAND_SIGNED	(1U << 0)
 #define KSTATS_EXPR_LOADS	8
 #define KSTATS_EXPR_TERMS	8
