@@ -106,15 +106,12 @@ int slots_equal(const char *name, const uint64_t *want, uint64_t *total)
 	return 1;
 }
 
-/* What each trace of a run should hold. */
-struct expect {
-	uint64_t pos[KSTATS_SLOTS_MAX], neg[KSTATS_SLOTS_MAX];
-	uint64_t hits, faults, rejected;
-};
-
-/* A value trace's NAME (or VALUE-NAME) and NEG-NAME, and its counters. */
-static void check(const char *m, uint32_t bits, const char *what, const char *name,
-		  const char *vname, const struct expect *e, int has_neg)
+/*
+ * A value trace's NAME (or VALUE-NAME, @vname) and NEG-NAME, and its
+ * counters; with @with_hits its hits too (a value alone: one per value).
+ */
+void value_check(const char *m, uint32_t bits, const char *what, const char *name,
+		 const char *vname, const struct value_expect *e, int has_neg, int with_hits)
 {
 	char neg[KSTATS_NAME_LEN + 8];
 	uint64_t tp = 0, tn = 0;
@@ -127,16 +124,17 @@ static void check(const char *m, uint32_t bits, const char *what, const char *na
 		neg_ok = slots_equal(neg, e->neg, &tn);
 	snap(vname, &h);
 	ok(pos_ok && neg_ok && h.sn.faults == e->faults && h.sn.rejected == e->rejected &&
-	   tp + tn == e->hits && h.sn.misses == 0,
+	   tp + tn == e->hits && h.sn.misses == 0 && (!with_hits || h.sn.hits == e->hits),
 	   "%s, %u frac bits: %s: every slot as the target's calls say (%llu + %llu "
-	   "negative, of %llu), faults %llu of %llu, rejected %llu of %llu, misses %llu",
-	   m, bits, what, (unsigned long long)tp, (unsigned long long)tn,
-	   (unsigned long long)e->hits, (unsigned long long)h.sn.faults,
-	   (unsigned long long)e->faults, (unsigned long long)h.sn.rejected,
-	   (unsigned long long)e->rejected, (unsigned long long)h.sn.misses);
+	   "negative, of %llu; hits %llu), faults %llu of %llu, rejected %llu of %llu, "
+	   "misses %llu", m, bits, what, (unsigned long long)tp, (unsigned long long)tn,
+	   (unsigned long long)e->hits, (unsigned long long)h.sn.hits,
+	   (unsigned long long)h.sn.faults, (unsigned long long)e->faults,
+	   (unsigned long long)h.sn.rejected, (unsigned long long)e->rejected,
+	   (unsigned long long)h.sn.misses);
 }
 
-static void add_signed(struct expect *e, uint32_t bits, int64_t v)
+void value_add(struct value_expect *e, uint32_t bits, int64_t v)
 {
 	if (v < 0)
 		expect_add(e->neg, bits, -(uint64_t)v);
@@ -157,7 +155,7 @@ static const int32_t size_chain[] = {
 /* An argument, and a field three pointers away from another (faults). */
 static void run_args(uint32_t mech, const char *m, uint32_t bits, struct kv_call *c)
 {
-	static struct expect ea, eb;
+	static struct value_expect ea, eb;
 	struct kstats_expr xa = { .flags = KSTATS_EXPR_VALUE }, xb = xa;
 	char cmd[64];
 	int i, n;
@@ -175,15 +173,15 @@ static void run_args(uint32_t mech, const char *m, uint32_t bits, struct kv_call
 	target(cmd);
 	n = read_values(c, MAX_VALUE_CALLS);
 	for (i = 0; i < n; i++) {
-		add_signed(&ea, bits, c[i].arg);
+		value_add(&ea, bits, c[i].arg);
 		if (c[i].chain < 2)
 			eb.faults++;
 		else
-			add_signed(&eb, bits, c[i].level);
+			value_add(&eb, bits, c[i].level);
 	}
 	ok(n == MAX_VALUE_CALLS, "%s: the target reports its %d calls", m, n);
-	check(m, bits, "arg1", "t.xa", "t.xa", &ea, 1);
-	check(m, bits, "arg0->mid->inner->level", "t.xb", "t.xb", &eb, 1);
+	value_check(m, bits, "arg1", "t.xa", "t.xa", &ea, 1, 0);
+	value_check(m, bits, "arg0->mid->inner->level", "t.xb", "t.xb", &eb, 1, 0);
 	untrace("t.xa");
 	untrace("t.xb");
 }
@@ -195,7 +193,7 @@ static void run_args(uint32_t mech, const char *m, uint32_t bits, struct kv_call
  */
 static void run_exit(uint32_t mech, const char *m, uint32_t bits, struct kv_call *c)
 {
-	static struct expect ec, ed;
+	static struct value_expect ec, ed;
 	struct kstats_expr xc = { .flags = KSTATS_EXPR_VALUE | KSTATS_EXPR_TIME };
 	struct kstats_expr xd = { .flags = KSTATS_EXPR_VALUE, .nr_terms = 3 };
 	uint64_t durations;
@@ -224,7 +222,7 @@ static void run_exit(uint32_t mech, const char *m, uint32_t bits, struct kv_call
 	target(cmd);
 	n = read_values(c, MAX_VALUE_CALLS);
 	for (i = 0; i < n; i++) {
-		add_signed(&ec, bits, c[i].ret);
+		value_add(&ec, bits, c[i].ret);
 		if (c[i].arg <= 1000 && c[i].arg != 0)
 			ed.rejected++;		/* no group holds at entry */
 		else if (c[i].chain < 2)
@@ -234,14 +232,14 @@ static void run_exit(uint32_t mech, const char *m, uint32_t bits, struct kv_call
 		else
 			ed.rejected++;		/* at exit */
 	}
-	check(m, bits, "retval beside the duration", "t.xc", "VALUE-t.xc", &ec, 1);
+	value_check(m, bits, "retval beside the duration", "t.xc", "VALUE-t.xc", &ec, 1, 0);
 	durations = snap("t.xc", &h) ? 0 : h.total;
 	ok(durations == (uint64_t)n && h.sn.kind == KSTATS_KIND_TRACE &&
 	   !(h.sn.metric_flags & KSTATS_METRIC_VALUE),
 	   "%s, %u frac bits: t.xc holds %llu durations of %d calls (kind %u, flags 0x%x)",
 	   m, bits, (unsigned long long)durations, n, h.sn.kind, h.sn.metric_flags);
-	check(m, bits, "(arg1 > 1000 && retval < 5000) || arg1 == 0: ->size", "t.xd",
-	      "t.xd", &ed, 0);
+	value_check(m, bits, "(arg1 > 1000 && retval < 5000) || arg1 == 0: ->size", "t.xd",
+	      "t.xd", &ed, 0, 0);
 	untrace("t.xc");
 	untrace("t.xd");
 }

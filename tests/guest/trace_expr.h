@@ -22,6 +22,14 @@ int xtrace(const char *name, uint32_t mech, uint32_t bits, const struct kstats_e
 	   uint32_t flags);
 void expect_add(uint64_t *counts, uint32_t bits, uint64_t v);
 int slots_equal(const char *name, const uint64_t *want, uint64_t *total);
+/* What a value trace should hold: its slots, NEG-NAME's, and its counters. */
+struct value_expect {
+	uint64_t pos[KSTATS_SLOTS_MAX], neg[KSTATS_SLOTS_MAX];
+	uint64_t hits, faults, rejected;
+};
+void value_add(struct value_expect *e, uint32_t bits, int64_t v);
+void value_check(const char *m, uint32_t bits, const char *what, const char *name,
+		 const char *vname, const struct value_expect *e, int has_neg, int with_hits);
 int expr_bench_trace(const char *name, const char *mech, const char *kind);
 
 #endif /* KSTATS_TRACE_EXPR_H */

@@ -24,10 +24,6 @@
 /* kv_outer.mid at +8, kv_mid.inner at +8, kv_inner.size at +8 */
 static const int32_t size_chain[] = { 8, 8, 8 };
 
-struct fs_expect {
-	uint64_t pos[KSTATS_SLOTS_MAX], neg[KSTATS_SLOTS_MAX];
-	uint64_t hits, faults, rejected;
-};
 
 static int fs_trace(const char *name, uint32_t bits, const struct kstats_expr *x,
 		    uint32_t mech)
@@ -42,42 +38,10 @@ static int fs_trace(const char *name, uint32_t bits, const struct kstats_expr *x
 	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
 }
 
-static void fs_add(struct fs_expect *e, uint32_t bits, int64_t v)
-{
-	if (v < 0)
-		expect_add(e->neg, bits, -(uint64_t)v);
-	else
-		expect_add(e->pos, bits, (uint64_t)v);
-	e->hits++;
-}
-
-static void fs_check(const char *what, uint32_t bits, const char *name,
-		     const struct fs_expect *e, int has_neg)
-{
-	char neg[KSTATS_NAME_LEN + 8];
-	uint64_t tp = 0, tn = 0;
-	int pos_ok, neg_ok = 1;
-	struct hist h;
-
-	snprintf(neg, sizeof(neg), "NEG-%s", name);
-	pos_ok = slots_equal(name, e->pos, &tp);
-	if (has_neg)
-		neg_ok = slots_equal(neg, e->neg, &tn);
-	snap(name, &h);
-	ok(pos_ok && neg_ok && tp + tn == e->hits && h.sn.faults == e->faults &&
-	   h.sn.rejected == e->rejected && h.sn.misses == 0 && h.sn.hits == e->hits,
-	   "function section, %u frac bits: %s: every slot as the target's calls say "
-	   "(%llu + %llu negative, of %llu; hits %llu), faults %llu of %llu, rejected "
-	   "%llu of %llu, misses %llu", bits, what, (unsigned long long)tp,
-	   (unsigned long long)tn, (unsigned long long)e->hits,
-	   (unsigned long long)h.sn.hits, (unsigned long long)h.sn.faults,
-	   (unsigned long long)e->faults, (unsigned long long)h.sn.rejected,
-	   (unsigned long long)e->rejected, (unsigned long long)h.sn.misses);
-}
 
 static void fs_values(uint32_t bits, struct kv_call *c)
 {
-	static struct fs_expect ev, es, er;
+	static struct value_expect ev, es, er;
 	struct kstats_expr xv = { .flags = KSTATS_EXPR_VALUE }, xs = xv;
 	struct kstats_expr xr = { .flags = KSTATS_EXPR_VALUE, .nr_terms = 2 };
 	char cmd[64];
@@ -109,21 +73,23 @@ static void fs_values(uint32_t bits, struct kv_call *c)
 	target(cmd);
 	n = read_values(c, MAX_VALUE_CALLS);
 	for (i = 0; i < n; i++) {
-		fs_add(&ev, bits, c[i].arg);
+		value_add(&ev, bits, c[i].arg);
 		if (c[i].chain < 2)
 			es.faults++;
 		else
-			fs_add(&es, bits, (int64_t)c[i].size);
+			value_add(&es, bits, (int64_t)c[i].size);
 		if (c[i].arg > 1000)
-			fs_add(&er, bits, c[i].ret);
+			value_add(&er, bits, c[i].ret);
 		else
 			er.rejected++;
 	}
 	ok(n == MAX_VALUE_CALLS, "function section: the target reports its %d calls", n);
-	fs_check(FS_OPEN ".." FS_CLOSE ": start.v (signed)", bits, "t.fsv", &ev, 1);
-	fs_check("end.o->mid->inner->size, a NULL in the chain a fault", bits, "t.fss",
-		 &es, 0);
-	fs_check("end.ret, start.v > 1000, duration < 10 s", bits, "t.fsr", &er, 1);
+	value_check("function section", bits, FS_OPEN ".." FS_CLOSE ": start.v (signed)",
+		    "t.fsv", "t.fsv", &ev, 1, 1);
+	value_check("function section", bits, "end.o->mid->inner->size, a NULL in the chain a "
+		    "fault", "t.fss", "t.fss", &es, 0, 1);
+	value_check("function section", bits, "end.ret, start.v > 1000, duration < 10 s",
+		    "t.fsr", "t.fsr", &er, 1, 1);
 	untrace("t.fsv");
 	untrace("t.fss");
 	untrace("t.fsr");

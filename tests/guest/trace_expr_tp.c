@@ -24,10 +24,6 @@
 /* kv_outer { u32 id; kv_mid *mid; }, kv_mid { u64 tag; kv_inner *inner; }, kv_inner.size: +8 */
 static const int32_t size_chain[] = { 8, 8, 8 };
 
-struct tp_expect {
-	uint64_t pos[KSTATS_SLOTS_MAX], neg[KSTATS_SLOTS_MAX];
-	uint64_t hits, faults, rejected;
-};
 
 static int tp_trace(const char *name, const char *func, const char *start, const char *end,
 		    uint32_t bits, const struct kstats_expr *x, uint32_t mech, uint32_t key)
@@ -42,43 +38,11 @@ static int tp_trace(const char *name, const char *func, const char *start, const
 	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
 }
 
-static void tp_add(struct tp_expect *e, uint32_t bits, int64_t v)
-{
-	if (v < 0)
-		expect_add(e->neg, bits, -(uint64_t)v);
-	else
-		expect_add(e->pos, bits, (uint64_t)v);
-	e->hits++;
-}
-
-static void tp_check(const char *what, uint32_t bits, const char *name,
-		     const struct tp_expect *e, int has_neg)
-{
-	char neg[KSTATS_NAME_LEN + 8];
-	uint64_t tp = 0, tn = 0;
-	int pos_ok, neg_ok = 1;
-	struct hist h;
-
-	snprintf(neg, sizeof(neg), "NEG-%s", name);
-	pos_ok = slots_equal(name, e->pos, &tp);
-	if (has_neg)
-		neg_ok = slots_equal(neg, e->neg, &tn);
-	snap(name, &h);
-	ok(pos_ok && neg_ok && tp + tn == e->hits && h.sn.faults == e->faults &&
-	   h.sn.rejected == e->rejected && h.sn.misses == 0 && h.sn.hits == e->hits,
-	   "tracepoint, %u frac bits: %s: every slot as the target's calls say "
-	   "(%llu + %llu negative, of %llu; hits %llu), faults %llu of %llu, rejected "
-	   "%llu of %llu, misses %llu", bits, what, (unsigned long long)tp,
-	   (unsigned long long)tn, (unsigned long long)e->hits,
-	   (unsigned long long)h.sn.hits, (unsigned long long)h.sn.faults,
-	   (unsigned long long)e->faults, (unsigned long long)h.sn.rejected,
-	   (unsigned long long)e->rejected, (unsigned long long)h.sn.misses);
-}
 
 /* A point: v, and o->mid->inner->size (faults); a section: ret at the end under a predicate. */
 static void tp_values(uint32_t bits, struct kv_call *c)
 {
-	static struct tp_expect ev, es, er;
+	static struct value_expect ev, es, er;
 	struct kstats_expr xv = { .flags = KSTATS_EXPR_VALUE }, xs = xv;
 	struct kstats_expr xr = { .flags = KSTATS_EXPR_VALUE, .nr_terms = 2 };
 	char cmd[64];
@@ -110,22 +74,23 @@ static void tp_values(uint32_t bits, struct kv_call *c)
 	target(cmd);
 	n = read_values(c, MAX_VALUE_CALLS);
 	for (i = 0; i < n; i++) {
-		tp_add(&ev, bits, c[i].arg);
+		value_add(&ev, bits, c[i].arg);
 		if (c[i].chain < 2)
 			es.faults++;
 		else
-			tp_add(&es, bits, (int64_t)c[i].size);
+			value_add(&es, bits, (int64_t)c[i].size);
 		if (c[i].arg > 1000)
-			tp_add(&er, bits, c[i].ret);
+			value_add(&er, bits, c[i].ret);
 		else
 			er.rejected++;
 	}
 	ok(n == MAX_VALUE_CALLS, "tracepoint: the target reports its %d calls", n);
-	tp_check("point " TP_START ": v (signed)", bits, "t.tpv", &ev, 1);
-	tp_check("point: o->mid->inner->size, a NULL in the chain a fault", bits, "t.tps",
-		 &es, 0);
-	tp_check("section start..done: ret at the end, v > 1000 at the start, duration < 10 s",
-		 bits, "t.tpr", &er, 1);
+	value_check("tracepoint", bits, "point " TP_START ": v (signed)", "t.tpv", "t.tpv",
+		    &ev, 1, 1);
+	value_check("tracepoint", bits, "point: o->mid->inner->size, a NULL in the chain a fault",
+		    "t.tps", "t.tps", &es, 0, 1);
+	value_check("tracepoint", bits, "section start..done: ret at the end, v > 1000 at the "
+		    "start, duration < 10 s", "t.tpr", "t.tpr", &er, 1, 1);
 	untrace("t.tpv");
 	untrace("t.tps");
 	untrace("t.tpr");

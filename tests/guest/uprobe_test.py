@@ -17,7 +17,6 @@ Usage: uprobe_test.py BUILD_DIR
 import ctypes
 import errno
 import fcntl
-import json
 import os
 import shutil
 import signal
@@ -27,29 +26,13 @@ import sys
 import tempfile
 import time
 
+import utap
+from utap import ctl, metric, ok
+
 build = sys.argv[1]
-KCTL = [os.path.join(build, "../../cli/kstatsctl"), "--no-autoload"]
 TARGET = os.path.realpath(os.path.join(build, "utarget"))
 TCG = os.environ.get("KSTATS_VM_ACCEL_USED", "tcg") != "kvm"
 BOUND = 2000000 if TCG else 200000	# ns: kstats' window less the program's
-failed = False
-
-
-def ok(cond, what, diag=None):
-    global failed
-    print(("ok - " if cond else "not ok - ") + what)
-    if not cond:
-        failed = True
-        if diag:
-            for line in str(diag).splitlines():
-                print("# " + line)
-    return cond
-
-
-def ctl(*args):
-    """kstatsctl's status and output, its wrapped lines joined (80 columns)."""
-    p = subprocess.run(KCTL + list(args), capture_output=True, text=True, timeout=120)
-    return p.returncode, " ".join((p.stdout + p.stderr).split())
 
 
 def trace(name, func, *opts):
@@ -60,13 +43,6 @@ def trace(name, func, *opts):
 def untrace(*names):
     rc, out = ctl("untrace", *names)
     return ok(rc == 0, "untrace " + " ".join(names), out)
-
-
-def metric(name):
-    rc, out = ctl("-j", "show", name)
-    if rc:
-        return None
-    return json.loads(out)["metrics"][0]
 
 
 def start_run(outdir, leaf, rec, depth, jumpy):
@@ -436,4 +412,4 @@ refusals()
 abi_refusals()
 privilege()
 cycles(100)
-sys.exit(1 if failed else 0)
+sys.exit(1 if utap.failed else 0)

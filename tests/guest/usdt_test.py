@@ -19,44 +19,22 @@ inside a section leaves nothing. Usage: usdt_test.py BUILD_DIR
 import ctypes
 import errno
 import fcntl
-import json
 import os
 import struct
 import subprocess
 import sys
 import tempfile
 
+import utap
+from utap import ctl, metric, ok
+
 build = sys.argv[1]
-KCTL = [os.path.join(build, "../../cli/kstatsctl"), "--no-autoload"]
 TARGET = os.path.realpath(os.path.join(build, "usdt_target"))
 NO_NOTES = os.path.realpath(os.path.join(build, "utarget"))
 TCG = os.environ.get("KSTATS_VM_ACCEL_USED", "tcg") != "kvm"
 BOUND = 2000000 if TCG else 200000	# ns: kstats' window less the program's
 START = "usdt:%s:ktest:sec__start" % TARGET
 END = "usdt:%s:ktest:sec__end" % TARGET
-failed = False
-
-
-def ok(cond, what, diag=None):
-    global failed
-    print(("ok - " if cond else "not ok - ") + what)
-    if not cond:
-        failed = True
-        if diag:
-            for line in str(diag).splitlines():
-                print("# " + line)
-    return cond
-
-
-def ctl(*args):
-    """kstatsctl's status and output, its wrapped lines joined (80 columns)."""
-    p = subprocess.run(KCTL + list(args), capture_output=True, text=True, timeout=120)
-    return p.returncode, " ".join((p.stdout + p.stderr).split())
-
-
-def metric(name):
-    rc, out = ctl("-j", "show", name)
-    return json.loads(out)["metrics"][0] if rc == 0 else None
 
 
 def samples(m):
@@ -296,4 +274,4 @@ oracle()
 only_pid()
 refusals()
 abi()
-sys.exit(1 if failed else 0)
+sys.exit(1 if utap.failed else 0)

@@ -13,37 +13,16 @@ a negative value's magnitude is in NEG-NAME; a predicate's hits and
 rejected calls are exact.
 Usage: uvalue_test.py BUILD_DIR
 """
-import json
 import os
 import subprocess
 import sys
 
+import utap
+from utap import ctl, metric, ok
+
 build = sys.argv[1]
-KCTL = [os.path.join(build, "../../cli/kstatsctl"), "--no-autoload"]
 TARGET = os.path.realpath(os.path.join(build, "utarget"))
 CALLS = 60
-failed = False
-
-
-def ok(cond, what, diag=None):
-    global failed
-    print(("ok - " if cond else "not ok - ") + what)
-    if not cond:
-        failed = True
-        if diag:
-            for line in str(diag).splitlines():
-                print("# " + line)
-    return cond
-
-
-def ctl(*args):
-    p = subprocess.run(KCTL + list(args), capture_output=True, text=True, timeout=120)
-    return p.returncode, " ".join((p.stdout + p.stderr).split())
-
-
-def metric(name):
-    rc, out = ctl("-j", "show", name)
-    return json.loads(out)["metrics"][0] if rc == 0 else None
 
 
 def calls(traces):
@@ -159,4 +138,4 @@ if ok(rc == 0 and "uprobe-expr" in out, "kstatsctl info lists uprobe-expr", out)
     values()
     predicates()
     refusals()
-sys.exit(1 if failed else 0)
+sys.exit(1 if utap.failed else 0)
