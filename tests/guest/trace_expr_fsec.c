@@ -24,7 +24,6 @@
 /* kv_outer.mid at +8, kv_mid.inner at +8, kv_inner.size at +8 */
 static const int32_t size_chain[] = { 8, 8, 8 };
 
-
 static int fs_trace(const char *name, uint32_t bits, const struct kstats_expr *x,
 		    uint32_t mech)
 {
@@ -37,7 +36,6 @@ static int fs_trace(const char *name, uint32_t bits, const struct kstats_expr *x
 	strncpy((char *)t.name, name, sizeof(t.name) - 1);
 	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
 }
-
 
 static void fs_values(uint32_t bits, struct kv_call *c)
 {

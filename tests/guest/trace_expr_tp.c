@@ -24,7 +24,6 @@
 /* kv_outer { u32 id; kv_mid *mid; }, kv_mid { u64 tag; kv_inner *inner; }, kv_inner.size: +8 */
 static const int32_t size_chain[] = { 8, 8, 8 };
 
-
 static int tp_trace(const char *name, const char *func, const char *start, const char *end,
 		    uint32_t bits, const struct kstats_expr *x, uint32_t mech, uint32_t key)
 {
@@ -37,7 +36,6 @@ static int tp_trace(const char *name, const char *func, const char *start, const
 	strncpy((char *)t.name, name, sizeof(t.name) - 1);
 	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
 }
-
 
 /* A point: v, and o->mid->inner->size (faults); a section: ret at the end under a predicate. */
 static void tp_values(uint32_t bits, struct kv_call *c)
