@@ -11,6 +11,7 @@
 
 #include "kstatsctl.h"
 #include "json.h"
+#include "keys.h"
 #include "outliers.h"
 #include "text.h"
 #include "units.h"
@@ -40,6 +41,26 @@ static bool withheld(const struct ks_outl *ol, const struct ks_outl_entry *e)
 	return ol->withheld || (e->flags & KSTATS_OUTLIER_NOADDR);
 }
 
+/*
+ * "returned -ENOENT" (the errno key's rule, keys.c), "returned 4096", or
+ * hex for another negative (a pointer, most often): the whole register.
+ */
+static char *retval_text(char *buf, size_t len, uint64_t v)
+{
+	int err = ks_retval_errno(v);
+	const char *n = err ? ks_errno_name(-err) : NULL;
+
+	if (n)
+		snprintf(buf, len, "returned -%s", n);
+	else if (err)
+		snprintf(buf, len, "returned %d", err);
+	else if ((int64_t)v < 0)
+		snprintf(buf, len, "returned 0x%" PRIx64, v);
+	else
+		snprintf(buf, len, "returned %" PRIu64, v);
+	return buf;
+}
+
 void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *ol)
 {
 	const struct kstats_outliers *o = &ol->o;
@@ -62,6 +83,8 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 		json_ku64(j, "lost", ol->lost);
 		json_ku64(j, "ratelimited_since", ol->ratelimited_since);
 	}
+	if (ol->filtered)
+		json_ku64(j, "unmatched", ol->unmatched);
 	json_key(j, "outliers");
 	json_arr(j);
 	for (i = 0; i < ol->nr; i++) {
@@ -77,6 +100,11 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 		json_kstr(j, "comm", e->comm);
 		json_ku64(j, "cpu_start", e->cpu_start);
 		json_ku64(j, "cpu_end", e->cpu_end);
+		if (e->flags & KSTATS_OUTLIER_RETVAL) {
+			json_ku64(j, "retval", e->retval);
+			if (ks_retval_errno(e->retval))
+				json_ki64(j, "errno", ks_retval_errno(e->retval));
+		}
 		json_kbool(j, "truncated", e->flags & KSTATS_OUTLIER_TRUNCATED);
 		json_kbool(j, "task", !(e->flags & KSTATS_OUTLIER_NOTASK));
 		json_ku64(j, "nr_frames", e->nr_frames);
@@ -96,11 +124,13 @@ static void header(FILE *out, const char *name, const struct ks_outl *ol)
 	const struct kstats_outliers *o = &ol->o;
 	char thr[128], item[256], t[KS_TEXT_LEN(600)];
 	struct ks_wrap w = { out, ks_out_width(out), 0, "", "  " };
+	uint64_t kept = ol->nr + ol->unmatched;
 
 	snprintf(item, sizeof(item), "%s:", name);
 	ks_wrap_item(&w, "", item);
-	snprintf(item, sizeof(item), "%u outlier%s %s", ol->nr, ol->nr == 1 ? "" : "s",
-		 ks_outliers_threshold(thr, sizeof(thr), o));
+
+	snprintf(item, sizeof(item), "%llu outlier%s %s", (unsigned long long)kept,
+		 kept == 1 ? "" : "s", ks_outliers_threshold(thr, sizeof(thr), o));
 	ks_wrap_item(&w, " ", item);
 	snprintf(item, sizeof(item), "kept of %llu (ring of %u)",
 		 (unsigned long long)o->captured, o->capacity);
@@ -108,6 +138,11 @@ static void header(FILE *out, const char *name, const struct ks_outl *ol)
 	snprintf(item, sizeof(item), "%llu overwritten, %llu rate-limited",
 		 (unsigned long long)o->overwritten, (unsigned long long)o->ratelimited);
 	ks_wrap_item(&w, "; ", item);
+	if (ol->filtered) {
+		snprintf(item, sizeof(item), "%u shown, %llu not matching", ol->nr,
+			 (unsigned long long)ol->unmatched);
+		ks_wrap_item(&w, "; ", item);
+	}
 	ks_wrap_end(&w);
 	if (ol->note[0]) {
 		snprintf(item, sizeof(item), "(%s)", ks_text(t, sizeof(t), ol->note));
@@ -115,7 +150,10 @@ static void header(FILE *out, const char *name, const struct ks_outl *ol)
 	}
 }
 
-/* "#5  2026-11-21 22:26:36.123333  3.1ms  pid 0 swapper/0  CPU 1->1  (interrupt)" */
+/*
+ * "#5  2026-11-21 22:26:36.123333  3.1ms  pid 0 swapper/0  CPU 1->1
+ * returned -EAGAIN  (interrupt)"
+ */
 static void entry_line(FILE *out, const struct ks_outl *ol, const struct ks_outl_entry *e)
 {
 	char when[64], dur[64], item[KS_TEXT_LEN(600) + 64], t[KS_TEXT_LEN(600)];
@@ -140,6 +178,8 @@ static void entry_line(FILE *out, const struct ks_outl *ol, const struct ks_outl
 	ks_wrap_item(&w, "  ", item);
 	snprintf(item, sizeof(item), "CPU %u->%u", e->cpu_start, e->cpu_end);
 	ks_wrap_item(&w, "  ", item);
+	if (e->flags & KSTATS_OUTLIER_RETVAL)
+		ks_wrap_item(&w, "  ", retval_text(item, sizeof(item), e->retval));
 	if (e->flags & KSTATS_OUTLIER_NOTASK)
 		ks_wrap_item(&w, "  ", "(interrupt)");
 	ks_wrap_end(&w);

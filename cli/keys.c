@@ -34,7 +34,7 @@ static const struct {
 };
 
 /* The name of error @nr (1..4095), or NULL. */
-static const char *errno_name(int nr)
+const char *ks_errno_name(int nr)
 {
 	size_t i;
 
@@ -44,13 +44,27 @@ static const char *errno_name(int nr)
 	return nr < 512 ? strerrorname_np(nr) : NULL;
 }
 
+/*
+ * A return register read as an error, -4095..-1, by the errno key's rule
+ * (module/trace_keys.c): the whole register, or its lower half when the
+ * upper half is 0 (an int). 0 when it is none.
+ */
+int ks_retval_errno(uint64_t v)
+{
+	if ((int64_t)v < 0 && (int64_t)v >= -4095)
+		return (int)(int64_t)v;
+	if (!(v >> 32) && (int32_t)v < 0 && (int32_t)v >= -4095)
+		return (int32_t)v;
+	return 0;
+}
+
 /* The error called @name ("EAGAIN", "eagain"), or 0. */
 static int errno_by_name(const char *name)
 {
 	int nr;
 
 	for (nr = 1; nr <= 4095; nr++) {
-		const char *n = errno_name(nr);
+		const char *n = ks_errno_name(nr);
 
 		if (n && !strcasecmp(n, name))
 			return nr;
@@ -87,6 +101,24 @@ size_t ks_key_name_base(const char *name)
 	return k.base_len;
 }
 
+/* A comm key's value, hex of the name's bytes (the module's spelling): the name, or NULL. */
+static const char *comm_from_hex(const char *hex, char *buf, size_t len)
+{
+	size_t n = strlen(hex), i;
+	unsigned int byte;
+
+	if (!n || n % 2 || n / 2 >= len || n > 30 ||
+	    strspn(hex, "0123456789abcdef") != n)
+		return NULL;
+	for (i = 0; i < n / 2; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1 || !byte)
+			return NULL;
+		buf[i] = (char)byte;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
 const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len)
 {
 	unsigned long long id;
@@ -94,6 +126,8 @@ const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len)
 	long v;
 	const char *n;
 
+	if (!strcmp(k->key, "comm"))
+		return comm_from_hex(k->value, buf, len) ?: k->value;
 	if (!strcmp(k->key, "cgroup")) {
 		id = strtoull(k->value, &end, 10);
 		if (*end || !(n = ks_cgroup_path(id)))
@@ -104,7 +138,7 @@ const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len)
 	if (strcmp(k->key, "errno"))
 		return k->value;
 	v = strtol(k->value, &end, 10);
-	if (*end || v >= 0 || v < -4095 || !(n = errno_name((int)-v)))
+	if (*end || v >= 0 || v < -4095 || !(n = ks_errno_name((int)-v)))
 		return k->value;
 	snprintf(buf, len, "-%s", n);
 	return buf;
@@ -128,6 +162,21 @@ int ks_key_name_canonical(const char *in, char *out, size_t len)
 	uint64_t id;
 	int nr;
 
+	/* A comm as people read it: nginx, kworker/1:2. */
+	if (ks_key_parse(in, &k) && !strcmp(k.key, "comm") && strcmp(k.value, "other") &&
+	    !strpbrk(k.value, "*?[")) {
+		size_t i, at;
+
+		if (strlen(k.value) > 15)
+			return ks_usage("'%s': a task's name (comm) is at most 15 bytes", in);
+		at = (size_t)snprintf(out, len, "%.*s{comm=", (int)k.base_len, in);
+		for (i = 0; k.value[i] && at < len; i++)
+			at += (size_t)snprintf(out + at, len - at, "%02x",
+					       (unsigned char)k.value[i]);
+		if (at < len)
+			snprintf(out + at, len - at, "}");
+		return 0;
+	}
 	if (ks_key_parse(in, &k) && !strcmp(k.key, "cgroup") && k.value[0] == '/') {
 		if (ks_cgroup_id(k.value, &id))
 			return ks_usage("'%s': no cgroup %s here (an id, as cgroup=4242, "
@@ -151,7 +200,8 @@ int ks_key_name_canonical(const char *in, char *out, size_t len)
 }
 
 /*
- * trace --key-values LIST: the values of key @key that alone get a metric,
+ * trace --key-values LIST: the values of key @key that alone get a metric
+ * (not comm: its codes are the module's keyed hashes),
  * into @vals (at most KSTATS_KEYS_MAX): for errno, 0 (no error) or an
  * error by name or number (EAGAIN, -EAGAIN, -11, 11); for cgroup, a
  * cgroup's path; for pid, tid and cpu, a number (the module says which

@@ -19,16 +19,21 @@ bool ks_key_parse(const char *name, struct ks_key *k);
 size_t ks_key_name_base(const char *name);
 /*
  * The value as people read it: errno=-11 as -EAGAIN, cgroup=4242 as its
- * path (of this boot); else as it is.
+ * path (of this boot), comm=6e67696e78 as nginx; else as it is.
  */
 const char *ks_key_value_text(const struct ks_key *k, char *buf, size_t len);
 /* A metric's name to print in text (ks_text()), with its key's value readable. */
 char *ks_metric_label(char *buf, size_t len, const char *name);
 /*
- * NAME{errno=-EAGAIN} or NAME{cgroup=/a/b} as the module names it
- * (errno=-11, cgroup=4242); 0 or a usage error.
+ * NAME{errno=-EAGAIN}, NAME{cgroup=/a/b} or NAME{comm=nginx} as the
+ * module names it (errno=-11, cgroup=4242, comm=6e67696e78); 0 or a usage
+ * error.
  */
 int ks_key_name_canonical(const char *in, char *out, size_t len);
+/* The name of error @nr (1..4095: ENOENT, ERESTARTSYS), or NULL. */
+const char *ks_errno_name(int nr);
+/* A return value as an error by the errno key's rule (keys.c): -N, or 0. */
+int ks_retval_errno(uint64_t v);
 /* trace --key-values LIST: the values of key @key; their count, or -1 (said). */
 int ks_key_values_parse(uint32_t key, const char *list, uint64_t *vals);
 

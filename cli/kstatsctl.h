@@ -116,6 +116,8 @@ const char *ks_closest(const char *word, const char *const *cands, size_t nr);
 
 int ks_parse_u32(const char *s, uint32_t max, uint32_t *out);
 int ks_parse_u64(const char *s, uint64_t *out);
+/* --pid P, --tid T (@opt): 1 to 2^30 - 1, or a usage error (EINVAL). */
+int ks_parse_id(const char *opt, const char *arg, int64_t *out);
 /* "0-3,8": sets bits in @mask (@nbits); 0 or -1. */
 int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits);
 #define KS_CPU_BITS	8192	/* CPU lists: CPUs 0 to 8191 */

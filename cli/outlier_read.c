@@ -104,6 +104,7 @@ void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
 		x->cpu_start = e[i].cpu_start;
 		x->cpu_end = e[i].cpu_end;
 		x->flags = e[i].flags;
+		x->retval = e[i].retval;
 		x->nr_frames = e[i].nr_frames < KSTATS_OUTLIER_FRAMES ?
 			       e[i].nr_frames : KSTATS_OUTLIER_FRAMES;
 		snprintf(x->comm, sizeof(x->comm), "%.15s", (const char *)e[i].comm);
@@ -122,6 +123,31 @@ void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
 		}
 		x->nr_stack = x->nr_frames;
 	}
+}
+
+static bool matches(const struct ks_outl_filter *f, const struct ks_outl_entry *e)
+{
+	return (!f->pid || e->tgid == f->pid) && (!f->tid || e->pid == f->tid) &&
+	       (!f->cpus || (e->cpu_end < KS_CPU_BITS &&
+			     (f->cpus[e->cpu_end / 8] & 1u << (e->cpu_end % 8)))) &&
+	       (!f->comm[0] || !strncmp(e->comm, f->comm, sizeof(e->comm))) &&
+	       e->duration_ns >= f->min_ns;
+}
+
+void ks_outl_filter(struct ks_outl *ol, const struct ks_outl_filter *f)
+{
+	uint32_t i, n = 0;
+
+	if (!f || !f->on)
+		return;
+	ol->filtered = true;
+	for (i = 0; i < ol->nr; i++) {
+		if (matches(f, &ol->e[i]))
+			ol->e[n++] = ol->e[i];
+		else
+			ol->unmatched++;
+	}
+	ol->nr = n;
 }
 
 void ks_outl_free(struct ks_outl *ol)

@@ -3,7 +3,7 @@
  * kstatsctl outliers NAME [--follow] | -i FILE [NAME]: the slow calls a trace kept
  * (trace --outliers), oldest first, each with its task, CPUs and kernel
  * stack, symbolized from /proc/kallsyms as "function+offset [module]"
- * (KSTATS_IOC_OUTLIERS); or those a snapshot file keeps (format 4),
+ * (KSTATS_IOC_OUTLIERS); or those a snapshot file keeps (format 4, 7),
  * symbolized when it was written. Printed by fmt_outliers.c, either way.
  */
 #include <errno.h>
@@ -19,14 +19,16 @@
 #include "names.h"
 #include "outliers.h"
 #include "snapfile.h"
+#include "units.h"
 
 struct outliers_args {
 	struct ks_names names;
 	const char *input;
 	bool follow;
+	struct ks_outl_filter filter;
 };
 
-enum { OPT_FOLLOW = 0x100 };
+enum { OPT_FOLLOW = 0x100, OPT_COMM, OPT_MIN };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -41,6 +43,13 @@ static const struct argp_option outliers_options[] = {
 	  "on, once, until Ctrl-C; say how many were lost (ring overwritten) or "
 	  "over the rate limit. -j: a document at the start, then one per read that "
 	  "found something", 0 },
+	{ "pid", 'p', "P", 0, "Only the calls of process P (all its threads)", 0 },
+	{ "tid", 't', "T", 0, "Only the calls of thread T", 0 },
+	{ "cpu", 'C', "LIST", 0, "Only the calls that ended on these CPUs: 0-3,8", 0 },
+	{ "comm", OPT_COMM, "COMM", 0, "Only the calls of tasks called COMM (as ps "
+	  "-o comm shows it, at most 15 bytes)", 0 },
+	{ "min", OPT_MIN, "D", 0, "Only the calls of at least D (5ms, 250us; a bare "
+	  "number: ns)", 0 },
 	{ 0 }
 };
 
@@ -56,6 +65,36 @@ static error_t outliers_parse(int key, char *arg, struct argp_state *state)
 		return ks_parse_table_json(arg);
 	case OPT_FOLLOW:
 		a->follow = true;
+		break;
+	case 'p':
+	case 't':
+		a->filter.on = a->filter.task = true;
+		return ks_parse_id(key == 'p' ? "--pid" : "--tid", arg,
+				key == 'p' ? &a->filter.pid : &a->filter.tid);
+	case 'C':
+		a->filter.on = true;
+		free(a->filter.cpus);
+		a->filter.cpus = xcalloc(KS_CPU_BITS / 8, 1);
+		if (ks_parse_cpulist(arg, a->filter.cpus, KS_CPU_BITS)) {
+			ks_usage("--cpu: '%s' is not a CPU list (0-3,8; CPUs 0 to %d)", arg,
+				 KS_CPU_BITS - 1);
+			return EINVAL;
+		}
+		break;
+	case OPT_COMM:
+		if (!*arg || strlen(arg) > 15) {
+			ks_usage("--comm: '%s' is not a task's name (1 to 15 bytes)", arg);
+			return EINVAL;
+		}
+		a->filter.on = a->filter.task = true;
+		snprintf(a->filter.comm, sizeof(a->filter.comm), "%s", arg);
+		break;
+	case OPT_MIN:
+		if (ks_parse_value(arg, &a->filter.min_ns) || !a->filter.min_ns) {
+			ks_usage("--min: '%s' is not a duration above 0 (5ms, 250us)", arg);
+			return EINVAL;
+		}
+		a->filter.on = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (ks_names_add(&a->names, arg))
@@ -94,11 +133,36 @@ static int outliers_error(int err, const char *name)
 	return ks_dev_error(err, name);
 }
 
-static void print(const char *name, const struct ks_outl *ol,
-		  const struct ks_source *src)
+/*
+ * A filter on the task where the entries have none (a reader without
+ * privilege, or a file such a reader wrote): an error, not "none match".
+ */
+int ks_outl_filter_refused(const struct ks_outl_filter *f, const struct ks_outl *ol,
+			   uint32_t out_flags, const char *path)
+{
+	uint32_t i;
+	bool withheld = out_flags & KSTATS_OUTLIERS_NOADDR;
+
+	for (i = 0; ol && i < ol->nr; i++)
+		withheld |= ol->e[i].flags & KSTATS_OUTLIER_NOADDR;
+	if (!f->task || !withheld)
+		return 0;
+	if (path)
+		ks_set_hint("%s was written without that privilege, so it keeps no task; "
+			    "--cpu and --min work without", path);
+	else
+		ks_set_hint("run it as root, or with CAP_PERFMON; --cpu and --min work "
+			    "without");
+	return ks_fail(EXIT_RUNTIME, NULL, "--pid, --tid and --comm need each call's "
+		       "task, which only a reader with CAP_PERFMON or CAP_SYS_ADMIN gets");
+}
+
+static void print(const char *name, struct ks_outl *ol, const struct ks_source *src,
+		  const struct ks_outl_filter *f)
 {
 	struct json *j;
 
+	ks_outl_filter(ol, f);
 	if (!opts.json) {
 		fmt_outliers_table(stdout, name, ol);
 		return;
@@ -110,7 +174,7 @@ static void print(const char *name, const struct ks_outl *ol,
 	json_end(j);
 }
 
-static int from_module(const char *name)
+static int from_module(const char *name, const struct ks_outl_filter *f)
 {
 	struct kstats_outlier *e = NULL;
 	struct ks_ksyms k = { 0 };
@@ -130,11 +194,13 @@ static int from_module(const char *name)
 		return outliers_error(err, name);
 	ol = xcalloc(1, sizeof(*ol));
 	ks_outl_from_module(ol, &o, e, o.nr_entries, &k, false);
-	print(name, ol, &src);
+	err = ks_outl_filter_refused(f, ol, o.out_flags, NULL);
+	if (!err)
+		print(name, ol, &src, f);
 	ks_outl_free(ol);
 	ks_ksyms_free(&k);
 	free(e);
-	return 0;
+	return err;
 }
 
 /* The file's traces that keep outliers, named on one line ("a, b"). */
@@ -158,11 +224,15 @@ static void keepers(char *buf, size_t len, const struct ks_set *set, size_t *n)
  * Every trace of the file that keeps outliers, one after the other, as
  * 'show -i' prints every metric; one of counters alone says so.
  */
-static void print_all(const struct ks_set *set)
+static int print_all(const struct ks_set *set, const struct ks_outl_filter *f,
+		     const char *path)
 {
 	bool first = true;
 	size_t i;
 
+	for (i = 0; i < set->nr; i++)
+		if (ks_outl_filter_refused(f, set->m[i].outl_entries, 0, path))
+			return EXIT_RUNTIME;
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
 
@@ -172,14 +242,15 @@ static void print_all(const struct ks_set *set)
 			fputc('\n', stdout);
 		first = false;
 		if (m->outl_entries)
-			print(m->name, m->outl_entries, &set->src);
+			print(m->name, m->outl_entries, &set->src, f);
 		else
 			printf("%s: the file keeps its outlier counters alone "
 			       "(show -i prints them)\n", m->name);
 	}
+	return 0;
 }
 
-static int from_file(const char *path, const char *name)
+static int from_file(const char *path, const char *name, const struct ks_outl_filter *f)
 {
 	struct ks_names one = { 0 };
 	const struct ks_metric *m = NULL;
@@ -203,8 +274,7 @@ static int from_file(const char *path, const char *name)
 		for (i = 0; !m; i++)
 			m = set.m[i].has_outliers ? &set.m[i] : NULL;
 	} else if (n && !opts.json) {
-		print_all(&set);
-		rc = 0;
+		rc = print_all(&set, f, path);
 		goto out;
 	} else {
 		/* JSON: one document of one trace's outliers (the schema's). */
@@ -232,8 +302,9 @@ static int from_file(const char *path, const char *name)
 		ks_fail(rc, NULL, "%s: %s: the file keeps the trace's "
 			"outlier counters alone, not the outliers", path, m->name);
 	} else {
-		print(m->name, m->outl_entries, &set.src);
-		rc = 0;
+		rc = ks_outl_filter_refused(f, m->outl_entries, 0, path);
+		if (!rc)
+			print(m->name, m->outl_entries, &set.src, f);
 	}
 out:
 	ks_set_free(&set);
@@ -261,15 +332,16 @@ int cmd_outliers(int argc, char **argv)
 			    "kstatsctl outliers -i %s", a.input);
 		ks_usage("--follow reads a live trace, not a file (-i)");
 	} else if (a.input) {
-		rc = from_file(a.input, a.names.nr ? a.names.v[0] : NULL);
+		rc = from_file(a.input, a.names.nr ? a.names.v[0] : NULL, &a.filter);
 	} else if (a.follow) {
-		rc = ks_outliers_follow(a.names.v[0]);
+		rc = ks_outliers_follow(a.names.v[0], &a.filter);
 		if (rc < 0)
 			rc = outliers_error(-rc, a.names.v[0]);
 	} else {
-		rc = from_module(a.names.v[0]);
+		rc = from_module(a.names.v[0], &a.filter);
 	}
 out:
+	free(a.filter.cpus);
 	free(a.names.v);
 	return rc;
 }

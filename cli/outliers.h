@@ -45,6 +45,7 @@ struct ks_outl_entry {
 	int32_t pid, tgid;
 	uint32_t cpu_start, cpu_end;
 	uint32_t flags;			/* KSTATS_OUTLIER_* */
+	uint64_t retval;		/* with KSTATS_OUTLIER_RETVAL: the return register */
 	uint32_t nr_frames;		/* the kernel's (at most KSTATS_OUTLIER_FRAMES) */
 	uint32_t nr_stack;		/* in stack[]: nr_frames, or 0 when withheld */
 	char comm[16];			/* NUL-terminated */
@@ -61,7 +62,28 @@ struct ks_outl {
 	/* outliers --follow: missed since the previous document (JSON). */
 	bool follow;
 	uint64_t lost, ratelimited_since;
+	/* With a filter: the entries it left out (not in e[]). */
+	bool filtered;
+	uint64_t unmatched;
 };
+
+/*
+ * outliers -p/-t/-C/--comm/--min: only the calls of process P, thread T,
+ * that ended on these CPUs, by a task called COMM, or as long as --min.
+ */
+struct ks_outl_filter {
+	int64_t pid, tid;		/* 0: any */
+	uint8_t *cpus;			/* KS_CPU_BITS bits, or NULL: any */
+	char comm[16];			/* "": any */
+	uint64_t min_ns;		/* 0: any */
+	bool on;			/* any of them */
+	bool task;			/* pid, tid or comm: needs the entries' task */
+};
+/* Keeps in @ol the entries @f matches (all without a filter), in order. */
+void ks_outl_filter(struct ks_outl *ol, const struct ks_outl_filter *f);
+/* A task filter on entries without their task: said (EXIT_RUNTIME), else 0. */
+int ks_outl_filter_refused(const struct ks_outl_filter *f, const struct ks_outl *ol,
+			   uint32_t out_flags, const char *path);
 /*
  * @nr entries of KSTATS_IOC_OUTLIERS (@o, @e) into @ol, each frame named
  * from @k (loaded here if need be). @file: for a snapshot file, which
@@ -80,7 +102,7 @@ void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol);
 /* One of them, as the table prints it: its line, then its stack. */
 void fmt_outlier_entry(FILE *out, const struct ks_outl *ol, uint32_t i);
 /* outliers NAME --follow (outliers_follow.c). */
-int ks_outliers_follow(const char *name);
+int ks_outliers_follow(const char *name, const struct ks_outl_filter *f);
 void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *ol);
 
 #endif /* KSTATSCTL_OUTLIERS_H */

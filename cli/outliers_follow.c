@@ -34,6 +34,8 @@ struct follow {
 	struct timespec gap_seen;	/* when the gap after @last was first seen */
 	bool gap;
 	uint64_t printed, lost, limited;	/* for the summary */
+	const struct ks_outl_filter *filter;
+	uint64_t unmatched, unmatched_since;	/* in all; since the last document */
 };
 
 static double since(const struct timespec *t)
@@ -137,12 +139,18 @@ static int follow_once(struct follow *f, int fd, const char *name, struct ks_ksy
 	limited = o.ratelimited >= f->ratelimited ? o.ratelimited - f->ratelimited :
 		  o.ratelimited;
 	f->ratelimited = o.ratelimited;
+	ol = xcalloc(1, sizeof(*ol));
+	ks_outl_from_module(ol, &o, pickd, nr, k, false);
+	ks_outl_filter(ol, f->filter);
+	f->unmatched += ol->unmatched;
+	f->unmatched_since += ol->unmatched;
+	nr = ol->nr;
 	if (nr || lost || limited) {
-		ol = xcalloc(1, sizeof(*ol));
-		ks_outl_from_module(ol, &o, pickd, nr, k, false);
+		ol->unmatched = f->unmatched_since;
+		f->unmatched_since = 0;
 		print_new(name, ol, fd, lost, limited);
-		ks_outl_free(ol);
 	}
+	ks_outl_free(ol);
 	f->printed += nr;
 	f->lost += lost;
 	f->limited += limited;
@@ -151,9 +159,9 @@ static int follow_once(struct follow *f, int fd, const char *name, struct ks_ksy
 	return 0;
 }
 
-int ks_outliers_follow(const char *name)
+int ks_outliers_follow(const char *name, const struct ks_outl_filter *filter)
 {
-	struct follow f = { 0 };
+	struct follow f = { .filter = filter };
 	struct ks_ksyms k = { 0 };
 	struct timespec period = { 0, (long)(FOLLOW_PERIOD_S * 1e9) };
 	struct kstats_outliers o;
@@ -178,12 +186,17 @@ int ks_outliers_follow(const char *name)
 	f.last = o.head ? o.head : o.nr_entries ? e[o.nr_entries - 1].seq : 0;
 	f.ratelimited = o.ratelimited;
 	free(e);
+	if (ks_outl_filter_refused(filter, NULL, o.out_flags, NULL)) {
+		close(fd);
+		return EXIT_RUNTIME;
+	}
 	ks_block_stop_signals(&stop);
 	/* Followed from here: said at once (a reader may wait for it). */
 	if (opts.json) {
 		struct ks_outl *ol = xcalloc(1, sizeof(*ol));
 
 		ks_outl_from_module(ol, &o, NULL, 0, &k, false);
+		ks_outl_filter(ol, filter);
 		print_new(name, ol, fd, 0, 0);
 		ks_outl_free(ol);
 	} else {
@@ -207,7 +220,12 @@ int ks_outliers_follow(const char *name)
 		fprintf(stderr, "# %s: the trace is gone\n", name);
 	else if (err)
 		rc = -err;
-	if (!opts.json)
+	if (!opts.json && filter->on)
+		printf("# %llu printed, %llu not matching, %llu lost, %llu over the rate "
+		       "limit\n", (unsigned long long)f.printed,
+		       (unsigned long long)f.unmatched, (unsigned long long)f.lost,
+		       (unsigned long long)f.limited);
+	else if (!opts.json)
 		printf("# %llu printed, %llu lost, %llu over the rate limit\n",
 		       (unsigned long long)f.printed, (unsigned long long)f.lost,
 		       (unsigned long long)f.limited);

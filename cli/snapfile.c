@@ -8,12 +8,13 @@
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 6; kstatsctl writes 6 when a key's metric holds a
- * traced value, 5 when a record is else a key's
- * metric, else 4, and reads 1 to 5):
+ * Header (format version 7; kstatsctl writes 7 when an outlier entry keeps
+ * a return value (snapfile_outl.c), else 6 when a key's metric holds a
+ * traced value, 5 when a record is else a key's metric, else 4, and reads
+ * 1 to 7):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 6 (5, 4)
+ *    10  u16    format version: 7 (6, 5, 4)
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -99,7 +100,8 @@
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	6	/* written when needed, else 5 or 4; 1 to 5 are read too */
+#define SNAP_VERSION	7	/* written when needed, else 6, 5 or 4; 1 to 6 are read too */
+#define SNAP_VERSION_VALUE_KEYS 6	/* a key's metric holding a traced value */
 #define SNAP_VERSION_KEYS 5	/* keyed names */
 #define SNAP_HDR_LEN	48
 #define SNAP_NR_STRINGS	7	/* written; files with 6 (no boot ID) are read */
@@ -654,8 +656,11 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		put64(&w, (uint64_t)m->owner_pid);
 		if (strchr(m->name, '{') && version < SNAP_VERSION_KEYS)
 			version = SNAP_VERSION_KEYS;
-		if (strchr(m->name, '{') && (m->flags & KSTATS_METRIC_VALUE))
-			version = SNAP_VERSION;
+		if (strchr(m->name, '{') && (m->flags & KSTATS_METRIC_VALUE) &&
+		    version < SNAP_VERSION_VALUE_KEYS)
+			version = SNAP_VERSION_VALUE_KEYS;
+		if (ks_snap_outl_retval(m))
+			version = SNAP_VERSION_RETVAL;
 		set16(&w, ver_at, version);
 		ks_snap_put_field(&w, m->name, KSTATS_NAME_LEN);
 		ks_snap_put_field(&w, m->owner, KSTATS_NAME_LEN);

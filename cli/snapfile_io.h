@@ -12,6 +12,7 @@
 #include "snapfile.h"
 
 #define SNAP_OUTL_AT	208	/* a record's outlier block (format 3 on) */
+#define SNAP_VERSION_RETVAL 7	/* outlier entries with a return value */
 
 struct rd {
 	const uint8_t *p;
@@ -118,5 +119,7 @@ int ks_snap_outl_parse(const struct rd *r, size_t off, size_t len, uint32_t flag
 /* The length of @m's entries block as ks_snap_outl_write writes it (0: none). */
 size_t ks_snap_outl_len(const struct ks_metric *m);
 void ks_snap_outl_write(struct wr *w, const struct ks_metric *m);
+/* Whether @m's written entries keep a return value (format 7). */
+bool ks_snap_outl_retval(const struct ks_metric *m);
 
 #endif /* KS_SNAPFILE_IO_H */

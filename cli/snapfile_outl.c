@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A trace's outlier entries in a snapshot file (format 4): the E bytes
+ * A trace's outlier entries in a snapshot file (format 4; 7 with return
+ * values): the E bytes
  * after a record's slots when its outlier flags have bit 1 (snapfile.c).
  * Offsets from the start of the entries, then of each entry; integers in
  * the file's byte order.
@@ -12,9 +13,11 @@
  *     8  the note, why the stacks are withheld ('outliers' prints it):
  *        any bytes but NUL; zeros to a multiple of 8
  *        then N entries, oldest first, each:
- *     0  u32    entry length: 80 + the frames, padded to a multiple of 8
+ *     0  u32    entry length: 80 + the frames, padded to a multiple of 8,
+ *               + 8 with a return value
  *     4  u32    flags (KSTATS_OUTLIER_*: bit 0, the stack is the caller
- *               alone; 1, no addresses; 2, the call ended outside a task)
+ *               alone; 1, no addresses; 2, the call ended outside a task;
+ *               3, a return value follows the frames: format 7 only)
  *     8  u64    seq: 1 for the trace's first outlier; ascending
  *    16  u64    end of the call, CLOCK_MONOTONIC ns
  *    24  s64    the same as CLOCK_REALTIME ns
@@ -26,7 +29,9 @@
  *    76  u32    frames here: as many, or 0 when withheld (the record's
  *               flag, or the entry's bit 1)
  *    80  the frames, caller first, each a u16 length (1..255) then that
- *        many bytes (no NUL); zeros to the entry's length.
+ *        many bytes (no NUL); zeros to a multiple of 8; then with bit 3,
+ *        a u64: the function's return register, whole (as
+ *        KSTATS_IOC_OUTLIERS gives it).
  *
  * A frame is text, "function+0xoffset [module]" as 'outliers' prints it,
  * named from /proc/kallsyms when the file was written ("[unknown]" where
@@ -47,7 +52,7 @@
 #define OUTL_ENTRY_LEN	80	/* an entry without its frames */
 #define OUTL_STR_MAX	255	/* a frame, the note */
 #define OUTL_FLAGS	(KSTATS_OUTLIER_TRUNCATED | KSTATS_OUTLIER_NOADDR | \
-			 KSTATS_OUTLIER_NOTASK)
+			 KSTATS_OUTLIER_NOTASK | KSTATS_OUTLIER_RETVAL)
 
 static size_t up8(size_t n)
 {
@@ -82,6 +87,11 @@ static size_t parse_entry(const struct rd *r, size_t off, size_t len,
 		*why = "bad outlier entry length";
 		return 0;
 	}
+	if ((e->flags & KSTATS_OUTLIER_RETVAL) && r->version < SNAP_VERSION_RETVAL) {
+		*why = "an outlier entry with a return value in a file of format 6 or "
+		       "before (format 7's)";
+		return 0;
+	}
 	if ((e->flags & ~OUTL_FLAGS) || !e->seq ||
 	    !ks_snap_field_ok(r->p + off + 56, sizeof(e->comm), 0)) {
 		*why = "bad outlier entry (flags, seq or comm)";
@@ -111,6 +121,15 @@ static size_t parse_entry(const struct rd *r, size_t off, size_t len,
 		/* The block's own bytes bound the text: no count is trusted. */
 		e->stack[f] = ks_outl_text(ol, (const char *)r->p + off + at, n);
 		at += n;
+	}
+	if (e->flags & KSTATS_OUTLIER_RETVAL) {
+		if (up8(at) + 8 > elen || !all_zero(r->p + off + at, up8(at) - at)) {
+			*why = "bad outlier entry (its return value)";
+			return 0;
+		}
+		at = up8(at);
+		e->retval = rd64(r, off + at);
+		at += 8;
 	}
 	if (up8(at) != elen || !all_zero(r->p + off + at, elen - at)) {
 		*why = "bad outlier entry (bytes after its frames)";
@@ -189,7 +208,7 @@ static size_t entry_len(const struct ks_outl *ol, const struct ks_outl_entry *e)
 
 	for (f = 0; f < stack_len(ol, e); f++)
 		len += 2 + frame_len(ol, e, f);
-	return up8(len);
+	return up8(len) + (e->flags & KSTATS_OUTLIER_RETVAL ? 8 : 0);
 }
 
 /*
@@ -216,6 +235,19 @@ static bool writable(const struct ks_metric *m, const struct ks_outl *ol)
 			return false;
 	}
 	return true;
+}
+
+bool ks_snap_outl_retval(const struct ks_metric *m)
+{
+	const struct ks_outl *ol = m->outl_entries;
+	uint32_t i;
+
+	if (!writable(m, ol))
+		return false;
+	for (i = 0; i < ol->nr; i++)
+		if (ol->e[i].flags & KSTATS_OUTLIER_RETVAL)
+			return true;
+	return false;
 }
 
 size_t ks_snap_outl_len(const struct ks_metric *m)
@@ -267,5 +299,7 @@ void ks_snap_outl_write(struct wr *w, const struct ks_metric *m)
 			put(w, *s ? s : "?", n);
 		}
 		pad_to(w, 8);
+		if (e->flags & KSTATS_OUTLIER_RETVAL)
+			put64(w, e->retval);
 	}
 }

@@ -54,6 +54,8 @@ static const struct {
 } keys[] = {
 	[KSTATS_KEY_ERRNO] = { "errno", "{errno=-4095}" },
 	[KSTATS_KEY_CGROUP] = { "cgroup", "{cgroup=18446744073709551615}" },
+	/* 15 bytes, in hex (the module's spelling). */
+	[KSTATS_KEY_COMM] = { "comm", "{comm=000000000000000000000000000000}" },
 	[KSTATS_KEY_PID] = { "pid", "{pid=4194304}" },
 	[KSTATS_KEY_TID] = { "tid", "{tid=4194304}" },
 	[KSTATS_KEY_CPU] = { "cpu", "{cpu=99999}" },
@@ -93,13 +95,13 @@ static const struct argp_option trace_options[] = {
 	{ "by", OPT_BY, "KEY", 0, "Also a histogram per value of KEY: 'errno', the "
 	  "return value (FUNC{errno=0} without error, FUNC{errno=-EAGAIN}...); "
 	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...); "
-	  "'pid', 'tid', its process or thread (FUNC{pid=1234}); 'cpu', the CPU the "
-	  "call ended on (FUNC{cpu=3})", 0 },
+	  "'comm', its name (FUNC{comm=nginx}); 'pid', 'tid', its process or thread "
+	  "(FUNC{pid=1234}); 'cpu', the CPU the call ended on (FUNC{cpu=3})", 0 },
 	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
 	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
 	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "
 	  "get their own, from the start, and no caller can take them (errno: "
-	  "0,EAGAIN,EINTR...; cgroup: paths; pid, tid, cpu: numbers); every other "
+	  "0,EAGAIN,EINTR...; cgroup: paths; pid, tid, cpu: numbers; not comm); every other "
 	  "goes to FUNC{KEY=other}", 0 },
 	{ "value", OPT_VALUE, "EXPR", 0, "Record a value per call instead of its "
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
@@ -148,18 +150,6 @@ const char *const ks_trace_mechs[KS_TRACE_NR_MECHS] = {
 	[KSTATS_MECH_KRETPROBE] = "kretprobe", [KSTATS_MECH_KPROBE] = "kprobe",
 	[KSTATS_MECH_TRACEPOINT] = "tracepoint", [KSTATS_MECH_UPROBE] = "uprobe",
 };
-
-static int parse_id(const char *opt, const char *arg, int64_t *out)
-{
-	uint32_t v;
-
-	if (ks_parse_u32(arg, 0x3fffffff, &v) || !v) {
-		ks_usage("%s: '%s' is not a process or thread id", opt, arg);
-		return EINVAL;
-	}
-	*out = v;
-	return 0;
-}
 
 /* "1%", "0.5%" (ppm of one CPU, 1 to 1000000), or "off" (sample_every 1). */
 static int parse_budget(const char *arg, struct ks_trace_args *a)
@@ -213,9 +203,9 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 		a->end = arg;
 		break;
 	case 'p':
-		return parse_id("--pid", arg, &a->pid);
+		return ks_parse_id("--pid", arg, &a->pid);
 	case 't':
-		return parse_id("--tid", arg, &a->tid);
+		return ks_parse_id("--tid", arg, &a->tid);
 	case 'C':
 		a->cpus = arg;
 		break;
@@ -258,7 +248,7 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 			if (keys[a->key].name && !strcmp(arg, keys[a->key].name))
 				return 0;
 		a->key = 0;
-		ks_usage("--by: '%s' is not a key (errno, cgroup, pid, tid or cpu)", arg);
+		ks_usage("--by: '%s' is not a key (errno, cgroup, comm, pid, tid or cpu)", arg);
 		return EINVAL;
 	case OPT_CGROUP:
 		a->cgroup = arg;
@@ -480,6 +470,12 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (a.nr_keys && a.key_values) {
 		ks_usage("--keys and --key-values: the values given are the keys");
+		goto out;
+	}
+	if (a.key_values && a.key == KSTATS_KEY_COMM) {
+		ks_set_hint("--keys N keeps the first N names seen");
+		ks_usage("--key-values: not with --by comm (the module tells names "
+			 "apart by a hash only it knows)");
 		goto out;
 	}
 	if (a.key_values) {

@@ -35,6 +35,11 @@ static int trace_error(int err, int fd, const char *func, const struct ks_trace_
 			       "call ('kstatsctl show NAME' shows a trace's floor): "
 			       "pick a larger threshold", "--outliers %s: below the "
 			       "probe's floor on this machine", a->outliers);
+	if (a->key == KSTATS_KEY_COMM && err == EINVAL && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_COMM_KEY))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'comm-key' where a "
+			       "kstats module can; a newer one can", "tracing %s --by: "
+			       "this kstats module has no key by comm", func);
 	if (a->key >= KSTATS_KEY_PID && err == EINVAL && !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_TASK_KEYS))
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'task-keys' where a "

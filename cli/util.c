@@ -223,6 +223,18 @@ int ks_parse_u32(const char *s, uint32_t max, uint32_t *out)
 	return 0;
 }
 
+int ks_parse_id(const char *opt, const char *arg, int64_t *out)
+{
+	uint32_t v;
+
+	if (ks_parse_u32(arg, 0x3fffffff, &v) || !v) {
+		ks_usage("%s: '%s' is not a process or thread id", opt, arg);
+		return EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
 int ks_parse_cpulist(const char *s, uint8_t *mask, size_t nbits)
 {
 	char *copy = xstrdup(s), *save = NULL, *tok;

@@ -19,7 +19,7 @@ declare -gA _kstatsctl_opts=(
 	[reset]="--all"
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --keep --budget --sample --duration --interval --count --output --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
 	[untrace]="--all"
-	[outliers]="--input --format --follow"
+	[outliers]="--input --format --follow --pid --tid --cpu --comm --min"
 	[snapshot]="--output --all"
 	[diff]="--input --metric --cumulative --fail-if --brief --slots --undecided"
 	[export]="--input --output --interval --count --bucket-bits --per-cpu --format"
@@ -163,7 +163,7 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint uprobe" -- "$cur"))
 		return ;;
 	--by)
-		COMPREPLY=($(compgen -W "errno cgroup pid tid cpu" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "errno cgroup comm pid tid cpu" -- "$cur")); return ;;
 	--value)	# a parameter's name needs the function's BTF: offer what is always there
 		COMPREPLY=($(compgen -W "retval arg0 arg1 arg2 arg3 arg4 arg5" -- "$cur")); return ;;
 	--if)

@@ -92,6 +92,9 @@ struct kstats_keys {
 	u32 nr;				/* values with a metric of their own */
 	u64 *vals;			/* [nr]: a value's code once claimed, 0 free */
 	struct kstats_metric **metrics;	/* [nr + 1]: the last is "other" */
+	/* KSTATS_KEY_COMM: each claimed value's name, ready once written. */
+	char (*comms)[TASK_COMM_LEN];	/* [nr] */
+	u8 *ready;			/* [nr] */
 };
 
 struct kstats_task_slot;
@@ -232,7 +235,7 @@ static __always_inline void kstats_probe_begin_gap(struct kstats_probe *p, u64 n
  * @ret: the call's return address, or 0.
  */
 void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
-			    unsigned long ret);
+			    unsigned long ret, unsigned long retval);
 
 /*
  * A call that began while recording ends. It counts only if the trace still
@@ -240,11 +243,13 @@ void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_sta
  * read earlier than its entry (the fast clock may step back across a
  * timekeeping update, or between CPUs) is a miss, never a sample of ~2^64.
  * An outlier costs a load and a compare here; its capture is out of line.
+ * @retval: what a function returns (an outlier keeps it), 0 for a section.
  * Returns the duration recorded, or KSTATS_NOT_RECORDED.
  */
 #define KSTATS_NOT_RECORDED	U64_MAX
 static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0,
-					    u32 cpu_start, unsigned long ret)
+					    u32 cpu_start, unsigned long ret,
+					    unsigned long retval)
 {
 	u64 now = kstats_probe_now();
 
@@ -258,7 +263,7 @@ static __always_inline u64 kstats_probe_end(struct kstats_probe *p, u64 t0,
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
 	if (unlikely(now - t0 >= READ_ONCE(p->outlier_ns)))
-		kstats_outlier_capture(p, t0, now, cpu_start, ret);
+		kstats_outlier_capture(p, t0, now, cpu_start, ret, retval);
 	return now - t0;
 }
 

@@ -533,7 +533,7 @@ u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
 	if (unlikely(p->keys) && key_sample != KSTATS_NOT_RECORDED)
 		kstats_keys_record(p->keys, retval, key_sample);
 	if (unlikely(r.duration >= READ_ONCE(p->outlier_ns)))
-		kstats_outlier_capture(p, call->t0, now, call->cpu, ret);
+		kstats_outlier_capture(p, call->t0, now, call->cpu, ret, retval);
 	return r.duration;
 }
 

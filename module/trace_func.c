@@ -24,7 +24,7 @@ static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstat
 		/* Keys too: a value trace's keys hold values. */
 		wall = kstats_expr_end(p, call, kstats_call_expr(p, call), ret, retval, NULL);
 	} else {
-		wall = kstats_probe_end(p, call->t0, call->cpu, ret);
+		wall = kstats_probe_end(p, call->t0, call->cpu, ret, retval);
 		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
 			kstats_keys_record(p->keys, retval, wall);
 	}

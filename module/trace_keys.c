@@ -12,7 +12,10 @@
  * or SNAPSHOT or CONTROL of such a name (kstats_trace_publish_keys()).
  */
 #include <linux/err.h>
+#include <linux/once.h>
+#include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/uaccess.h>
@@ -33,13 +36,17 @@ static const struct {
 	[KSTATS_KEY_PID] = { "pid", sizeof("{pid=4194304}") - 1 },
 	[KSTATS_KEY_TID] = { "tid", sizeof("{tid=4194304}") - 1 },
 	[KSTATS_KEY_CPU] = { "cpu", sizeof("{cpu=99999}") - 1 },
+	[KSTATS_KEY_COMM] = { "comm", sizeof("{comm=}") - 1 + 2 * (TASK_COMM_LEN - 1) },
 };
+
+/* Random at the first comm key: what a comm's code is a hash with. */
+static siphash_key_t kstats_comm_key;
 
 bool kstats_keys_args_ok(const struct kstats_trace *t)
 {
 	if (!t->key)
 		return !t->nr_keys && !t->key_values;
-	if (t->key_values && !t->nr_keys)
+	if (t->key_values && (!t->nr_keys || t->key == KSTATS_KEY_COMM))
 		return false;
 	if (t->key >= ARRAY_SIZE(kstats_key_kinds) || !kstats_key_kinds[t->key].name ||
 	    (kstats_key_kinds[t->key].func_only && !t->func) ||
@@ -113,6 +120,13 @@ int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 	k->metrics = kcalloc(k->nr + 1, sizeof(*k->metrics), GFP_KERNEL_ACCOUNT);
 	if (!k->vals || !k->metrics)
 		return -ENOMEM;
+	if (k->kind == KSTATS_KEY_COMM) {
+		get_random_once(&kstats_comm_key, sizeof(kstats_comm_key));
+		k->comms = kcalloc(k->nr, sizeof(*k->comms), GFP_KERNEL_ACCOUNT);
+		k->ready = kcalloc(k->nr, sizeof(*k->ready), GFP_KERNEL_ACCOUNT);
+		if (!k->comms || !k->ready)
+			return -ENOMEM;
+	}
 	if (req->key_values) {
 		err = kstats_keys_fix(k, req);
 		if (err)
@@ -136,6 +150,8 @@ void kstats_keys_free(struct kstats_probe *p)
 		return;
 	kfree(p->keys->vals);
 	kfree(p->keys->metrics);
+	kfree(p->keys->comms);
+	kfree(p->keys->ready);
 	kfree(p->keys);
 	p->keys = NULL;
 }
@@ -195,11 +211,48 @@ static __always_inline u64 kstats_key_code(u32 kind, unsigned long retval)
 	return kstats_current_cgroup_id();
 }
 
+/*
+ * The comm key: the task's name up to its NUL (the bytes after it may be
+ * stale: not every kernel pads comm), its code a keyed hash of it, never
+ * 0. The CPU that claims a slot writes the name there, then marks it
+ * ready: kstats_keys_publish() names the metric from it.
+ */
+static noinline void kstats_keys_record_comm(struct kstats_keys *k, u64 wall)
+{
+	char comm[TASK_COMM_LEN] = {};
+	u64 code, v;
+	u32 i;
+
+	for (i = 0; i < TASK_COMM_LEN - 1 && current->comm[i]; i++)
+		comm[i] = READ_ONCE(current->comm[i]);
+	code = siphash(comm, sizeof(comm), &kstats_comm_key) | 1;
+	for (i = 0; i < k->nr; i++) {
+		v = READ_ONCE(k->vals[i]);
+		if (!v) {
+			v = cmpxchg(&k->vals[i], 0, code);
+			if (!v) {
+				memcpy(k->comms[i], comm, sizeof(comm));
+				/* The name before ready: publish's acquire sees it whole. */
+				smp_store_release(&k->ready[i], 1);
+				break;
+			}
+		}
+		if (v == code)
+			break;
+	}
+	kstats_record(&k->metrics[i]->ks, wall);
+}
+
 /* A recorded call's duration @wall, by its key. */
 void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
 {
-	u64 code = kstats_key_code(k->kind, retval);
+	u64 code;
 
+	if (k->kind == KSTATS_KEY_COMM) {
+		kstats_keys_record_comm(k, wall);
+		return;
+	}
+	code = kstats_key_code(k->kind, retval);
 	kstats_record(&k->metrics[kstats_key_index(k, code)]->ks, wall);
 }
 
@@ -228,7 +281,15 @@ void kstats_keys_publish(struct kstats_probe *p)
 			v = READ_ONCE(k->vals[i]);
 			if (!v)
 				break;	/* claimed in order: none after */
-			if (k->kind == KSTATS_KEY_ERRNO)
+			/* Name not written yet (pairs with the claimer's release): next reader. */
+			if (k->kind == KSTATS_KEY_COMM && !smp_load_acquire(&k->ready[i]))
+				continue;
+			if (k->kind == KSTATS_KEY_COMM)
+				len = snprintf(name, sizeof(name), "%s{comm=%*phN}",
+					       p->time_metric->name,
+					       (int)strnlen(k->comms[i], TASK_COMM_LEN),
+					       k->comms[i]);
+			else if (k->kind == KSTATS_KEY_ERRNO)
 				len = snprintf(name, sizeof(name), "%s{errno=%lld}",
 					       p->time_metric->name, -(s64)(v - 1));
 			else if (k->kind != KSTATS_KEY_CGROUP)	/* an id or CPU + 1 */

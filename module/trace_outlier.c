@@ -128,7 +128,7 @@ static DEFINE_PER_CPU(u32, kstats_capturing);
 
 /* An outlier ends: keep it, unless rate-limited or its slot is taken. */
 noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
-				     unsigned long ret)
+				     unsigned long ret, unsigned long retval)
 {
 	struct kstats_outlier_ring *r = p->outliers;
 	struct kstats_outlier *e;
@@ -159,6 +159,10 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	e->cpu_end = smp_processor_id();
 	strscpy_pad((char *)e->comm, current->comm, sizeof(e->comm));
 	e->flags = in_task() ? 0 : KSTATS_OUTLIER_NOTASK;
+	/* A function's return value; a section has none. */
+	e->retval = p->mode == KSTATS_MODE_FUNC ? retval : 0;
+	if (p->mode == KSTATS_MODE_FUNC)
+		e->flags |= KSTATS_OUTLIER_RETVAL;
 	kstats_outlier_stack(e, ret);
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
@@ -376,11 +380,12 @@ static int kstats_outlier_no_trace(const char *name)
 }
 
 /*
- * KSTATS_IOC_OUTLIERS. The frames are kernel addresses (a KASLR leak), and
- * pid, tgid and comm name every user's tasks in the initial pid namespace,
- * past hidepid= and the reader's own namespace: all four only for a file
- * opened with privilege, as every other privileged use (a descriptor
- * passed to another process keeps its opener's rights).
+ * KSTATS_IOC_OUTLIERS. The frames are kernel addresses (a KASLR leak), so
+ * may a return value be (a pointer), and pid, tgid and comm name every
+ * user's tasks in the initial pid namespace, past hidepid= and the
+ * reader's own namespace: all five only for a file opened with
+ * privilege, as every other privileged use (a descriptor passed to
+ * another process keeps its opener's rights).
  */
 int kstats_cmd_outliers(struct file *file, void *arg)
 {
@@ -417,6 +422,8 @@ int kstats_cmd_outliers(struct file *file, void *arg)
 				e->pid = 0;
 				e->tgid = 0;
 				memset(e->comm, 0, sizeof(e->comm));
+				e->retval = 0;
+				e->flags &= ~KSTATS_OUTLIER_RETVAL;
 				e->flags |= KSTATS_OUTLIER_NOADDR;
 			}
 			if (copy_to_user(dst, e, len) || clear_user(dst + len, o->entry_size - len))

@@ -235,7 +235,7 @@ void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 			/* Keys too: a value trace's keys hold values. */
 			wall = kstats_expr_end(p, &call, &cx, 0, 0, args);
 		} else {
-			wall = kstats_probe_end(p, t0, cpu, 0);
+			wall = kstats_probe_end(p, t0, cpu, 0, 0);
 			if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
 				kstats_keys_record(p->keys, 0, wall);	/* no return value */
 		}

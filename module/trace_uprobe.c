@@ -221,7 +221,8 @@ static int kstats_uprobe_return(KSTATS_UPROBE_RET_ARGS)
 		kstats_expr_end(p, &call, &c->cx, instruction_pointer(regs),
 				regs_return_value(regs), NULL);
 	} else {
-		wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs));
+		wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs),
+					regs_return_value(regs));
 		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
 			kstats_keys_record(p->keys, regs_return_value(regs), wall);
 	}

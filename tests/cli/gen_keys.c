@@ -7,14 +7,18 @@
  * kernel's ERESTARTSYS) 5 of 1 ms, t.ke{errno=other} 3 of 50 ns; in B
  * also t.ke{errno=-4095}, which no name has, 1 of 10 us. t.kc (trace --by
  * cgroup): t.kc{cgroup=1} 10 of 1 us and t.kc{cgroup=4242} 20 of 5 us: of
- * another boot, so printed as ids, never as this machine's paths.
+ * another boot, so printed as ids, never as this machine's paths. t.km
+ * (trace --by comm, names in hex as the module spells them):
+ * t.km{comm=nginx} 30 of 3 us, t.km{comm=kworker/1:2} 12 of 8 us and a
+ * name of control characters, 2 of 1 us.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen_snapshots.h"
 
-enum { K_ALL, K_OK, K_AGAIN, K_RESTART, K_OTHER, C_ALL, C_ROOT, C_ONE, K_NONAME, NR_K };
+enum { K_ALL, K_OK, K_AGAIN, K_RESTART, K_OTHER, C_ALL, C_ROOT, C_ONE, M_ALL, M_NGINX,
+	M_KWORKER, M_HOSTILE, K_NONAME, NR_K };
 
 /* Each key's metric, and its trace's (@all). */
 static const struct {
@@ -30,6 +34,10 @@ static const struct {
 	[C_ALL] = { "t.kc", 0, 0, -1 },
 	[C_ROOT] = { "t.kc{cgroup=1}", 1000, 10, C_ALL },
 	[C_ONE] = { "t.kc{cgroup=4242}", 5000, 20, C_ALL },
+	[M_ALL] = { "t.km", 0, 0, -1 },
+	[M_NGINX] = { "t.km{comm=6e67696e78}", 3000, 30, M_ALL },
+	[M_KWORKER] = { "t.km{comm=6b776f726b65722f313a32}", 8000, 12, M_ALL },
+	[M_HOSTILE] = { "t.km{comm=1b5b33316d07}", 1000, 2, M_ALL },
 	[K_NONAME] = { "t.ke{errno=-4095}", 10000, 1, K_ALL },
 };
 

@@ -14,6 +14,10 @@
  *                        alone: their read failed), outl.hostile (control
  *                        characters in comm and a symbol), user.small
  *   outliers-be.ksnap    outl.kept alone, big-endian
+ *   outliers-retval.ksnap  outl.retval (format 7): entries that keep what
+ *                        the function returned: a count, an error in the
+ *                        whole register and in an int's lower half, a
+ *                        pointer, and one without (a section's)
  *   bad-outl-*.ksnap     outliers.ksnap with one field of its entries
  *                        wrong, and its checksum made right: what the
  *                        reader refuses, and the message
@@ -228,6 +232,50 @@ static int bad_files(const char *dir, const uint8_t *p, size_t len)
 	rc |= bad(dir, "bad-outl-block-len.ksnap", p, len, rec + 252, 8, true);
 	rc |= bad(dir, "bad-outl-note.ksnap", p, len, record(p, O_NOADDR, true) + 4, 0,
 		  false);
+	/* A return value's flag in a format 4 file: format 7's alone. */
+	rc |= bad(dir, "bad-outl-retval-v4.ksnap", p, len, e0 + 4, KSTATS_OUTLIER_RETVAL,
+		  false);
+	return rc;
+}
+
+/* outl.retval: what four calls returned, and a fifth without one. */
+static int retval_file(const char *dir)
+{
+	static const uint64_t ret[] = {
+		4096, 0xfffffffffffffff2ull /* -EFAULT */, 0xfffffffeull /* (int)-ENOENT */,
+		0xffff888012345678ull, 0,
+	};
+	const uint64_t caller[] = { KT + 0x400 + 0x9e2, VM + 0x3000f8 };
+	struct ks_ksyms k = { syms, ARRAY_SIZE(syms), true, false };
+	struct kstats_outlier e[ARRAY_SIZE(ret)];
+	struct kstats_outliers o = read_of(5, 0, 0, 8);
+	struct ks_metric m;
+	struct gen g;
+	struct ks_set set;
+	uint32_t i;
+	int rc;
+
+	gen_init(&g, &m, "outl.retval", "ktarget_work", KSTATS_KIND_TRACE, 0, 2);
+	for (i = 0; i < 30; i++)
+		rec(&g, i % 2, latency(1000, 4));
+	gen_finish(&g);
+	m.hits = 30;
+	m.floor_ns = 85;
+	for (i = 0; i < ARRAY_SIZE(ret); i++) {
+		e[i] = entry(i + 1, 5000000000ull - i * 1000000000ull, 2100000 + i * 100000,
+			     300 + i, "ktarget", 0, 1);
+		frames(&e[i], caller, i % 2 + 1);
+		e[i].retval = ret[i];
+		e[i].flags = i + 1 < ARRAY_SIZE(ret) ? KSTATS_OUTLIER_RETVAL : 0;
+	}
+	attach(&m, &o, e, ARRAY_SIZE(ret), &k);
+	source(&set.src);
+	set.m = &m;
+	set.nr = 1;
+	rc = write_set(dir, "outliers-retval.ksnap", &set, false);
+	ks_outl_free(m.outl_entries);
+	ks_metric_free(&m);
+	gen_free(&g);
 	return rc;
 }
 
@@ -261,5 +309,5 @@ int outliers(const char *dir)
 		ks_metric_free(&m[i]);
 		gen_free(&g[i]);
 	}
-	return rc;
+	return rc | retval_file(dir);
 }

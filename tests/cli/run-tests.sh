@@ -83,7 +83,8 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	outliers.ksnap outliers-be.ksnap bad-outl-ring.ksnap bad-outl-entry-len.ksnap \
 	bad-outl-frames.ksnap bad-outl-frame-len.ksnap bad-outl-order.ksnap \
 	bad-outl-comm.ksnap bad-outl-withheld.ksnap bad-outl-block-len.ksnap \
-	bad-outl-note.ksnap keys-a.ksnap keys-b.ksnap values-a.ksnap values-b.ksnap; do
+	bad-outl-note.ksnap bad-outl-retval-v4.ksnap outliers-retval.ksnap keys-a.ksnap \
+	keys-b.ksnap values-a.ksnap values-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"
 	else
@@ -488,13 +489,16 @@ check "a damaged file says so" sh -c \
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x07\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v7"
+{ head -c 10 data/basic.ksnap; printf '\x08\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v8"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v7 2>&1 | grep -q 'unsupported format version 7'"
+	"\"$bin\" show -i $tmp/v8 2>&1 | grep -q 'unsupported format version 8'"
 # Version 6 (a key's metric of values): an older reader refuses it rather
-# than show the values as nanoseconds; the rest stay at 4 or 5.
-check "format 6 only where a key's metric holds values (values-a), 5 for keys, 4 else" sh -c \
-	"[ \"\$(od -An -tu2 -j10 -N2 data/values-a.ksnap | tr -d ' ')\" = 6 ] &&
+# than show the values as nanoseconds; 7 (outliers' return values): an older
+# reader says to upgrade rather than call the entries bad; the rest stay at 4 or 5.
+check "format 7 only where outliers keep return values, 6 where a key's metric holds values (values-a), 5 for keys, 4 else" sh -c \
+	"[ \"\$(od -An -tu2 -j10 -N2 data/outliers-retval.ksnap | tr -d ' ')\" = 7 ] &&
+	 [ \"\$(od -An -tu2 -j10 -N2 data/outliers.ksnap | tr -d ' ')\" = 4 ] &&
+	 [ \"\$(od -An -tu2 -j10 -N2 data/values-a.ksnap | tr -d ' ')\" = 6 ] &&
 	 [ \"\$(od -An -tu2 -j10 -N2 data/keys-a.ksnap | tr -d ' ')\" = 5 ] &&
 	 [ \"\$(od -An -tu2 -j10 -N2 data/basic.ksnap | tr -d ' ')\" = 4 ]"
 check "an empty file is an error" malformed /dev/null

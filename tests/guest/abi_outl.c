@@ -18,7 +18,7 @@
 #define OUTL_NS		1000000ULL	/* 1 ms: a read of a 3 ms timer is over it */
 #define NOBODY		65534
 
-_Static_assert(sizeof(struct kstats_outlier) == KSTATS_OUTLIER_SIZE_VER0, "outlier entry");
+_Static_assert(sizeof(struct kstats_outlier) == KSTATS_OUTLIER_SIZE_VER1, "outlier entry");
 
 /* With KSTATS_TRACE_OUTLIERS, only this process's main thread is traced. */
 static int k_trace_outl(int fd, const char *name, uint64_t ns, uint32_t ppm,
@@ -146,7 +146,7 @@ static void test_outliers_errnos(void)
 	want_errno(err, EINVAL, "a trace without outliers");
 	k_untrace(g_fd, "abi.outl.plain");
 	tap_end("OUTLIERS of a trace without outliers: EINVAL");
-	err = k_outliers(g_fd, OUTL_NAME, e, sizeof(e[0]) - 8, 2, &o);
+	err = k_outliers(g_fd, OUTL_NAME, e, KSTATS_OUTLIER_SIZE_VER0 - 8, 2, &o);
 	want_errno(err, EINVAL, "entry_size VER0 - 8");
 	err = k_outliers(g_fd, OUTL_NAME, e, sizeof(e[0]) + 4, 2, &o);
 	want_errno(err, EINVAL, "entry_size not a multiple of 8");
@@ -212,8 +212,12 @@ static void check_entries(const struct kstats_outliers *o, const struct kstats_o
 			tap_fail("entry %u: CPUs %u, %u", i, e[i].cpu_start, e[i].cpu_end);
 		if (!e[i].nr_frames || e[i].nr_frames > KSTATS_OUTLIER_FRAMES)
 			tap_fail("entry %u: %u frames", i, e[i].nr_frames);
-		if (e[i].flags != (addresses ? 0 : KSTATS_OUTLIER_NOADDR))
+		if (e[i].flags != (addresses ? KSTATS_OUTLIER_RETVAL : KSTATS_OUTLIER_NOADDR))
 			tap_fail("entry %u: flags 0x%x", i, e[i].flags);
+		/* vfs_read of slow_read()'s 1 byte: it returned 1 (or nothing unprivileged). */
+		if (e[i].retval != (addresses ? 1 : 0))
+			tap_fail("entry %u: retval %llu, want %d", i,
+				 (unsigned long long)e[i].retval, addresses);
 		if (!addresses && !all_zero(e[i].frames, sizeof(e[i].frames)))
 			tap_fail("entry %u: frames given to an unprivileged opener", i);
 		if (addresses && !in_a_read_function(e[i].frames[0], sym, sizeof(sym)))
@@ -267,7 +271,8 @@ static void check_unprivileged(void)
 
 void test_outliers(void)
 {
-	uint8_t big[OUTL_RING][KSTATS_OUTLIER_SIZE_VER0 + 8];
+	uint8_t big[OUTL_RING][KSTATS_OUTLIER_SIZE_VER1 + 8];
+	uint8_t ver0[OUTL_RING][KSTATS_OUTLIER_SIZE_VER0];
 	struct kstats_outlier e[OUTL_RING];
 	struct kstats_outliers o;
 	uint64_t reads = 0;
@@ -331,9 +336,17 @@ void test_outliers(void)
 	err = k_outliers(g_fd, OUTL_NAME, big, sizeof(big[0]), OUTL_RING, &o);
 	want_errno(err, 0, "OUTLIERS, larger entries");
 	for (i = 0; i < OUTL_RING; i++)
-		if (!all_zero(big[i] + KSTATS_OUTLIER_SIZE_VER0, 8))
+		if (!all_zero(big[i] + KSTATS_OUTLIER_SIZE_VER1, 8))
 			tap_fail("entry %u: bytes past the kernel's entry not zeroed", i);
 	tap_end("OUTLIERS with entries 8 bytes larger: the tail zeroed");
+
+	/* A caller built before retval: its 320 bytes, the same as the first read's. */
+	err = k_outliers(g_fd, OUTL_NAME, ver0, sizeof(ver0[0]), OUTL_RING, &o);
+	want_errno(err, 0, "OUTLIERS, entries of KSTATS_OUTLIER_SIZE_VER0");
+	for (i = 0; i < OUTL_RING; i++)
+		if (memcmp(ver0[i], &e[i], KSTATS_OUTLIER_SIZE_VER0))
+			tap_fail("entry %u: a VER0 entry differs from the first 320 bytes of VER1", i);
+	tap_end("OUTLIERS with VER0 entries (320 bytes, no retval): as VER1's first 320");
 
 	check_unprivileged();
 

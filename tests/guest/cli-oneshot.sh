@@ -184,6 +184,27 @@ kept_task_keys() {
 ok "trace --by cpu, --by pid --key-values 1: each CPU's exact calls, init's key empty, the rest in other" \
 	kept_task_keys
 
+# --by comm: a shell under another name (its comm) makes 70 calls, sh 30;
+# names typed and printed as the tasks' names (the module's are in hex).
+kept_comm() {
+	local n
+	cp "$(command -v sh)" "$tmp/kk.writer" &&
+		"$K" trace ktarget_empty --name cli.kcomm --by comm --keep &&
+		"$tmp/kk.writer" -c "echo 'empty 70' >$target" &&
+		sh -c "echo 'empty 30' >$target" || return 1
+	n=$("$K" -j show 'cli.kcomm{comm=kk.writer}' 'cli.kcomm{comm=sh}' | "$py" -c \
+		'import json, sys; print(*[m["name"] + "=" + str(m["count"]) for m in json.load(sys.stdin)["metrics"]])') ||
+		return 1
+	echo "# --by comm, JSON: $n"
+	[[ $n == "cli.kcomm{comm=6b6b2e777269746572}=70 cli.kcomm{comm=7368}=30" ]] &&
+		"$K" list | grep -Eq '^cli\.kcomm\{comm=kk\.writer\} +key .* 70$' &&
+		"$K" show 'cli.kcomm*' -f prometheus |
+		grep -qx 'kstats_cli_kcomm_by_comm_seconds_count{comm="kk.writer"} 70' &&
+		"$K" untrace cli.kcomm
+}
+ok "trace --by comm: 70 calls of kk.writer and 30 of sh, by name in list, show and Prometheus" \
+	kept_comm
+
 # --cgroup and --by cgroup: two processes in two cgroups v2, 1000 and 500
 # calls; paths in text and Prometheus, the module's ids in JSON and files.
 cg=/sys/fs/cgroup

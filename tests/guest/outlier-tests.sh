@@ -201,6 +201,32 @@ assert seqs == sorted(set(seqs)) and seqs[-1] == 300, seqs[:3]
 PY
 }
 
+# --follow --min 2ms over 20 calls of 300 us and 10 of 3 ms: every call
+# printed is at least 2 ms (the 10, and a 300 us one only if the host
+# stalled it that long), and printed + unmatched + lost = 30, exactly.
+follow_min() {
+	local pid
+	"$K" trace ktarget_work --keep --name outl.fom --outliers 100us \
+		--outlier-rate 1000000 || return 1
+	"$K" -j outliers outl.fom --follow --min 2ms >"$tmp/fm.json" &
+	pid=$!
+	wait_for test -s "$tmp/fm.json" && write_target "mix 0 1 20 300" &&
+		write_target "mix 0 1 10 3000" && kill -INT "$pid" && wait "$pid" || return 1
+	"$K" untrace outl.fom &&
+		"$py" "$PWD/tests/cli/validate.py" schema "$PWD/cli/kstatsctl.schema.json" \
+			"$tmp/fm.json" || return 1
+	"$py" - "$tmp/fm.json" <<'PY'
+import json, sys
+docs = [json.loads(line) for line in open(sys.argv[1])]
+durs = [o["duration"] for d in docs for o in d["outliers"]]
+unmatched = sum(d["unmatched"] for d in docs)
+lost = sum(d["lost"] for d in docs)
+print("# printed %d, unmatched %d, lost %d" % (len(durs), unmatched, lost))
+assert all(x >= 2000000 for x in durs) and len(durs) >= 10, durs
+assert len(durs) + unmatched + lost == 30, (len(durs), unmatched, lost)
+PY
+}
+
 # A section that moves to the next CPU half way, on every CPU, twice: each
 # an outlier whose end CPU is the one after its start CPU.
 section_cpus() {
@@ -212,7 +238,8 @@ section_cpus() {
 	check_json "$tmp/s.json" '
 o = d["outliers"]
 moved = [x for x in o if x["cpu_end"] == (x["cpu_start"] + 1) % ncpu]
-if d["captured"] != 2 * ncpu or len(o) != 2 * ncpu or len(moved) != len(o):
+if d["captured"] != 2 * ncpu or len(o) != 2 * ncpu or len(moved) != len(o) or \
+   any("retval" in x for x in o):
     print(d["captured"], len(o), [(x["cpu_start"], x["cpu_end"]) for x in o]); sys.exit(1)
 '
 }
@@ -262,6 +289,52 @@ tp_section() {
 	[[ $doc =~ \"captured\":\ 3, ]] || { echo "$doc" | grep -o '"outliers": {[^}]*}'; return 1; }
 }
 
+# What the slow calls returned, against what the target returns by
+# construction: ktarget_errno (a long) works 3 ms and returns -EAGAIN on
+# calls 0 and 3 of 6, ktarget_errno32 (an int) -EINTR on calls 1, 3 and 5;
+# the other calls return at once (a kernel address, 2, 5; 0), so an entry
+# under 3 ms is one the host stalled, and holds one of those.
+retvals() {
+	"$K" trace ktarget_errno --keep --name outl.ret --outliers 1ms &&
+		"$K" trace ktarget_errno32 --keep --name outl.ret32 --outliers 1ms || return 1
+	write_target "errno 6 3000" && "$K" outliers outl.ret -j >"$tmp/r.json" &&
+		"$K" outliers outl.ret32 -j >"$tmp/r32.json" &&
+		"$K" outliers outl.ret32 >"$tmp/r32.txt" &&
+		"$K" outliers outl.ret32 -j --min 3ms >"$tmp/rmin.json" &&
+		"$K" outliers outl.ret32 -j -p 1 >"$tmp/rp1.json" &&
+		read -r wpid wcomm <"$tmp/who" &&
+		"$K" outliers outl.ret32 -j -p "$wpid" -t "$wpid" --comm "$wcomm" \
+			-C "0-$(($(nproc) - 1))" >"$tmp/rpw.json"
+	local rc=$?
+	"$K" untrace outl.ret && "$K" untrace outl.ret32 && ((rc == 0)) || return 1
+	grep -E '^#[0-9]+ ' "$tmp/r32.txt" | head -n 3 | sed 's/^/# /'
+	grep -q 'returned -EINTR' "$tmp/r32.txt" || return 1
+	check_json "$tmp/r.json" '
+slow = [x for x in d["outliers"] if x["duration"] >= 3000000]
+fast = [x for x in d["outliers"] if x["duration"] < 3000000]
+if len(slow) != 2 or any(x["retval"] != 2**64 - 11 or x["errno"] != -11 for x in slow) or \
+   any(x["retval"] not in (2, 5) and x["retval"] < 2**63 for x in fast):
+    print("ktarget_errno:", [(x["duration"], x.get("retval"), x.get("errno")) for x in d["outliers"]])
+    sys.exit(1)
+' && check_json "$tmp/r32.json" '
+slow = [x for x in d["outliers"] if x["duration"] >= 3000000]
+fast = [x for x in d["outliers"] if x["duration"] < 3000000]
+if len(slow) != 3 or any(x["retval"] & 0xffffffff != 2**32 - 4 or x["errno"] != -4
+                         for x in slow) or \
+   any(x["retval"] & 0xffffffff or "errno" in x for x in fast):
+    print("ktarget_errno32:", [(x["duration"], x.get("retval"), x.get("errno"))
+                               for x in d["outliers"]])
+    sys.exit(1)
+# The filters pick among the same entries: --min 3ms the 3; another
+# process none; the writer (pid, tid, comm, any CPU) all.
+n = len(d["outliers"])
+for f, want in (("rmin", 3), ("rp1", 0), ("rpw", n)):
+    x = json.load(open(sys.argv[1].replace("r32", f)))
+    if len(x["outliers"]) != want or x["unmatched"] != n - want:
+        print(f, len(x["outliers"]), x["unmatched"], "want", want, n - want); sys.exit(1)
+'
+}
+
 # Bad input: a usage error (exit 2) and nothing traced.
 refused() {
 	local out rc
@@ -286,7 +359,9 @@ ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" r
 ok "outliers --follow: 1000 through a 64-entry ring, each printed once in order, printed + lost = 1000" follow_text
 ok "outliers --follow -j: a document at the start, then printed + lost = 300, valid JSON" follow_json
 ok "--outliers p99.9: the module's threshold in show's p99.9 slot within 2 s; then 5 calls of 2 ms kept" live_p999
-ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end" section_cpus
+ok "what the slow calls returned: -EAGAIN of a long, -EINTR of an int, exactly where the target returns them; filters --min, -p, -t, --comm, -C pick exactly" retvals
+ok "outliers --follow --min 2ms: only calls of 2 ms or more, printed + unmatched + lost = 30" follow_min
+ok "a section moved to the next CPU: every one an outlier, CPU at entry and at end, no return value" section_cpus
 if [[ " $have " == *" tracepoint "* ]]; then
 	ok "a tracepoint section: 3 of 3 ms over 1 ms, all kept" tp_section
 else

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Keys by task and CPU (KSTATS_KEY_PID, _TID, _CPU): two processes, one
- * of them with two threads, each thread pinned to its own CPU, make known
- * numbers of the target's calls; kstats' counts per process, per thread
- * and per CPU must be those numbers, exactly, against the ids the kernel
- * gave the tasks (gettid()) and the CPUs they were pinned to.
+ * Keys by task and CPU (KSTATS_KEY_PID, _TID, _CPU, _COMM): two
+ * processes, one of them with two threads, each thread pinned to its own
+ * CPU and given its own name (prctl), make known numbers of the target's
+ * calls; kstats' counts per process, per thread, per CPU and per name must
+ * be those numbers, exactly, against the ids the kernel gave the tasks
+ * (gettid()), the CPUs they were pinned to and the names they took.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,9 +24,12 @@
 /* Who calls how often, on which CPU: A1 and A2 are one process's threads. */
 enum { A1, A2, B, NR_CALLERS };
 static const unsigned int calls_of[NR_CALLERS] = { 150, 50, 120 };
+/* A space, a slash and a colon, and the longest a name can be (15 bytes). */
+static const char *const comm_of[NR_CALLERS] = { "kk a1", "kk/a2:x", "abcdefghijklmno" };
 
 struct caller {
 	unsigned int cpu, calls;
+	const char *comm;
 	pid_t tid;
 };
 
@@ -40,6 +45,8 @@ static void *make_calls(void *arg)
 	c->tid = gettid();
 	if (sched_setaffinity(0, sizeof(set), &set))
 		diag("sched_setaffinity(%u): %s", c->cpu, strerror(errno));
+	if (prctl(PR_SET_NAME, c->comm))
+		diag("PR_SET_NAME %s: %s", c->comm, strerror(errno));
 	snprintf(cmd, sizeof(cmd), "errno %u 0", c->calls);
 	target(cmd);
 	return NULL;
@@ -101,6 +108,18 @@ static int possible_cpus(void)
 	return hi + 1;
 }
 
+/* NAME{comm=HEX}'s calls: the name in hex, as the module spells it. */
+static uint64_t comm_samples(const char *trace, const char *comm)
+{
+	char name[KSTATS_NAME_LEN];
+	int at = snprintf(name, sizeof(name), "%s{comm=", trace);
+
+	for (; *comm; comm++)
+		at += snprintf(name + at, sizeof(name) - at, "%02x", (unsigned char)*comm);
+	snprintf(name + at, sizeof(name) - at, "}");
+	return samples(name);
+}
+
 /* Values fixed at TRACE: ids up to PID_MAX_LIMIT, CPUs the machine can have. */
 static void task_key_values(const char *m, uint32_t mech)
 {
@@ -127,16 +146,29 @@ static void task_key_values(const char *m, uint32_t mech)
 	v[0] = 4194304;
 	ok(!ioctl(fd, KSTATS_IOC_TRACE, &t) && !untrace("t.tkv"),
 	   "%s: --key-values pid 4194304 (PID_MAX_LIMIT): traced", m);
+	t.key = KSTATS_KEY_COMM;
+	v[0] = 1;
+	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EINVAL && snap("t.tkv", &h) == ENOENT,
+	   "%s: --key-values with a key by comm (its codes are the module's hashes): EINVAL",
+	   m);
+	strcpy((char *)t.name, "t.tkv.twenty-seven-bytes-ab");
+	t.key_values = 0;
+	ok(ioctl(fd, KSTATS_IOC_TRACE, &t) && errno == EINVAL,
+	   "%s: a key by comm on a NAME of 27 bytes (26 leave room for 15 in hex): EINVAL", m);
 }
 
-void test_task_keys(uint32_t mech, const char *m, int supported)
+void test_task_keys(uint32_t mech, const char *m, uint64_t features)
 {
 	struct req r[] = {
 		{ .name = "t.kp", .func = "ktarget_errno", .key = KSTATS_KEY_PID },
 		{ .name = "t.kt", .func = "ktarget_errno32", .key = KSTATS_KEY_TID },
 		{ .name = "t.kc", .func = "ktarget_errnos", .key = KSTATS_KEY_CPU },
 		{ .name = "t.kp1", .func = "ktarget_errno", .key = KSTATS_KEY_PID, .nr_keys = 1 },
+		{ .name = "t.km", .func = "ktarget_errno32", .key = KSTATS_KEY_COMM },
+		{ .name = "t.km1", .func = "ktarget_errnos", .key = KSTATS_KEY_COMM, .nr_keys = 1 },
 	};
+	int supported = !!(features & KSTATS_FEAT_TASK_KEYS);
+	int comm = !!(features & KSTATS_FEAT_COMM_KEY), nr = comm ? 6 : 4;
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), i, err = 0, exact = 1;
 	struct caller c[NR_CALLERS];
 	uint64_t per_cpu[4] = { 0 };
@@ -150,14 +182,16 @@ void test_task_keys(uint32_t mech, const char *m, int supported)
 		return;
 	}
 	task_key_values(m, mech);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < nr; i++) {
 		r[i].mech = mech;
 		err |= trace(fd, &r[i]);
 	}
-	if (!ok(!err, "%s: traces by pid, tid, cpu and pid with one key", m))
+	if (!ok(!err, "%s: traces by pid, tid, cpu, pid with one key%s", m,
+		comm ? ", comm and comm with one key" : ""))
 		return;
 	for (i = 0; i < NR_CALLERS; i++) {
-		c[i] = (struct caller){ .cpu = (unsigned int)((i + 1) % ncpu), .calls = calls_of[i] };
+		c[i] = (struct caller){ .cpu = (unsigned int)((i + 1) % ncpu), .calls = calls_of[i],
+					.comm = comm_of[i] };
 		per_cpu[c[i].cpu] += c[i].calls;
 	}
 	pa = run_process(c, A1, A2);
@@ -180,7 +214,18 @@ void test_task_keys(uint32_t mech, const char *m, int supported)
 		ok(key_samples("t.kp1", "pid", pa) == 200 && samples("t.kp1{pid=other}") == 120,
 		   "%s: one key: the first process 200, the other in {pid=other} (%llu)", m,
 		   (unsigned long long)samples("t.kp1{pid=other}"));
+		if (comm) {
+			exact = samples("t.km") == 320;
+			for (i = 0; i < NR_CALLERS; i++)
+				exact &= comm_samples("t.km", comm_of[i]) == calls_of[i];
+			ok(exact, "%s: by comm: '%s' 150, '%s' 50, '%s' 120 (names in hex)", m,
+			   comm_of[A1], comm_of[A2], comm_of[B]);
+			ok(comm_samples("t.km1", comm_of[A1]) == 150 &&
+			   samples("t.km1{comm=other}") == 170,
+			   "%s: by comm, one key: the first name 150, the others in {comm=other} "
+			   "(%llu)", m, (unsigned long long)samples("t.km1{comm=other}"));
+		}
 	}
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < nr; i++)
 		untrace(r[i].name);
 }

@@ -526,10 +526,10 @@ int main(int argc, char **argv)
 		/* The keyed-trace checks alone (by hand). */
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE)) {
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", 1);
-			test_task_keys(KSTATS_MECH_FPROBE, "fprobe", 1);
+			test_task_keys(KSTATS_MECH_FPROBE, "fprobe", info.features);
 		}
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
-		test_task_keys(KSTATS_MECH_KRETPROBE, "kretprobe", 1);
+		test_task_keys(KSTATS_MECH_KRETPROBE, "kretprobe", info.features);
 	} else if (argc > 1 && !strcmp(argv[1], "shared")) {
 		/* Traces sharing one function alone (by hand). */
 		int have_fprobe = !!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE));
@@ -602,7 +602,6 @@ int main(int argc, char **argv)
 		int have_self = !!(info.features & KSTATS_FEAT_SELF);
 		int have_keys = !!(info.features & KSTATS_FEAT_KEYS);
 		int have_cgroup = !!(info.features & KSTATS_FEAT_CGROUP);
-		int have_task_keys = !!(info.features & KSTATS_FEAT_TASK_KEYS);
 		int have_expr = !!(info.features & KSTATS_FEAT_EXPR);
 
 		hz = read_u64(TARGET "hz");
@@ -614,7 +613,7 @@ int main(int argc, char **argv)
 			test_oracles(KSTATS_MECH_FPROBE, "fprobe");
 			test_self(KSTATS_MECH_FPROBE, "fprobe", have_self);
 			test_keys(KSTATS_MECH_FPROBE, "fprobe", have_keys);
-			test_task_keys(KSTATS_MECH_FPROBE, "fprobe", have_task_keys);
+			test_task_keys(KSTATS_MECH_FPROBE, "fprobe", info.features);
 			test_cgroup(KSTATS_MECH_FPROBE, "fprobe", have_cgroup, 0);
 			test_shared(KSTATS_MECH_FPROBE, "fprobe", have_self, 1);
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
@@ -623,7 +622,7 @@ int main(int argc, char **argv)
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
 		test_self(KSTATS_MECH_KRETPROBE, "kretprobe", have_self);
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", have_keys);
-		test_task_keys(KSTATS_MECH_KRETPROBE, "kretprobe", have_task_keys);
+		test_task_keys(KSTATS_MECH_KRETPROBE, "kretprobe", info.features);
 		test_cgroup(KSTATS_MECH_KRETPROBE, "kretprobe", have_cgroup,
 			    !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_shared(KSTATS_MECH_KRETPROBE, "kretprobe", have_self, have_fprobe);

@@ -74,7 +74,8 @@ void test_self(uint32_t mech, const char *m, int supported);
 
 /* trace_keys.c: keyed traces; @supported: INFO lists KSTATS_FEAT_KEYS. */
 void test_keys(uint32_t mech, const char *m, int supported);
-void test_task_keys(uint32_t mech, const char *m, int supported);
+/* By pid, tid, cpu (KSTATS_FEAT_TASK_KEYS) and comm (KSTATS_FEAT_COMM_KEY) in @features. */
+void test_task_keys(uint32_t mech, const char *m, uint64_t features);
 uint64_t samples(const char *name);	/* or ~0 when there is no such metric */
 
 /* trace_cgroup.c: --cgroup and --by cgroup; @supported: KSTATS_FEAT_CGROUP. */

@@ -77,7 +77,7 @@ unsigned int kstats_test_stack_trace_save(unsigned long *store, unsigned int siz
 	max_depth = max(max_depth, ++depth);
 	if (depth < NESTING_TRIES) {
 		attempts++;
-		kstats_outlier_capture(probe, 0, kstats_probe_now(), 0, 0);
+		kstats_outlier_capture(probe, 0, kstats_probe_now(), 0, 0, 0);
 	}
 	n = stack_trace_save(store, size, skip);
 	depth--;
@@ -103,7 +103,7 @@ static int run_checks(struct kstats_probe *p)
 	/* The handlers run with preemption off, on one CPU: so do the captures. */
 	preempt_disable();
 	for (i = 0; i < OUTER_CAPTURES; i++)
-		kstats_outlier_capture(p, 0, kstats_probe_now(), 0, 0);
+		kstats_outlier_capture(p, 0, kstats_probe_now(), 0, 0, 0);
 	preempt_enable();
 	head = atomic64_read(&r->head);
 	if (max_depth != 1 || attempts != OUTER_CAPTURES ||

@@ -71,22 +71,22 @@ static int run_checks(struct kstats_probe *p)
 
 	preempt_disable();
 	now = kstats_probe_now();
-	kstats_probe_end(p, now + NSEC_PER_SEC, 0, 0);
+	kstats_probe_end(p, now + NSEC_PER_SEC, 0, 0, 0);
 	err = expect(p, "exit before entry", 0, 0, 1, 0);
 
 	now = kstats_probe_now();
-	kstats_probe_end(p, now > 1000 ? now - 1000 : 0, 0, 0);
+	kstats_probe_end(p, now > 1000 ? now - 1000 : 0, 0, 0, 0);
 	err = err ?: expect(p, "an ordinary call", 1, 1, 1, 0);
 
 	kstats_stop(p->time);
-	kstats_probe_end(p, kstats_probe_now(), 0, 0);
+	kstats_probe_end(p, kstats_probe_now(), 0, 0, 0);
 	err = err ?: expect(p, "a call that ends after stop", 1, 1, 1, 0);
 
 	kstats_start(p->time);
 	kstats_probe_begin_gap(p, kstats_probe_now());
 	err = err ?: expect(p, "first entry after start", 1, 1, 1, 0);
 
-	kstats_probe_end(p, kstats_probe_now(), 0, 0);
+	kstats_probe_end(p, kstats_probe_now(), 0, 0, 0);
 	kstats_probe_begin_gap(p, kstats_probe_now());
 	err = err ?: expect(p, "the next call", 2, 2, 1, 1);
 	preempt_enable();

@@ -24,7 +24,7 @@ static inline u64 kstats_whitebox_count(struct kstats *ks)
  * capture, in kstats.ko's trace_outlier.c, is never reached from them.
  */
 void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
-			    unsigned long ret)
+			    unsigned long ret, unsigned long retval)
 {
 	WARN_ON_ONCE(1);
 }

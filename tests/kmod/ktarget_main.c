@@ -28,7 +28,8 @@
  *   interval US N		ktarget_empty() N times, US apart, on CPU 0
  *   errno N US			here, N calls each of ktarget_errno() (-EAGAIN
  *				after US of work on calls 0, 3, 6...),
- *				ktarget_errno32() and ktarget_errnos()
+ *				ktarget_errno32() (-EINTR after US on
+ *				odd calls) and ktarget_errnos()
  *   pingpong N			N round trips with a kthread on the writer's CPU,
  *				by completions: 2N context switches, no traced
  *				call; "elapsed" reads the ns
@@ -157,10 +158,14 @@ static noinline __noclone long ktarget_errno(unsigned int i, unsigned int us)
 	return i % 3 == 1 ? (long)&nr_durations : i;
 }
 
-/* An int: -EINTR on odd calls, the upper half of the register zero. */
-static noinline __noclone int ktarget_errno32(unsigned int i)
+/* An int: -EINTR after @us of work on odd calls, 0 at once on the rest. */
+static noinline __noclone int ktarget_errno32(unsigned int i, unsigned int us)
 {
-	return i % 2 ? -EINTR : 0;
+	if (i % 2) {
+		spin_us(us);
+		return -EINTR;
+	}
+	return 0;
 }
 
 /* 20 distinct errors in turn, -1..-20: more than a trace keeps. */
@@ -502,7 +507,7 @@ static int ctl_cmd(char *buf)
 		long sum = 0;
 
 		for (c = 0; c < a; c++)
-			sum += ktarget_errno(c, b) + ktarget_errno32(c) + ktarget_errnos(c);
+			sum += ktarget_errno(c, b) + ktarget_errno32(c, b) + ktarget_errnos(c);
 		WRITE_ONCE(errno_sink, sum);
 		calls = a;
 		return 0;

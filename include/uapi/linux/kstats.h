@@ -91,6 +91,7 @@
 #define KSTATS_FEAT_USDT	(1ULL << 15)	/* TRACE's uprobes as a section (USDT) */
 #define KSTATS_FEAT_UPROBE_EXPR	(1ULL << 16)	/* TRACE's expr on a user-space function */
 #define KSTATS_FEAT_TASK_KEYS	(1ULL << 17)	/* KSTATS_KEY_PID, _TID, _CPU */
+#define KSTATS_FEAT_COMM_KEY	(1ULL << 18)	/* KSTATS_KEY_COMM */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -362,11 +363,18 @@ struct kstats_record {
  *   them; in an interrupt, the interrupted task's (0: the idle task).
  * - KSTATS_KEY_CPU (KSTATS_FEAT_TASK_KEYS): the CPU the call ended on,
  *   "cpu=N".
+ * - KSTATS_KEY_COMM (KSTATS_FEAT_COMM_KEY; functions and sections): the
+ *   calling task's name (comm, up to its NUL) at the call's end, as
+ *   lowercase hex of its bytes: "comm=6e67696e78" for "nginx" (names
+ *   allow no other bytes). Calls are told apart by a keyed 64-bit SipHash
+ *   of the name (its key random at load, so no caller can pick a name
+ *   that collides with another's); key_values are refused for it.
  * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
  * key, KSTATS_KEY_ERRNO on a section or a point, with KSTATS_KEY_ERRNO a NAME
  * over 50 bytes, with KSTATS_KEY_CGROUP one over 34 (the longest
  * "{cgroup=ID}"), with KSTATS_KEY_PID or KSTATS_KEY_TID one over 50
- * ("{pid=4194304}"), with KSTATS_KEY_CPU one over 52 ("{cpu=99999}").
+ * ("{pid=4194304}"), with KSTATS_KEY_CPU one over 52 ("{cpu=99999}"),
+ * with KSTATS_KEY_COMM one over 26 ("{comm=" + 30 hex digits + "}").
  *
  * Key values (key_values: VER5, KSTATS_FEAT_KEY_VALUES): first come, first
  * kept lets anyone who can make the traced calls take every metric (a
@@ -398,7 +406,7 @@ struct kstats_record {
 #define KSTATS_KEY_NONE		0
 #define KSTATS_KEY_ERRNO	1	/* NAME{errno=0}, NAME{errno=-11}, ... */
 #define KSTATS_KEY_CGROUP	2	/* NAME{cgroup=1}, NAME{cgroup=4242}, ... */
-/* 3 is kept for a key by command name. */
+#define KSTATS_KEY_COMM		3	/* NAME{comm=6e67696e78}: the task's name, hex */
 #define KSTATS_KEY_PID		4	/* NAME{pid=1234}: the process (tgid) */
 #define KSTATS_KEY_TID		5	/* NAME{tid=1235}: the thread */
 #define KSTATS_KEY_CPU		6	/* NAME{cpu=3}: the CPU the call ended on */
@@ -690,12 +698,17 @@ struct kstats_untrace {
  * for the rate limit. frames[] are kernel addresses: only a file opened
  * with CAP_PERFMON or CAP_SYS_ADMIN gets them; for others they are zero,
  * nr_frames says how many there were, and out_flags has
- * KSTATS_OUTLIERS_NOADDR. Needs only an open descriptor.
+ * KSTATS_OUTLIERS_NOADDR. retval (entry VER1) is the return register as
+ * the function left it, the whole of it (an int's upper half is whatever
+ * the ABI leaves there), with KSTATS_OUTLIER_RETVAL; a section has none,
+ * and an unprivileged file gets none (it may be a kernel pointer).
+ * Needs only an open descriptor.
  */
 #define KSTATS_OUTLIER_FRAMES	32
 #define KSTATS_OUTLIER_TRUNCATED (1U << 0)	/* frames[0] is the caller; no more known */
 #define KSTATS_OUTLIER_NOADDR	(1U << 1)	/* frames withheld: no privilege */
 #define KSTATS_OUTLIER_NOTASK	(1U << 2)	/* ended outside task context */
+#define KSTATS_OUTLIER_RETVAL	(1U << 3)	/* a function's: retval is what it returned */
 struct kstats_outlier {
 	__u64 seq;		/* 1 for the first outlier since the trace began */
 	__u64 time_ns;		/* CLOCK_MONOTONIC at the end of the call */
@@ -708,8 +721,10 @@ struct kstats_outlier {
 	__u32 nr_frames;	/* in frames[] */
 	__u32 flags;		/* KSTATS_OUTLIER_* */
 	__u64 frames[KSTATS_OUTLIER_FRAMES];	/* [0]: the caller's return address */
+	__u64 retval;		/* the return register, whole: KSTATS_OUTLIER_RETVAL */
 };
-#define KSTATS_OUTLIER_SIZE_VER0	320
+#define KSTATS_OUTLIER_SIZE_VER0	320	/* up to frames */
+#define KSTATS_OUTLIER_SIZE_VER1	328	/* up to retval */
 
 #define KSTATS_OUTLIERS_NOADDR	(1U << 0)	/* out_flags: no frames (privilege) */
 struct kstats_outliers {
