@@ -274,9 +274,9 @@ void test_outliers(void)
 	uint8_t big[OUTL_RING][KSTATS_OUTLIER_SIZE_VER1 + 8];
 	uint8_t ver0[OUTL_RING][KSTATS_OUTLIER_SIZE_VER0];
 	struct kstats_outlier e[OUTL_RING];
-	struct kstats_outliers o;
+	struct kstats_outliers o, o0;
 	uint64_t reads = 0;
-	uint32_t i;
+	uint32_t i, same;
 	int err;
 
 	const char *outliers = getenv("KSTATS_ABI_OUTLIERS");
@@ -333,20 +333,37 @@ void test_outliers(void)
 	check_entries(&o, e, o.nr_entries, 1);
 	tap_end("OUTLIERS: the 4 newest, oldest first: seq, pid, tgid, comm, duration, CPUs, a caller frame in a read function");
 
-	err = k_outliers(g_fd, OUTL_NAME, big, sizeof(big[0]), OUTL_RING, &o);
-	want_errno(err, 0, "OUTLIERS, larger entries");
-	for (i = 0; i < OUTL_RING; i++)
+	/*
+	 * Then at once, as a caller built before retval: its 320 bytes are the
+	 * first 320 of the same seq's larger entry (a slow read meanwhile,
+	 * anyone's, moves the ring on: compared by seq, one in common at least).
+	 */
+	err = k_outliers(g_fd, OUTL_NAME, big, sizeof(big[0]), OUTL_RING, &o) ?:
+	      k_outliers(g_fd, OUTL_NAME, ver0, sizeof(ver0[0]), OUTL_RING, &o0);
+	want_errno(err, 0, "OUTLIERS, larger entries, then VER0's");
+	for (i = 0; i < o.nr_entries; i++)
 		if (!all_zero(big[i] + KSTATS_OUTLIER_SIZE_VER1, 8))
 			tap_fail("entry %u: bytes past the kernel's entry not zeroed", i);
 	tap_end("OUTLIERS with entries 8 bytes larger: the tail zeroed");
+	for (i = 0, same = 0; i < o0.nr_entries; i++) {
+		uint64_t seq, seq1;
+		uint32_t j;
 
-	/* A caller built before retval: its 320 bytes, the same as the first read's. */
-	err = k_outliers(g_fd, OUTL_NAME, ver0, sizeof(ver0[0]), OUTL_RING, &o);
-	want_errno(err, 0, "OUTLIERS, entries of KSTATS_OUTLIER_SIZE_VER0");
-	for (i = 0; i < OUTL_RING; i++)
-		if (memcmp(ver0[i], &e[i], KSTATS_OUTLIER_SIZE_VER0))
-			tap_fail("entry %u: a VER0 entry differs from the first 320 bytes of VER1", i);
-	tap_end("OUTLIERS with VER0 entries (320 bytes, no retval): as VER1's first 320");
+		memcpy(&seq, ver0[i], sizeof(seq));
+		for (j = 0; j < o.nr_entries; j++) {
+			memcpy(&seq1, big[j], sizeof(seq1));
+			if (seq1 == seq)
+				break;
+		}
+		if (j < o.nr_entries && memcmp(ver0[i], big[j], KSTATS_OUTLIER_SIZE_VER0))
+			tap_fail("seq %llu: its VER0 entry differs from VER1's first 320 bytes",
+				 (unsigned long long)seq);
+		same += j < o.nr_entries;
+	}
+	if (!same)
+		tap_fail("no entry in common with the read before");
+	tap_end("OUTLIERS with VER0 entries (320 bytes, no retval): as VER1's first 320 (%u compared)",
+		same);
 
 	check_unprivileged();
 
