@@ -28,7 +28,10 @@ struct outliers_args {
 	struct ks_outl_filter filter;
 };
 
-enum { OPT_FOLLOW = 0x100, OPT_COMM, OPT_MIN };
+/* outliers --folded [--weight time]: how print() prints. */
+static bool folded, folded_by_time, weight_given;
+
+enum { OPT_FOLLOW = 0x100, OPT_COMM, OPT_MIN, OPT_FOLDED, OPT_WEIGHT };
 
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
@@ -50,6 +53,10 @@ static const struct argp_option outliers_options[] = {
 	  "-o comm shows it, at most 15 bytes)", 0 },
 	{ "min", OPT_MIN, "D", 0, "Only the calls of at least D (5ms, 250us; a bare "
 	  "number: ns)", 0 },
+	{ "folded", OPT_FOLDED, NULL, 0, "Their stacks as collapsed lines for flame "
+	  "graphs (flamegraph.pl, speedscope): 'outer;...;caller;FUNC N'", 0 },
+	{ "weight", OPT_WEIGHT, "W", 0, "With --folded: each line's weight, 'count' "
+	  "of calls (default) or 'time', their summed ns", 0 },
 	{ 0 }
 };
 
@@ -88,6 +95,17 @@ static error_t outliers_parse(int key, char *arg, struct argp_state *state)
 		}
 		a->filter.on = a->filter.task = true;
 		snprintf(a->filter.comm, sizeof(a->filter.comm), "%s", arg);
+		break;
+	case OPT_FOLDED:
+		folded = true;
+		break;
+	case OPT_WEIGHT:
+		if (strcmp(arg, "count") && strcmp(arg, "time")) {
+			ks_usage("--weight: '%s' is not count or time", arg);
+			return EINVAL;
+		}
+		folded_by_time = !strcmp(arg, "time");
+		weight_given = true;
 		break;
 	case OPT_MIN:
 		if (ks_parse_value(arg, &a->filter.min_ns) || !a->filter.min_ns) {
@@ -157,12 +175,17 @@ int ks_outl_filter_refused(const struct ks_outl_filter *f, const struct ks_outl 
 		       "task, which only a reader with CAP_PERFMON or CAP_SYS_ADMIN gets");
 }
 
-static void print(const char *name, struct ks_outl *ol, const struct ks_source *src,
-		  const struct ks_outl_filter *f)
+/* @func: the traced function (the trace's target), the folded stacks' leaf. */
+static void print(const char *name, const char *func, struct ks_outl *ol,
+		  const struct ks_source *src, const struct ks_outl_filter *f)
 {
 	struct json *j;
 
 	ks_outl_filter(ol, f);
+	if (folded) {
+		fmt_outliers_folded(stdout, func, ol, folded_by_time);
+		return;
+	}
 	if (!opts.json) {
 		fmt_outliers_table(stdout, name, ol);
 		return;
@@ -174,11 +197,29 @@ static void print(const char *name, struct ks_outl *ol, const struct ks_source *
 	json_end(j);
 }
 
+/* What trace @name times, as LIST's owner gives it ("vfs_read", "a..b"); else @name. */
+static const char *trace_target(int fd, const char *name, char *buf, size_t len)
+{
+	struct kstats_metric_info *e = NULL;
+	uint32_t nr = 0, i;
+
+	snprintf(buf, len, "%s", name);
+	if (!folded || ks_dev_list(fd, &e, &nr))
+		return buf;
+	for (i = 0; i < nr; i++)
+		if (!strncmp((const char *)e[i].name, name, sizeof(e[i].name)))
+			snprintf(buf, len, "%.*s", (int)sizeof(e[i].owner),
+				 (const char *)e[i].owner);
+	free(e);
+	return buf;
+}
+
 static int from_module(const char *name, const struct ks_outl_filter *f)
 {
 	struct kstats_outlier *e = NULL;
 	struct ks_ksyms k = { 0 };
 	struct ks_source src = { 0 };
+	char target[KSTATS_NAME_LEN];
 	struct kstats_outliers o;
 	struct ks_outl *ol;
 	int fd, err;
@@ -189,6 +230,7 @@ static int from_module(const char *name, const struct ks_outl_filter *f)
 	err = ks_outliers_read(fd, name, &o, &e);
 	if (!err && opts.json)
 		ks_source_live(&src, fd);
+	trace_target(fd, name, target, sizeof(target));
 	close(fd);
 	if (err)
 		return outliers_error(err, name);
@@ -196,7 +238,7 @@ static int from_module(const char *name, const struct ks_outl_filter *f)
 	ks_outl_from_module(ol, &o, e, o.nr_entries, &k, false);
 	err = ks_outl_filter_refused(f, ol, o.out_flags, NULL);
 	if (!err)
-		print(name, ol, &src, f);
+		print(name, target, ol, &src, f);
 	ks_outl_free(ol);
 	ks_ksyms_free(&k);
 	free(e);
@@ -242,7 +284,7 @@ static int print_all(const struct ks_set *set, const struct ks_outl_filter *f,
 			fputc('\n', stdout);
 		first = false;
 		if (m->outl_entries)
-			print(m->name, m->outl_entries, &set->src, f);
+			print(m->name, m->owner, m->outl_entries, &set->src, f);
 		else
 			printf("%s: the file keeps its outlier counters alone "
 			       "(show -i prints them)\n", m->name);
@@ -273,13 +315,14 @@ static int from_file(const char *path, const char *name, const struct ks_outl_fi
 	} else if (n == 1) {
 		for (i = 0; !m; i++)
 			m = set.m[i].has_outliers ? &set.m[i] : NULL;
-	} else if (n && !opts.json) {
+	} else if (n && !opts.json && !folded) {
 		rc = print_all(&set, f, path);
 		goto out;
 	} else {
-		/* JSON: one document of one trace's outliers (the schema's). */
+		/* JSON, folded: one trace's outliers (the schema's; one flame graph). */
 		if (n)
-			ks_set_hint("name one: kstatsctl -j outliers -i %s NAME", path);
+			ks_set_hint("name one: kstatsctl %soutliers -i %s NAME%s",
+				    folded ? "" : "-j ", path, folded ? " --folded" : "");
 		rc = n ? ks_fail(EXIT_RUNTIME, NULL, "%s: %zu traces keep outliers (%s)",
 				 path, n, names) :
 			 ks_fail(EXIT_RUNTIME, "'kstatsctl trace FUNC --outliers 5ms' keeps "
@@ -304,7 +347,7 @@ static int from_file(const char *path, const char *name, const struct ks_outl_fi
 	} else {
 		rc = ks_outl_filter_refused(f, m->outl_entries, 0, path);
 		if (!rc)
-			print(m->name, m->outl_entries, &set.src, f);
+			print(m->name, m->owner, m->outl_entries, &set.src, f);
 	}
 out:
 	ks_set_free(&set);
@@ -327,7 +370,12 @@ int cmd_outliers(int argc, char **argv)
 	}
 	if (a.names.nr && ks_name_valid(a.names.v[0]))
 		goto out;
-	if (a.input && a.follow) {
+	if (folded && (opts.json || a.follow)) {
+		ks_usage("--folded is its own format: not with %s",
+			 a.follow ? "--follow" : "-j");
+	} else if (weight_given && !folded) {
+		ks_usage("--weight goes with --folded");
+	} else if (a.input && a.follow) {
 		ks_set_hint("a file holds what its trace kept when it was written: "
 			    "kstatsctl outliers -i %s", a.input);
 		ks_usage("--follow reads a live trace, not a file (-i)");

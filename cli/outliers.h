@@ -101,6 +101,11 @@ void ks_outl_free(struct ks_outl *ol);
 void fmt_outliers_table(FILE *out, const char *name, const struct ks_outl *ol);
 /* One of them, as the table prints it: its line, then its stack. */
 void fmt_outlier_entry(FILE *out, const struct ks_outl *ol, uint32_t i);
+/*
+ * outliers --folded (fmt_folded.c): collapsed stacks, outermost frame
+ * first, @func last, weighted by calls or (@by_time) their ns.
+ */
+void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, bool by_time);
 /* outliers NAME --follow (outliers_follow.c). */
 int ks_outliers_follow(const char *name, const struct ks_outl_filter *f);
 void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *ol);

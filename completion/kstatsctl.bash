@@ -19,7 +19,7 @@ declare -gA _kstatsctl_opts=(
 	[reset]="--all"
 	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --keep --budget --sample --duration --interval --count --output --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
 	[untrace]="--all"
-	[outliers]="--input --format --follow --pid --tid --cpu --comm --min"
+	[outliers]="--input --format --follow --pid --tid --cpu --comm --min --folded --weight"
 	[snapshot]="--output --all"
 	[diff]="--input --metric --cumulative --fail-if --brief --slots --undecided"
 	[export]="--input --output --interval --count --bucket-bits --per-cpu --format"
@@ -170,6 +170,8 @@ _kstatsctl()
 		return ;;
 	--undecided)
 		COMPREPLY=($(compgen -W "fail pass" -- "$cur")); return ;;
+	--weight)
+		COMPREPLY=($(compgen -W "count time" -- "$cur")); return ;;
 	--cgroup)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-b | --bits | --bucket-bits)

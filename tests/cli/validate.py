@@ -672,7 +672,8 @@ def check_width(cases_path, golden_dir, width=80):
         # -j, alone or in a cluster of short options (-jp); --pretty is long only
         machine = (any(a in ("--json", "--pretty") or
                        (a[:1] == "-" and a[1:2] != "-" and "j" in a) for a in args) or
-                   (fmt and fmt[0] in MACHINE_FORMATS) or cmd in ("export", "plot"))
+                   (fmt and fmt[0] in MACHINE_FORMATS) or cmd in ("export", "plot") or
+                   "--folded" in args)  # lines for flamegraph.pl, not for people
         text = open(f"{golden_dir}/{name}.out", encoding="utf-8").read()
         out, err = text.split("== stdout\n", 1)[1].split("== stderr\n", 1)
         err = err.rsplit("== exit", 1)[0]

@@ -30,7 +30,7 @@ write_target() {
 check_json() {
 	"$py" - "$1" "$(cat "$tmp/who")" "$(nproc)" "$2" \
 		"$(cat /sys/kernel/debug/kstats_target/durations)" <<'PY'
-import json, sys
+import json, os, sys
 d = json.load(open(sys.argv[1]))
 pid, comm = sys.argv[2].split(" ", 1)
 pid, ncpu = int(pid), int(sys.argv[3])
@@ -63,6 +63,10 @@ exact_ten() {
 			"^$name: ([0-9]+) outliers over 2ms kept of \\1 \\(ring of 256\\); 0 overwritten, 0 rate-limited \$" &&
 			grep -Eq '^    [a-z_]+\+0x[0-9a-f]+ \[kstats_target\]$' "$tmp/o.txt" ||
 			{ "$K" untrace "$name"; return 1; }
+		# Flame graph text of the same entries, by calls and by time.
+		"$K" outliers "$name" --folded >"$tmp/folded.txt" &&
+			"$K" outliers "$name" --folded --weight time >"$tmp/folded-time.txt" ||
+			{ "$K" untrace "$name"; return 1; }
 		# For snapshot_same: the trace saved now (no call since the read above).
 		"$K" snapshot "$name" -o "$tmp/o.ksnap" >"$tmp/snap.out" 2>&1
 		echo $? >"$tmp/snap.rc"
@@ -88,6 +92,21 @@ if [x["seq"] for x in o] != list(range(1, n + 1)) or d["threshold"] != 2000000 o
    d["unit"] != "ns" or d["source"]["type"] != "live":
     print([x["seq"] for x in o], d["threshold"], d["unit"], d["source"]); sys.exit(1)
 print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]), "| stalls:", stalls)
+folded = os.path.join(os.path.dirname(sys.argv[1]), "folded.txt")
+if sys.argv[1].endswith("/o.json") and os.path.exists(folded):
+    # --folded: each line a stack outermost first, ktarget_work last, the
+    # callers in kstats_target; weights add up to the entries and to
+    # their durations, exactly.
+    def lines(f):
+        return [l.rsplit(" ", 1) for l in open(os.path.join(os.path.dirname(folded), f)).read().splitlines()]
+    by_n, by_t = lines("folded.txt"), lines("folded-time.txt")
+    stacks = [s.split(";") for s, _ in by_n]
+    if any(f[-1] != "ktarget_work" or not any(x.endswith(" [kstats_target]") for x in f)
+           for f in stacks) or sum(int(w) for _, w in by_n) != n or \
+       sum(int(w) for _, w in by_t) != sum(x["duration"] for x in o) or \
+       [s for s, _ in by_n] != [s for s, _ in by_t] or len(set(s for s, _ in by_n)) != len(by_n):
+        print("folded:", by_n[:3], by_t[:3]); sys.exit(1)
+    print("# folded: %d stacks, e.g. %s" % (len(by_n), by_n[0][0][-100:]))
 '
 }
 
@@ -352,7 +371,7 @@ print(" ".join(json.load(sys.stdin)["module"]["mechanisms"]))')
 mechs=(kretprobe)
 [[ " $have " == *" fprobe "* ]] && mechs=(fprobe kretprobe)
 for mech in "${mechs[@]}"; do
-	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target" exact_ten "$mech"
+	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target$([[ $mech == kretprobe ]] && echo "; --folded by calls and time add up exactly")" exact_ten "$mech"
 done
 ok "kretprobe's 10: snapshot -o, then outliers -i -j: the same outliers as the live outliers -j" snapshot_same
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
