@@ -125,10 +125,11 @@ static error_t outliers_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp outliers_argp = {
-	outliers_options, outliers_parse, "NAME [--follow]\n-i FILE [NAME]",
+	outliers_options, outliers_parse, "NAME [--follow | --folded]\n-i FILE [NAME]",
 	"Shows the slowest calls a trace kept (kstatsctl trace FUNC --outliers ...), "
 	"oldest first: when each ended, its duration, task, CPUs at entry and exit, "
-	"and the kernel stack from its caller up, symbolized from /proc/kallsyms. "
+	"what it returned, and the kernel stack from its caller up, symbolized from "
+	"/proc/kallsyms. "
 	"Stack addresses need CAP_PERFMON or CAP_SYS_ADMIN (as the trace did); "
 	"without, the rest is shown. With -i, those a snapshot file keeps "
 	"(kstatsctl snapshot -o FILE), printed the same way.",
