@@ -28,7 +28,9 @@ written to the target's ctl, then the four metrics read with show -j:
     100, a control), and the gap may be at most 3 times it plus 10 ms:
     under TCG a stall of the emulating thread on the host is seen by the
     guest as time on its CPU, and one of a few ms can land outside the
-    calls. Runs on every kernel (no CONFIG_SCHED_INFO needed);
+    calls (a real loss would be in every run, a stall is by chance: up to
+    3 runs, one within the bound decides). Runs on every kernel (no
+    CONFIG_SCHED_INFO needed);
   - 5 ms busy calls x 100, one writer pinned beside the hog: the sum of RUNQ against the change of
     the writer's run_delay (field 2). The writer also waits outside the
     calls (its wakeup, the way back to block), so RUNQ <= run_delay, short
@@ -149,8 +151,8 @@ for cmd in (b"busy 0 100", b"busy 10000 100"):
 """
 
 
-def vs_thread_time():
-    """ONCPU of 100 busy calls of 10 ms against the writer's CPU time."""
+def thread_time_run():
+    """One run: (ONCPU's calls, their ONCPU sum, the write's CPU time, the control's)."""
     name = "t.split.exec"
     kstatsctl("trace", "--keep", "ktarget_busy", "--name", name, "--split", "--mechanism", MECH)
     cpu = str(os.cpu_count() - 1)
@@ -168,12 +170,28 @@ def vs_thread_time():
         writer.wait()
     finally:
         kstatsctl("untrace", name)
-    count, oncpu = got["ONCPU-" + name][0], got["ONCPU-" + name][1] - ctl_oncpu
-    gap = exec_ns - oncpu
-    tap(count == 200 and oncpu <= exec_ns * 1.001 and gap <= 3 * ctl_ns + 10e6,
+    return got["ONCPU-" + name][0], got["ONCPU-" + name][1] - ctl_oncpu, exec_ns, ctl_ns
+
+
+def vs_thread_time():
+    """
+    ONCPU of 100 busy calls of 10 ms against the writer's CPU time. ONCPU
+    above it is wrong in any run. Short of it by more than the bound is
+    what on-CPU time lost by the split would look like in every run,
+    whereas a stall of the emulating thread on the host lands outside the
+    calls by chance (17 ms seen beside another lane, under KASAN): so up
+    to 3 runs, and one within the bound decides.
+    """
+    runs = []
+    for _ in range(3):
+        count, oncpu, exec_ns, ctl_ns = thread_time_run()
+        runs.append("short by %.0f ns of %d, control %d ns" % (exec_ns - oncpu, exec_ns, ctl_ns))
+        if count != 200 or oncpu > exec_ns * 1.001 or exec_ns - oncpu <= 3 * ctl_ns + 10e6:
+            break
+    tap(count == 200 and oncpu <= exec_ns * 1.001 and exec_ns - oncpu <= 3 * ctl_ns + 10e6,
         "ONCPU sum %.0f ns vs the writer's CPU time %d ns across its write: not above, "
-        "short by %.0f ns <= 3 x the control's %d ns + 10 ms (200 calls: %d)"
-        % (oncpu, exec_ns, gap, ctl_ns, count))
+        "short by at most 3 x the control's %d ns + 10 ms, in one of 3 runs (200 calls: %d; "
+        "%s)" % (oncpu, exec_ns, ctl_ns, count, "; ".join(runs)))
 
 
 def runq_vs_schedstat():
