@@ -160,9 +160,11 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	strscpy_pad((char *)e->comm, current->comm, sizeof(e->comm));
 	e->flags = in_task() ? 0 : KSTATS_OUTLIER_NOTASK;
 	/* A function's return value; a section has none. */
-	e->retval = p->mode == KSTATS_MODE_FUNC ? retval : 0;
-	if (p->mode == KSTATS_MODE_FUNC)
+	e->retval = 0;
+	if (p->mode == KSTATS_MODE_FUNC) {
+		e->retval = retval;
 		e->flags |= KSTATS_OUTLIER_RETVAL;
+	}
 	kstats_outlier_stack(e, ret);
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
