@@ -121,16 +121,16 @@ struct btf *ks_btf_module_with(struct btf *vmlinux, const char *name,
 }
 
 /*
- * trace --by errno on @target ("[module:]function"): 0 if its return can
- * be keyed (or nothing is known), or the usage error, said.
+ * Whether @target ("[module:]function") returns what --by errno cannot key
+ * (BTF says so): 1 with its type in @why, or 0 (also when nothing is known).
  */
-int ks_btf_errno_check(const char *target)
+int ks_btf_errno_narrow(const char *target, char *why, size_t why_len)
 {
 	const char *env = getenv("KSTATS_BTF"), *colon = strchr(target, ':');
-	char mod[128] = "", why[128];
 	struct btf *vmlinux, *btf;
+	char mod[128] = "";
 	long ret = -1;
-	int err = 0;
+	int narrow = 0;
 
 	ks_btf_quiet();
 	if (colon && (size_t)(colon - target) < sizeof(mod))
@@ -150,18 +150,31 @@ int ks_btf_errno_check(const char *target)
 			btf = ks_btf_module(vmlinux, mod);
 			id = btf ? return_type(btf, target) : -1;
 		} else {
-			btf = ks_btf_module_with(vmlinux, target, return_type, &id, why, sizeof(why));
+			btf = ks_btf_module_with(vmlinux, target, return_type, &id, why, why_len);
 		}
 		ret = id;
 	}
-	if (btf && ret >= 0 && too_narrow(btf, ret, why, sizeof(why))) {
-		ks_set_hint("--by errno keys functions returning int, long or a pointer; "
-			    "trace it without --by, or key its caller");
-		err = ks_usage("--by errno: %s returns %s, and would read as errors it "
-			       "never returned", target, why);
-	}
+	if (btf && ret >= 0)
+		narrow = too_narrow(btf, ret, why, why_len);
 	if (btf && btf != vmlinux)
 		btf__free(btf);
 	btf__free(vmlinux);
-	return err;
+	return narrow;
+}
+
+/*
+ * trace --by errno on @target ("[module:]function"): 0 if its return can
+ * be keyed (or nothing is known), or the usage error, said.
+ */
+int ks_btf_errno_check(const char *target)
+{
+	const char *colon = strchr(target, ':');
+	char why[128];
+
+	if (!ks_btf_errno_narrow(target, why, sizeof(why)))
+		return 0;
+	ks_set_hint("--by errno keys functions returning int, long or a pointer; "
+		    "trace it without --by, or key its caller");
+	return ks_usage("--by errno: %s returns %s, and would read as errors it "
+			"never returned", colon ? colon + 1 : target, why);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [-p PID | -t TID]
+ * kstatsctl trace PATTERN|FUNC... [--from FILE] [--max N] [...]
  *                      [-C LIST] [--mechanism M] [--name NAME] [--keep]
  *                      [--budget PCT|off | --sample N] [--split] [--self]
  *                      [--cgroup PATH] [--by errno|cgroup|pid|tid|cpu [--keys N | --key-values LIST]]
@@ -16,7 +17,8 @@
  * --budget hands the trace to the module's overhead governor; --sample
  * records 1 call in N (kstats(4)). --value and --if record a value per
  * call and filter calls (trace_expr.c, expr_*.c); --dry-run prints the plan.
- * BINARY:SYMBOL is a user-space function (elf_sym.c). The module's
+ * BINARY:SYMBOL is a user-space function (elf_sym.c). Patterns ('vfs_*'),
+ * several functions or --from trace each function matched (trace_many.c). The module's
  * refusals are explained in trace_error.c.
  */
 #include <errno.h>
@@ -45,7 +47,7 @@ enum {
 	OPT_START = 0x400, OPT_END, OPT_MECH, OPT_NAME, OPT_AUTOREMOVE, OPT_MAXACTIVE,
 	OPT_BUDGET, OPT_SAMPLE, OPT_OUTLIERS, OPT_OUTLIER_RING, OPT_OUTLIER_RATE,
 	OPT_SPLIT, OPT_SELF, OPT_BY, OPT_KEYS, OPT_KEY_VALUES, OPT_CGROUP,
-	OPT_VALUE, OPT_IF, OPT_TIME, OPT_DRY_RUN, OPT_KEEP,
+	OPT_VALUE, OPT_IF, OPT_TIME, OPT_DRY_RUN, OPT_KEEP, OPT_FROM, OPT_MAX,
 };
 
 /* --by KEY: a metric per value, NAME{KEY=VALUE}; NAME must leave room for the longest. */
@@ -68,6 +70,19 @@ static const char *const split_prefixes[] = { "ONCPU", "RUNQ", "BLOCKED" };
 #define SPLIT_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("BLOCKED-"))
 #define SELF_NAME_MAX	(KSTATS_NAME_LEN - 1 - (int)strlen("SELF-"))
 
+int ks_trace_name_room(const struct ks_trace_args *a, const char *name)
+{
+	int room = KSTATS_NAME_LEN - 1 - (int)strlen("GAP-");	/* a function's */
+
+	if (a->key && KEY_NAME_MAX(a->key) < room)
+		room = KEY_NAME_MAX(a->key);
+	if (a->split && SPLIT_NAME_MAX < room)
+		room = SPLIT_NAME_MAX;
+	if (a->self && SELF_NAME_MAX < room)
+		room = SELF_NAME_MAX;
+	return strlen(name) > (size_t)room ? room : 0;
+}
+
 static const struct argp_child children[] = {
 	{ &ks_global_argp, 0, NULL, 0 },
 	{ 0 }
@@ -83,6 +98,10 @@ static const struct argp_option trace_options[] = {
 	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe, "
 	  "tracepoint or uprobe", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
+	{ "from", OPT_FROM, "FILE", 0, "Also the functions or patterns in FILE, one a "
+	  "line ('-': standard input; # comments)", 0 },
+	{ "max", OPT_MAX, "N", 0, "With patterns: trace at most N functions (default "
+	  "100, at most 4096); more matching is an error", 0 },
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
 	{ "split", OPT_SPLIT, NULL, 0, "Also where each call's (or section's) time "
 	  "went: on a CPU (ONCPU-FUNC), runnable but waiting for one (RUNQ-FUNC), "
@@ -222,6 +241,11 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 	case OPT_NAME:
 		a->name = arg;
 		break;
+	case OPT_FROM:
+		a->from = arg;
+		break;
+	case OPT_MAX:
+		return parse_positive("--max", arg, KS_TRACE_MANY_MAX, &a->max);
 	case OPT_MAXACTIVE:
 		if (ks_parse_u32(arg, 65536, &a->maxactive)) {
 			ks_usage("--maxactive: '%s' is not 0 to 65536", arg);
@@ -378,6 +402,60 @@ int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm)
 	return 0;
 }
 
+/*
+ * The request for @func as @a asks (@cpus: --cpu's bitmap of @cpus_len
+ * bytes; @key_values: --key-values' codes), but for what belongs to one
+ * kind of target (a user-space function, USDT, an expr, the cgroup).
+ */
+void ks_trace_request(struct kstats_trace *t, const struct ks_trace_args *a, const char *func,
+		      const uint8_t *cpus, size_t cpus_len, const uint64_t *key_values)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf((char *)t->name, sizeof(t->name), "%.*s", KSTATS_NAME_LEN - 1,
+		 a->name ? a->name : func);
+	if (a->end) {
+		t->start = (uint64_t)(uintptr_t)a->start;
+		t->end = (uint64_t)(uintptr_t)a->end;
+	} else {
+		t->func = (uint64_t)(uintptr_t)(a->start ? a->start : func);
+	}
+	t->frac_bits = a->bits;
+	t->mechanism = a->mech;
+	t->maxactive = a->maxactive;
+	t->budget_ppm = a->budget_ppm;
+	t->sample_every = a->sample_every;
+	if (a->pid) {
+		t->flags |= KSTATS_TRACE_TGID;
+		t->tgid = a->pid;
+	}
+	if (a->tid) {
+		t->flags |= KSTATS_TRACE_PID;
+		t->pid = a->tid;
+	}
+	if (a->cpus) {
+		t->flags |= KSTATS_TRACE_CPUS;
+		t->cpus = (uint64_t)(uintptr_t)cpus;
+		t->cpus_len = cpus_len;
+	}
+	if (!a->keep)
+		t->flags |= KSTATS_TRACE_AUTOREMOVE;
+	if (a->outliers) {
+		t->flags |= KSTATS_TRACE_OUTLIERS;
+		t->outlier_ns = a->outlier_ns;
+		t->outlier_ppm = a->outlier_ppm;
+		t->outlier_ring = a->outlier_ring;
+		t->outlier_rate = a->outlier_rate;
+	}
+	if (a->split)
+		t->flags |= KSTATS_TRACE_SPLIT;
+	if (a->self)
+		t->flags |= KSTATS_TRACE_SELF;
+	t->key = a->key;
+	t->nr_keys = a->nr_keys;
+	if (a->key_values)
+		t->key_values = (uint64_t)(uintptr_t)key_values;
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct ks_trace_args a = { .bits = 3, .mech = KSTATS_MECH_AUTO,
@@ -390,18 +468,19 @@ int cmd_trace(int argc, char **argv)
 	struct ks_plan *plan = NULL;
 	struct kstats_trace t;
 	const char *func;
-	bool one_shot;
+	bool one_shot, many;
 	int rc, done, fd = -1;
 
 	rc = ks_parse(&trace_argp, argc, argv, &a, &done);
 	if (rc || done)
 		goto out;
 	rc = EXIT_USAGE;
-	if (a.args.nr != 1) {
-		ks_usage("trace takes one FUNC");
+	many = ks_trace_many_wanted(&a);
+	if (a.args.nr != 1 && !many) {
+		ks_usage("trace takes a FUNC (or patterns of functions, or --from FILE)");
 		goto out;
 	}
-	func = a.args.v[0];
+	func = a.args.nr ? a.args.v[0] : "";
 	if (a.pid && a.tid) {
 		ks_usage("--pid and --tid do not go together");
 		goto out;
@@ -423,12 +502,29 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--cpu: '%s' is not a CPU list like 0-3,8", a.cpus);
 		goto out;
 	}
-	/* 'vfs_*': a function's name is not a metric's, nor a pattern. */
-	if (!a.name && strpbrk(func, "*?[")) {
-		ks_set_hint("'grep \" %.*s\" /proc/kallsyms' lists the functions; trace "
-			    "each one you need (a probe and a metric each)",
-			    (int)strcspn(func, "*?["), func);
-		ks_usage("'%s': trace takes one function, not a pattern", func);
+	if ((a.nr_keys || a.key_values) && !a.key) {
+		ks_usage("--%s goes with --by", a.nr_keys ? "keys" : "key-values");
+		goto out;
+	}
+	if (a.nr_keys && a.key_values) {
+		ks_usage("--keys and --key-values: the values given are the keys");
+		goto out;
+	}
+	if (a.key_values && a.key == KSTATS_KEY_COMM) {
+		ks_set_hint("--keys N keeps the first N names seen");
+		ks_usage("--key-values: not with --by comm (the module tells names "
+			 "apart by a hash only it knows)");
+		goto out;
+	}
+	if (a.key_values) {
+		int nr = ks_key_values_parse(a.key, a.key_values, key_values);
+
+		if (nr < 0)
+			goto out;
+		a.nr_keys = (uint32_t)nr;
+	}
+	if (many) {
+		rc = ks_trace_many(&a, cpus, sizeof(cpus), key_values);
 		goto out;
 	}
 	if (ks_usdt_named(a.start) || ks_usdt_named(a.end)) {
@@ -463,27 +559,6 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--self times functions: a section's callees are not "
 			 "its own (trace the functions in it with --self)");
 		goto out;
-	}
-	if ((a.nr_keys || a.key_values) && !a.key) {
-		ks_usage("--%s goes with --by", a.nr_keys ? "keys" : "key-values");
-		goto out;
-	}
-	if (a.nr_keys && a.key_values) {
-		ks_usage("--keys and --key-values: the values given are the keys");
-		goto out;
-	}
-	if (a.key_values && a.key == KSTATS_KEY_COMM) {
-		ks_set_hint("--keys N keeps the first N names seen");
-		ks_usage("--key-values: not with --by comm (the module tells names "
-			 "apart by a hash only it knows)");
-		goto out;
-	}
-	if (a.key_values) {
-		int nr = ks_key_values_parse(a.key, a.key_values, key_values);
-
-		if (nr < 0)
-			goto out;
-		a.nr_keys = (uint32_t)nr;
 	}
 	if (a.key == KSTATS_KEY_ERRNO && a.end) {
 		ks_usage("--by errno keys a function's return value: a section has "
@@ -534,48 +609,7 @@ int cmd_trace(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	memset(&t, 0, sizeof(t));
-	snprintf((char *)t.name, sizeof(t.name), "%.*s", KSTATS_NAME_LEN - 1,
-		 a.name ? a.name : func);
-	if (a.end) {
-		t.start = (uint64_t)(uintptr_t)a.start;
-		t.end = (uint64_t)(uintptr_t)a.end;
-	} else {
-		t.func = (uint64_t)(uintptr_t)(a.start ? a.start : func);
-	}
-	t.frac_bits = a.bits;
-	t.mechanism = a.mech;
-	t.maxactive = a.maxactive;
-	t.budget_ppm = a.budget_ppm;
-	t.sample_every = a.sample_every;
-	if (a.pid) {
-		t.flags |= KSTATS_TRACE_TGID;
-		t.tgid = a.pid;
-	}
-	if (a.tid) {
-		t.flags |= KSTATS_TRACE_PID;
-		t.pid = a.tid;
-	}
-	if (a.cpus) {
-		t.flags |= KSTATS_TRACE_CPUS;
-		t.cpus = (uint64_t)(uintptr_t)cpus;
-		t.cpus_len = sizeof(cpus);
-	}
-	if (one_shot)
-		t.flags |= KSTATS_TRACE_AUTOREMOVE;
-	if (a.outliers) {
-		t.flags |= KSTATS_TRACE_OUTLIERS;
-		t.outlier_ns = a.outlier_ns;
-		t.outlier_ppm = a.outlier_ppm;
-		t.outlier_ring = a.outlier_ring;
-		t.outlier_rate = a.outlier_rate;
-	}
-	if (a.split)
-		t.flags |= KSTATS_TRACE_SPLIT;
-	if (a.self)
-		t.flags |= KSTATS_TRACE_SELF;
-	t.key = a.key;
-	t.nr_keys = a.nr_keys;
+	ks_trace_request(&t, &a, func, cpus, sizeof(cpus), key_values);
 	if (user.fd >= 0) {
 		up.fd = user.fd;
 		up.role = KSTATS_UPROBE_FUNC;
@@ -593,8 +627,6 @@ int cmd_trace(int argc, char **argv)
 		t.nr_uprobes = usdt->nr;
 		t.uprobe_size = sizeof(usdt->up[0]);
 	}
-	if (a.key_values)
-		t.key_values = (uint64_t)(uintptr_t)key_values;
 	if (a.x.value || a.x.pred)
 		t.expr = (uint64_t)(uintptr_t)&plan->e;
 	rc = EXIT_RUNTIME;

@@ -15,6 +15,7 @@ struct ks_trace_run {
 	long count;		/* with interval: at most this many; 0: no limit */
 	enum ks_format format;
 	const char *output;	/* with interval: the HdrHistogram log's path */
+	const char *label;	/* what "tracing ..." names (NULL: the first metric) */
 };
 /*
  * A trace's metrics one-shot prints: NAME, with --self SELF-NAME, with
@@ -55,6 +56,8 @@ int ks_trace_unsupported(void);
 /* --outliers: "5ms" (ns) or "p99.9" (ppm); 0 or EINVAL (usage printed). */
 int ks_parse_outliers(const char *arg, uint64_t *ns, uint32_t *ppm);
 int ks_btf_errno_check(const char *target);	/* btf.c: trace --by errno */
+/* btf.c: 1 if @target's return type cannot be keyed by errno (its type in @why). */
+int ks_btf_errno_narrow(const char *target, char *why, size_t why_len);
 
 /* trace --value/--if (trace_expr.c): as given. */
 struct ks_trace_expr {

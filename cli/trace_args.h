@@ -30,7 +30,34 @@ struct ks_trace_args {
 	struct ks_trace_expr x;		/* --value, --if, --time */
 	bool dry_run;
 	struct ks_trace_run run;
+	const char *from;		/* --from FILE */
+	uint32_t max;			/* --max: 0, the default */
 };
+
+/* Many functions (trace_many.c): --max's default and limit. */
+#define KS_TRACE_MANY_DEFAULT	100
+#define KS_TRACE_MANY_MAX	4096
+
+struct kstats_trace;
+/*
+ * The request for @func as @a asks (trace.c): @cpus --cpu's bitmap of
+ * @cpus_len bytes, @key_values --key-values' codes.
+ */
+void ks_trace_request(struct kstats_trace *t, const struct ks_trace_args *a, const char *func,
+		      const uint8_t *cpus, size_t cpus_len, const uint64_t *key_values);
+/* Whether @a asks for many functions: several, a pattern, or --from. */
+bool ks_trace_many_wanted(const struct ks_trace_args *a);
+/*
+ * Traces each function @a's patterns match, a trace each, then runs as
+ * one-shot or --keep says: 0 or an exit code, with what was skipped said.
+ */
+int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
+		  const uint64_t *key_values);
+/*
+ * 0 when @name leaves room for the metrics @a adds to it (NAME{KEY=...},
+ * BLOCKED-NAME, SELF-NAME), else the most it may be (trace.c).
+ */
+int ks_trace_name_room(const struct ks_trace_args *a, const char *name);
 
 /* --mechanism's spellings, by KSTATS_MECH_* (trace.c). */
 #define KS_TRACE_NR_MECHS	(KSTATS_MECH_UPROBE + 1)

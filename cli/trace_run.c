@@ -98,6 +98,19 @@ static void free_all(struct ks_metric *m, size_t n)
 	free(m);
 }
 
+/* Whether @name is a key's metric of one of @names[0..n): NAME{KEY=VALUE}. */
+static bool key_of(const char *name, const char *const *names, size_t n)
+{
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(names[i]);
+		if (!strncmp(name, names[i], len) && name[len] == '{')
+			return true;
+	}
+	return false;
+}
+
 /*
  * Snapshots @names[0..n), then, for a keyed trace, its key's metrics (in
  * the registry as LIST makes them), into a new array; its length in @nr.
@@ -106,8 +119,8 @@ static int snap_all(int fd, const char *const *names, size_t n, bool keyed,
 		    struct ks_metric **out, size_t *nr)
 {
 	struct kstats_metric_info *li = NULL;
-	size_t base = strlen(names[0]), k = n, i;
 	struct ks_metric *m;
+	size_t k = n, i;
 	uint32_t nli = 0;
 	int rc = 0;
 
@@ -117,8 +130,7 @@ static int snap_all(int fd, const char *const *names, size_t n, bool keyed,
 	for (i = 0; i < n && !rc; i++)
 		rc = ks_snapshot_live(fd, names[i], &m[i], false);
 	for (i = 0; i < nli && !rc; i++)
-		if (!strncmp((const char *)li[i].name, names[0], base) &&
-		    li[i].name[base] == '{')
+		if (key_of((const char *)li[i].name, names, n))
 			rc = ks_snapshot_live(fd, (const char *)li[i].name, &m[k++], false);
 	free(li);
 	*out = m;
@@ -140,7 +152,7 @@ int ks_trace_run(int fd, const char *const *names, size_t n, bool keyed,
 	struct ks_show sh = { 0 };
 	struct timespec start, end, next;
 	bool stop = false, signalled;
-	const char *name = names[0];
+	const char *name = r->label ? r->label : names[0];
 	size_t nprev = 0, ncur = 0;
 	uint64_t start_ns;
 	sigset_t sigs;

@@ -23,7 +23,7 @@
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
 			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | \
 			 KSTATS_FEAT_USDT | KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS | \
-			 KSTATS_FEAT_COMM_KEY)
+			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -421,7 +421,8 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	struct kstats_trace *t = arg;
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
-			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP;
+			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP |
+			  KSTATS_TRACE_MATCHED;
 	struct kstats_uprobe *up;
 	struct kstats_expr_prog *expr;
 	char *func, *start, *end;
@@ -439,7 +440,8 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
 	    (!(t->flags & KSTATS_TRACE_CGROUP) && t->cgroup_fd) || t->cgroup_pad ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
-	    ((t->flags & KSTATS_TRACE_SELF) && !t->func) ||
+	    ((t->flags & (KSTATS_TRACE_SELF | KSTATS_TRACE_MATCHED)) && !t->func) ||
+	    ((t->flags & KSTATS_TRACE_MATCHED) && t->mechanism == KSTATS_MECH_UPROBE) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
 		return -EINVAL;
 	/* A user function's form first: a USDT section runs no expr (-EOPNOTSUPP). */

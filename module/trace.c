@@ -49,8 +49,9 @@ static int kstats_resolve(const char *sym, unsigned long *addr)
 	 * in between.
 	 */
 	lockdep_assert_held(&kstats_trace_lock);
+	if (kstats_own_symbol(sym))
+		return -ELOOP;
 	err = register_kprobe(&kp);
-
 	if (err)
 		return err == -EILSEQ ? -EINVAL : err;
 	*addr = (unsigned long)kp.addr;
@@ -354,9 +355,20 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (p->mech == KSTATS_MECH_UPROBE)
 		p->gov.budget_ppm = 0;
 
+	/* A pattern's match: a kernel function, its place checked first. */
+	if ((req->flags & KSTATS_TRACE_MATCHED) &&
+	    (p->mode != KSTATS_MODE_FUNC || p->mech == KSTATS_MECH_UPROBE)) {
+		err = -EINVAL;
+		goto free;
+	}
 	err = mutex_lock_killable(&kstats_trace_lock);
 	if (err)
 		goto free;
+	if (req->flags & KSTATS_TRACE_MATCHED) {
+		err = kstats_match_check(func);
+		if (err)
+			goto unlock;
+	}
 	/* The module cannot call user code: no floor for user functions. */
 	p->floor_ns = p->mech == KSTATS_MECH_UPROBE ? 0 : kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, req, target);

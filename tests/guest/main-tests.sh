@@ -15,6 +15,9 @@ failed=()
 #   module's values and predicates are checked on every lane, in
 #   trace-tests); trace's one-shot default, --keep, -o and untrace --all
 #   (habits-tests) on 6.1 and 7.3, the oldest and newest kernels;
+# - patterns and several functions (many-tests) where fprobe and kprobes
+#   differ: 6.1 (kretprobe only), 6.12, 7.3 (fprobe on the function
+#   graph), and under the sanitizers;
 # - 6.1 boots a second time with 240 possible CPUs (tests/lane.sh,
 #   bigcpu-tests.sh): there every suite takes 2-4 times as long;
 # - the ioctl fuzzer, load-trace-unload cycles and mixed stress where the
@@ -32,17 +35,17 @@ failed=()
 #   (0.3-1 s a round; 'tests/guest/churn-tests.sh DIR 1000' by hand).
 case ${KSTATS_LANE:-} in
 6.1) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
-	uprobe-tests habits-tests) ;;
+	uprobe-tests habits-tests many-tests) ;;
 6.12) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
-	quantile-tests split-tests uprobe-tests) ;;
+	quantile-tests split-tests uprobe-tests many-tests) ;;
 7.3) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
-	value-tests uprobe-tests habits-tests cli-tests) ;;
+	value-tests uprobe-tests habits-tests many-tests cli-tests) ;;
 debug) suites=(lane-tests abi-tests trace-tests outlier-tests churn-tests split-tests
-	"fuzz-tests 40000 3 15" uprobe-tests) ;;
+	"fuzz-tests 40000 3 15" uprobe-tests many-tests) ;;
 6.12-rt) suites=(abi-tests trace-tests churn-tests split-tests uprobe-tests) ;;
 7.3-rt) suites=(trace-tests uprobe-tests) ;;
 *) suites=(lane-tests abi-tests trace-tests outlier-tests control-tests churn-tests
-	quantile-tests split-tests value-tests uprobe-tests habits-tests cli-tests) ;;
+	quantile-tests split-tests value-tests uprobe-tests habits-tests many-tests cli-tests) ;;
 esac
 case ${KSTATS_LANE:-} in
 6.1 | 6.12 | 7.3) export KSTATS_ABI_PASSES=1 ;;

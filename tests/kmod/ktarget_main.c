@@ -51,6 +51,11 @@
  *				"values" then reads each call's struct kv_call
  *   values_hot N		N calls of ktarget_value(o, 5000), o's chain whole,
  *				back to back; "elapsed" reads the ns
+ *   many N R			the first N of ktarget_many_00.._31 (N <= 32)
+ *				round-robin R times, and ktarget_many_notrace()
+ *				each round; "many_counts" reads each one's calls
+ *				since load (ktarget_many.c)
+ *   many_one I R		ktarget_many_I R times (I from 0)
  *   rcu_hold			work inside one RCU read-side section, so that
  *				synchronize_rcu() elsewhere waits, until 0 is
  *				written to "rcu_holding" (which reads 1
@@ -72,6 +77,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "ktarget_trace.h"
+#include "ktarget_many.h"
 #include "ktarget_values.h"
 
 static struct dentry *dir;
@@ -514,6 +520,10 @@ static int ctl_cmd(char *buf)
 	}
 	if (!strcmp(cmd, "values") && n == 4)
 		return ktarget_values(a, b, c, &calls);
+	if (!strcmp(cmd, "many") && n == 3)
+		return kmany_run(a, b, &calls);
+	if (!strcmp(cmd, "many_one") && n == 3)
+		return kmany_run_one(a, b, &calls);
 	if (!strcmp(cmd, "values_hot") && n == 2)
 		return ktarget_values_hot(a, &calls, &elapsed);
 	if (!strcmp(cmd, "hammer") && n == 2)
@@ -650,6 +660,7 @@ static int __init target_init(void)
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	ktarget_values_init(dir);
+	kmany_init(dir);
 	return 0;
 }
 

@@ -92,6 +92,7 @@
 #define KSTATS_FEAT_UPROBE_EXPR	(1ULL << 16)	/* TRACE's expr on a user-space function */
 #define KSTATS_FEAT_TASK_KEYS	(1ULL << 17)	/* KSTATS_KEY_PID, _TID, _CPU */
 #define KSTATS_FEAT_COMM_KEY	(1ULL << 18)	/* KSTATS_KEY_COMM */
+#define KSTATS_FEAT_MATCHED	(1ULL << 19)	/* TRACE's KSTATS_TRACE_MATCHED */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -309,6 +310,15 @@ struct kstats_record {
  * (INFO: KSTATS_FEAT_SPLIT, KSTATS_FEAT_SELF).
  * -EPERM: also when the kernel is locked down against kprobes.
  *
+ * A function a pattern matched (KSTATS_TRACE_MATCHED, functions only,
+ * KSTATS_FEAT_MATCHED): a user who asks for 'vfs_*' did not choose each
+ * function, so the module refuses more than for a function named alone:
+ * -ENXIO, a function without an ftrace call site (notrace, a .cold
+ * fragment, assembly: a kretprobe there may not see a call's return);
+ * -EDEADLK, the stack unwinder and what kstats' handlers call (their
+ * calls from kstats' own probes would be missed, or recurse). -EINVAL:
+ * the flag with start and end.
+ *
  * Cost: every call kstats records costs a calibrated call_cost_ps, every
  * call it declines a smaller skip_cost_ps (SNAPSHOT). sample_every N > 1
  * records 1 call in N on each CPU, always. Else budget_ppm (or, if 0, the
@@ -403,6 +413,7 @@ struct kstats_record {
 #define KSTATS_TRACE_SPLIT	(1U << 5)	/* + ONCPU-, RUNQ-, BLOCKED-NAME */
 #define KSTATS_TRACE_SELF	(1U << 6)	/* + SELF-NAME: less traced callees */
 #define KSTATS_TRACE_CGROUP	(1U << 7)	/* only tasks under cgroup_fd */
+#define KSTATS_TRACE_MATCHED	(1U << 8)	/* func came from a pattern (below) */
 #define KSTATS_KEY_NONE		0
 #define KSTATS_KEY_ERRNO	1	/* NAME{errno=0}, NAME{errno=-11}, ... */
 #define KSTATS_KEY_CGROUP	2	/* NAME{cgroup=1}, NAME{cgroup=4242}, ... */

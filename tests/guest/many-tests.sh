@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# kstatsctl trace with patterns and several functions (issue 32), inside the
+# VM (tests/vm/run.sh), from the repository root as root, with cli/kstatsctl
+# built on the host beforehand. Prints TAP; exits non-zero if any test
+# failed.
+# Usage: tests/guest/many-tests.sh BUILD_DIR
+#   BUILD_DIR/module/kstats.ko, BUILD_DIR/tests/kmod/kstats_target.ko
+#
+# kstats_target's ktarget_many_00.._31 count their own calls ("many_counts",
+# read before and after): every count below is the difference, exact.
+# ktarget_many_notrace has no ftrace call site: a pattern must skip it. Runs
+# are waited for by state (the "tracing" line, bpftrace's own output), never
+# by time.
+set -uo pipefail
+build=${1:?usage: many-tests.sh BUILD_DIR}
+build=$(realpath "$build")
+top=$PWD
+K=${KSTATS_CTL:-$top/cli/kstatsctl}
+dbg=/sys/kernel/debug/kstats_target
+ctl=$dbg/ctl
+schema=$top/cli/kstatsctl.schema.json
+validate=$top/tests/cli/validate.py
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+export KSTATS_COLOR=never
+. tests/guest/tap.sh
+
+cleanup() {
+	"$K" untrace --all >/dev/null 2>&1
+	rmmod kstats_target 2>/dev/null
+	rmmod kstats 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+insmod "$build/module/kstats.ko" && insmod "$build/tests/kmod/kstats_target.ko" ||
+	{ echo "Bail out! cannot load kstats and kstats_target"; exit 1; }
+
+list_empty() {
+	local out
+	out=$("$K" list) || return 1
+	[[ $out == "no metrics" ]] || { echo "$out"; return 1; }
+}
+ok "list is empty to begin with" list_empty
+
+# kstats' counts (count + misses) of ktarget_many_00.._31 in a show -j
+# document against the target's own counts between two reads of
+# many_counts: equal, function by function, and each WANT.
+counts_match() {	# counts_match SHOW_JSON BEFORE AFTER WANT
+	"$py" - "$@" <<-'EOF'
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	before = [int(x) for x in open(sys.argv[2]).read().split()]
+	after = [int(x) for x in open(sys.argv[3]).read().split()]
+	want = int(sys.argv[4])
+	got = {m["name"]: m["count"] + m["trace"]["misses"] for m in doc["metrics"]}
+	bad = []
+	for i in range(32):
+	    name = "ktarget_many_%02d" % i
+	    own = after[i] - before[i]
+	    if own != want or got.get(name) != own:
+	        bad.append("%s: kstats %s, the target %d" % (name, got.get(name), own))
+	if "ktarget_many_notrace" in got:
+	    bad.append("ktarget_many_notrace traced")
+	print("# 32 functions: each %d calls by its own count and by kstats'" % want)
+	for b in bad:
+	    print("# " + b)
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+# --keep -j: 32 traced, the notrace one skipped by the module (ENXIO).
+kept() {	# kept MECH
+	"$K" -j trace 'ktarget_many_*' --mechanism "$1" --keep >"$tmp/keep.json" \
+		2>"$tmp/keep.err" || { cat "$tmp/keep.err"; return 1; }
+	"$py" "$validate" schema "$schema" "$tmp/keep.json" || return 1
+	"$py" - "$tmp/keep.json" <<-'EOF' || { cat "$tmp/keep.json" "$tmp/keep.err"; return 1; }
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	want = ["ktarget_many_%02d" % i for i in range(32)]
+	sys.exit(sorted(d["functions"]) != want or
+	         [(s["function"], s.get("errno")) for s in d["skipped"]] !=
+	         [("ktarget_many_notrace", "ENXIO")])
+	EOF
+	grep -q '^kstatsctl:   ktarget_many_notrace: no ftrace call site' "$tmp/keep.err"
+}
+
+counted() {
+	cat "$dbg/many_counts" >"$tmp/before" && echo "many 32 7" >"$ctl" &&
+		cat "$dbg/many_counts" >"$tmp/after" || return 1
+	"$K" -j show 'ktarget_many_*' >"$tmp/show.json" &&
+		counts_match "$tmp/show.json" "$tmp/before" "$tmp/after" 7
+}
+
+# bpftrace counts the same calls per function: its kprobe:ktarget_many_*
+# (kprobe_multi, or a kprobe each in name order) and kstats' traces,
+# attached first, see the same calls. Attached is proven: warm-up calls of
+# ktarget_many_31 alone (the last in name order) until bpftrace reports
+# one. bpftrace stops itself at a call of ktarget_sleep() (see
+# trace_bpftrace.c for why never by a signal).
+bpf_prog='BEGIN { printf("begin\n"); }
+kprobe:ktarget_many_* { @[probe] = count(); if (@go == 0) { @go = 1; printf("attached\n"); } }
+kprobe:ktarget_sleep { exit(); }'
+with_bpftrace() {
+	local pid warm=0
+	command -v bpftrace >/dev/null || { echo "no bpftrace"; return 1; }
+	bpftrace -e "$bpf_prog" >"$tmp/bpf.out" 2>"$tmp/bpf.err" &
+	pid=$!
+	wait_for grep -q '^begin' "$tmp/bpf.out" || { kill -KILL "$pid"; cat "$tmp/bpf.err"; return 1; }
+	until grep -q '^attached' "$tmp/bpf.out"; do
+		((warm++ < 600)) || { kill -KILL "$pid"; return 1; }
+		echo "many_one 31 1" >"$ctl"
+		sleep 0.1
+	done
+	"$K" -j show 'ktarget_many_*' >"$tmp/mid.json" &&
+		cat "$dbg/many_counts" >"$tmp/before" && echo "many 32 5" >"$ctl" &&
+		cat "$dbg/many_counts" >"$tmp/after" &&
+		"$K" -j show 'ktarget_many_*' >"$tmp/end.json" || { kill -KILL "$pid"; return 1; }
+	echo "sleep 1 1" >"$ctl"
+	timeout 60 tail --pid="$pid" -f /dev/null || { kill -KILL "$pid"; return 1; }
+	wait "$pid"
+	"$py" - "$tmp/bpf.out" "$tmp/mid.json" "$tmp/end.json" "$warm" <<-'EOF'
+	import json, re, sys
+	bpf = {m.group(1): int(m.group(2)) for m in
+	       re.finditer(r"@\[kprobe:(ktarget_many_\w+)\]: (\d+)", open(sys.argv[1]).read())}
+	def counts(path):
+	    return {m["name"]: m["count"] + m["trace"]["misses"]
+	            for m in json.load(open(path))["metrics"]}
+	mid, end = counts(sys.argv[2]), counts(sys.argv[3])
+	warm = int(sys.argv[4])
+	bad = []
+	for i in range(32):
+	    name = "ktarget_many_%02d" % i
+	    k = end[name] - mid[name]
+	    b = bpf.get(name, 0)
+	    # _31's count in bpftrace also holds the warm-up calls it saw (1..warm).
+	    if k != 5 or not (b == k if i < 31 else k + 1 <= b <= k + warm):
+	        bad.append("%s: bpftrace %d, kstats %d" % (name, b, k))
+	print("# bpftrace and kstats, 32 functions x 5 calls: %s (%d warm-up calls)" %
+	      ("the same" if not bad else "differ", warm))
+	for x in bad:
+	    print("# " + x)
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+untraced() {
+	"$K" untrace 'ktarget_many_*' && list_empty
+}
+
+# One-shot: the histograms of the ten, Ctrl-C, nothing left.
+oneshot() {	# oneshot MECH
+	local pid
+	"$K" trace 'ktarget_many_0*' --mechanism "$1" >"$tmp/once.txt" 2>"$tmp/once.err" &
+	pid=$!
+	wait_for grep -q '^kstatsctl: tracing 10 functions until Ctrl-C$' "$tmp/once.err" ||
+		{ kill -INT "$pid"; cat "$tmp/once.err"; return 1; }
+	echo "many 32 3" >"$ctl" && kill -INT "$pid" && wait "$pid" || return 1
+	[[ $(grep -c '^count 3 ' "$tmp/once.txt") == 10 ]] ||
+		{ cat "$tmp/once.txt" "$tmp/once.err"; return 1; }
+	list_empty
+}
+
+have=$("$K" info -j | "$py" -c 'import json, sys
+print(" ".join(json.load(sys.stdin)["module"]["mechanisms"]))')
+mechs=(kretprobe)
+[[ " $have " == *" fprobe "* ]] && mechs=(fprobe kretprobe)
+for mech in "${mechs[@]}"; do
+	ok "$mech: trace 'ktarget_many_*' --keep -j: the 32 traced, ktarget_many_notrace skipped (ENXIO, no ftrace call site)" kept "$mech"
+	ok "$mech: 32 x 7 calls: each function's count is its own count, exactly" counted
+	[[ $mech == kretprobe ]] &&
+		ok "$mech: bpftrace's kprobe:ktarget_many_* counts the same calls per function" with_bpftrace
+	ok "$mech: untrace 'ktarget_many_*': list empty" untraced
+	ok "$mech: one-shot 'ktarget_many_0*', Ctrl-C: 10 histograms of exactly 3 calls, list empty" oneshot "$mech"
+done
+
+# Named alone, a function is the user's choice: kretprobe takes the notrace one.
+named() {
+	"$K" trace ktarget_many_notrace ktarget_many_00 --mechanism kretprobe --keep \
+		2>"$tmp/named.err" || { cat "$tmp/named.err"; return 1; }
+	echo "many 1 4" >"$ctl" && "$K" -j show ktarget_many_notrace ktarget_many_00 >"$tmp/named.json" &&
+		"$K" untrace ktarget_many_notrace ktarget_many_00 || return 1
+	"$py" -c 'import json, sys
+sys.exit([m["count"] for m in json.load(open(sys.argv[1]))["metrics"]] != [4, 4])' "$tmp/named.json" &&
+		list_empty
+}
+ok "kretprobe: trace ktarget_many_notrace ktarget_many_00 (named, no pattern): both traced, 4 calls each" named
+
+# What a pattern must not trace: kstats' own functions, the unwinder, __init.
+ok "trace 'kstats:*': every function refused (kstats' own), exit 1, nothing traced" \
+	expect 1 "none of the [0-9]+ functions could be traced" "$K" trace 'kstats:*' --max 4096 --keep
+ok "  ... and each said so" expect 1 "a function of kstats itself" "$K" trace 'kstats:*' --max 4096 --keep
+ok "  ... list empty" list_empty
+# Named alone too, and its last function: refused by kstats' own symbols,
+# before kprobes decodes it (6.12 oopsed there: its end is the text's).
+ok "trace kstats_exit (named): part of kstats, exit 1, no oops" \
+	expect 1 "kstats_exit cannot be traced: it is part of kstats" "$K" trace kstats_exit --keep
+ok "trace kstats:kstats_exit (named, with its module): part of kstats, exit 1" \
+	expect 1 "cannot be traced: it is part of kstats" "$K" trace kstats:kstats_exit --keep
+ok "trace 'unwind_*': the stack unwinder, refused, exit 1" \
+	expect 1 "unwind_next_frame: the stack unwinder" "$K" trace 'unwind_*' --keep
+ok "  ... list empty" list_empty
+ok "trace 'vfs_caches_init*': __init text, skipped before asking, exit 1" \
+	expect 1 "vfs_caches_init: __init text, freed after boot" "$K" trace 'vfs_caches_init*' --keep
+ok "trace 'ktarget_many_*' --max 10: over it, exit 2, the number said" \
+	expect 2 "'ktarget_many_\\*': 33 functions to trace, over --max 10" \
+	"$K" trace 'ktarget_many_*' --max 10 --keep
+ok "trace 'nomatch_xyz_*': matches nothing, exit 1" \
+	expect 1 "'nomatch_xyz_\\*' matches no kernel function" "$K" trace 'nomatch_xyz_*' --keep
+ok "list empty at the end" list_empty
+
+tap_end
