@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstatsctl trace FUNC [--bits B] [--start X --end Y] [-p PID | -t TID]
- * kstatsctl trace PATTERN|FUNC... [--from FILE] [--max N] [...]
+ * kstatsctl trace PATTERN|FUNC... [--functions FILE] [--max N] [...]
  *                      [-C LIST] [--mechanism M] [--name NAME] [--keep]
  *                      [--budget PCT|off | --sample N] [--split] [--self]
  *                      [--cgroup PATH] [--by errno|cgroup|pid|tid|cpu [--keys N | --key-values LIST]]
@@ -18,7 +18,7 @@
  * records 1 call in N (kstats(4)). --value and --if record a value per
  * call and filter calls (trace_expr.c, expr_*.c); --dry-run prints the plan.
  * BINARY:SYMBOL is a user-space function (elf_sym.c). Patterns ('vfs_*'),
- * several functions or --from trace each function matched (trace_many.c). The module's
+ * several functions or --functions trace each function matched (trace_many.c). The module's
  * refusals are explained in trace_error.c.
  */
 #include <errno.h>
@@ -98,8 +98,8 @@ static const struct argp_option trace_options[] = {
 	{ "mechanism", OPT_MECH, "M", 0, "auto (default), fprobe, kretprobe, kprobe, "
 	  "tracepoint or uprobe", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "The metric's name (default: FUNC)", 0 },
-	{ "from", OPT_FROM, "FILE", 0, "Also the functions or patterns in FILE, one a "
-	  "line ('-': standard input; # comments)", 0 },
+	{ "functions", OPT_FROM, "FILE", 0, "Also the functions or patterns in FILE, one "
+	  "a line ('-': standard input; # comments)", 0 },
 	{ "max", OPT_MAX, "N", 0, "With patterns: trace at most N functions (default "
 	  "100, at most 4096); more matching is an error", 0 },
 	{ "maxactive", OPT_MAXACTIVE, "N", 0, "Calls in flight at once; more are missed", 0 },
@@ -351,7 +351,7 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp trace_argp = {
-	trace_options, trace_parse, "FUNC",
+	trace_options, trace_parse, "FUNC\n'PATTERN'|FUNC...",
 	"Times every call of the kernel function FUNC ([module:]symbol), or the "
 	"section from --start X to --end Y, into a metric named FUNC (and the time "
 	"between calls into GAP-FUNC). X and Y are functions, or tracepoints: "
@@ -361,7 +361,11 @@ const struct argp trace_argp = {
 	"a library name (c:malloc), through --pid's mappings if given; its metric "
 	"is FILE:SYMBOL (libc.so.6:malloc). It traces until Ctrl-C (or --duration, "
 	"or --count intervals), prints the histogram and untraces; --keep leaves "
-	"the trace, for 'kstatsctl show' and 'kstatsctl untrace'.",
+	"the trace, for 'kstatsctl show' and 'kstatsctl untrace'. Several "
+	"functions, shell patterns of them ('vfs_*', 'MODULE:tcp_*') or --functions FILE "
+	"trace each function a trace of its own, named by it; a pattern's matches "
+	"skip what must not be traced (notrace functions, the unwinder, kstats, "
+	"__init text), each said with its reason.",
 	children, NULL, NULL
 };
 
@@ -477,7 +481,7 @@ int cmd_trace(int argc, char **argv)
 	rc = EXIT_USAGE;
 	many = ks_trace_many_wanted(&a);
 	if (a.args.nr != 1 && !many) {
-		ks_usage("trace takes a FUNC (or patterns of functions, or --from FILE)");
+		ks_usage("trace takes a FUNC (or patterns of functions, or --functions FILE)");
 		goto out;
 	}
 	func = a.args.nr ? a.args.v[0] : "";

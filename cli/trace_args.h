@@ -30,7 +30,7 @@ struct ks_trace_args {
 	struct ks_trace_expr x;		/* --value, --if, --time */
 	bool dry_run;
 	struct ks_trace_run run;
-	const char *from;		/* --from FILE */
+	const char *from;		/* --functions FILE */
 	uint32_t max;			/* --max: 0, the default */
 };
 
@@ -45,7 +45,7 @@ struct kstats_trace;
  */
 void ks_trace_request(struct kstats_trace *t, const struct ks_trace_args *a, const char *func,
 		      const uint8_t *cpus, size_t cpus_len, const uint64_t *key_values);
-/* Whether @a asks for many functions: several, a pattern, or --from. */
+/* Whether @a asks for many functions: several, a pattern, or --functions. */
 bool ks_trace_many_wanted(const struct ks_trace_args *a);
 /*
  * Traces each function @a's patterns match, a trace each, then runs as

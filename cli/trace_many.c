@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstatsctl trace PATTERN|FUNC... [--from FILE] [--max N] [trace's options]
+ * kstatsctl trace PATTERN|FUNC... [--functions FILE] [--max N] [trace's options]
  *
  * Many functions at once, as funclatency -F 'vfs_*' and bpftrace's
  * kprobe:vfs_* take them: each function matched is a trace of its own,
@@ -82,7 +82,7 @@ static struct many_fn *add(struct many *m, const char *name, bool matched,
 	return f;
 }
 
-/* --from FILE's lines ('-': standard input), blank ones and # comments not. */
+/* --functions FILE's lines ('-': standard input), blank ones and # comments not. */
 static int read_from(const char *path, struct ks_names *pats)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -90,7 +90,7 @@ static int read_from(const char *path, struct ks_names *pats)
 	size_t cap = 0;
 
 	if (!f)
-		return ks_fail(EXIT_USAGE, NULL, "--from %s: %s", path, strerror(errno));
+		return ks_fail(EXIT_USAGE, NULL, "--functions %s: %s", path, strerror(errno));
 	while (getline(&line, &cap, f) >= 0) {
 		for (p = line; *p == ' ' || *p == '\t'; p++)
 			;
@@ -108,7 +108,7 @@ static int read_from(const char *path, struct ks_names *pats)
 		fclose(f);
 	if (!pats->nr)
 		return ks_fail(EXIT_USAGE, "one function or pattern a line ('vfs_*')",
-			       "--from %s: no function in it", path);
+			       "--functions %s: no function in it", path);
 	return 0;
 }
 
@@ -333,7 +333,7 @@ static int check_options(const struct ks_trace_args *a, const struct ks_names *p
 	for (i = 0; i < pats->nr; i++)
 		if (!strncmp(pats->v[i], "tp:", 3) || ks_usym_wanted(pats->v[i], false)) {
 			ks_set_hint("trace a tracepoint or a user-space function alone");
-			return ks_usage("'%s': several functions are kernel functions",
+			return ks_usage("'%s': with several functions, each is a kernel function",
 					pats->v[i]);
 		}
 	return 0;

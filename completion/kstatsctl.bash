@@ -17,7 +17,7 @@ declare -gA _kstatsctl_opts=(
 	[start]="--all"
 	[stop]="--all"
 	[reset]="--all"
-	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --maxactive --split --self --cgroup --by --keys --key-values --keep --budget --sample --duration --interval --count --output --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
+	[trace]="--bits --start --end --pid --tid --cpu --mechanism --name --functions --max --maxactive --split --self --cgroup --by --keys --key-values --keep --budget --sample --duration --interval --count --output --format --outliers --outlier-ring --outlier-rate --value --time --if --dry-run"
 	[untrace]="--all"
 	[outliers]="--input --format --follow --pid --tid --cpu --comm --min --folded --weight"
 	[snapshot]="--output --all"
@@ -120,7 +120,7 @@ _kstatsctl()
 		--from | --to | -d | --duration | -p | -t | -C | -c | \
 		-o | --output | -m | --metric | -b | --bits | --mechanism | --cpu | \
 		-w | --watch | --count | --interval | --ns | --bucket-bits | --fail-if | --undecided | \
-		--pid | --tid | --name | --maxactive | --start | --end | --budget | --sample | \
+		--pid | --tid | --name | --max | --maxactive | --functions | --start | --end | --budget | --sample | \
 		--value | --if | \
 		--title | --width | --height | --palette) ((i++)) ;;
 		-*) ;;
@@ -157,7 +157,7 @@ _kstatsctl()
 			COMPREPLY=($(compgen -W "hist percentiles cdf raw json csv prometheus" -- "$cur"))
 		fi
 		return ;;
-	--device | -i | --input | -o | --output)
+	--device | -i | --input | -o | --output | --functions)
 		_kstatsctl_files "$cur"; return ;;
 	--mechanism)
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint uprobe" -- "$cur"))
@@ -186,7 +186,7 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "tp: usdt:" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return ;;
-	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --duration | --ns | --pid | --tid | --name | --maxactive | --sample)
+	--fail-if | --percentiles | --cpu | --watch | --count | --interval | --duration | --ns | --pid | --tid | --name | --max | --maxactive | --sample)
 		return ;;
 	--budget)
 		COMPREPLY=($(compgen -W "0.5% 1% 2% 5% off" -- "$cur")); return ;;

@@ -528,7 +528,7 @@ void test_info(void)
 			      KSTATS_FEAT_KEYS | KSTATS_FEAT_CGROUP | KSTATS_FEAT_KEY_VALUES |
 			      KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | KSTATS_FEAT_USDT |
 			      KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS |
-			      KSTATS_FEAT_COMM_KEY;
+			      KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;

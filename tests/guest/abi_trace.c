@@ -25,7 +25,13 @@ _Static_assert(sizeof(NAME_59) == TRACE_NAME_MAX + 1 && sizeof(NAME_63) == 64, "
 const struct tcase trace_cases[] = {
 	/* Fields that must be 0, and the numbers' ranges. */
 	{ "flags bit 4 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 4) }, .expect = EINVAL },
-	{ "flags bit 8 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 8) }, .expect = EINVAL },
+	{ "flags bit 9 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 9) }, .expect = EINVAL },
+	/* A pattern's match (KSTATS_TRACE_MATCHED): a kernel function only. */
+	{ "MATCHED on a function", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_MATCHED) }, .expect = OK },
+	{ "MATCHED on a section", C_TRACE, .how = H_SECTION,
+	  .set = { TSET(flags, KSTATS_TRACE_MATCHED) }, .expect = EINVAL },
+	{ "MATCHED with mechanism uprobe", C_TRACE,
+	  .set = { TSET(flags, KSTATS_TRACE_MATCHED), MECH(UPROBE) }, .expect = EINVAL },
 	{ "flags bit 31", C_TRACE, .set = { TSET(flags, 1u << 31) }, .expect = EINVAL },
 	{ "every known flag, no pid, tgid or cpus", C_TRACE, .set = { TSET(flags, 0xf) }, .expect = EINVAL },
 	{ "every known flag: own pid and tgid, every CPU", C_TRACE,

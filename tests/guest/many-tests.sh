@@ -178,8 +178,8 @@ done
 named() {
 	"$K" trace ktarget_many_notrace ktarget_many_00 --mechanism kretprobe --keep \
 		2>"$tmp/named.err" || { cat "$tmp/named.err"; return 1; }
-	echo "many 1 4" >"$ctl" && "$K" -j show ktarget_many_notrace ktarget_many_00 >"$tmp/named.json" &&
-		"$K" untrace ktarget_many_notrace ktarget_many_00 || return 1
+	echo "many 1 4" >"$ctl" && "$K" -j show ktarget_many_notrace ktarget_many_00 >"$tmp/named.json"
+	"$K" untrace ktarget_many_notrace ktarget_many_00 || return 1
 	"$py" -c 'import json, sys
 sys.exit([m["count"] for m in json.load(open(sys.argv[1]))["metrics"]] != [4, 4])' "$tmp/named.json" &&
 		list_empty
