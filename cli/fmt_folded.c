@@ -64,7 +64,7 @@ static void add(struct buf *b, const char *name, bool last)
 	b->at += (size_t)snprintf(b->s + b->at, b->cap - b->at, "%s%s", name, last ? "" : ";");
 }
 
-static char *entry_stack(const struct ks_outl *ol, const struct ks_outl_entry *e,
+char *ks_outl_stack_line(const struct ks_outl *ol, const struct ks_outl_entry *e,
 			 const char *func)
 {
 	struct buf b = { NULL, 0, 0 };
@@ -99,7 +99,7 @@ void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, 
 	uint32_t i, n = 0;
 
 	for (i = 0; i < ol->nr; i++) {
-		v[i].stack = entry_stack(ol, &ol->e[i], func);
+		v[i].stack = ks_outl_stack_line(ol, &ol->e[i], func);
 		v[i].weight = by_time ? ol->e[i].duration_ns : 1;
 	}
 	qsort(v, ol->nr, sizeof(*v), by_stack);

@@ -177,25 +177,32 @@ int ks_outl_filter_refused(const struct ks_outl_filter *f, const struct ks_outl 
 }
 
 /* @func: the traced function (the trace's target), the folded stacks' leaf. */
-static void print(const char *name, const char *func, struct ks_outl *ol,
-		  const struct ks_source *src, const struct ks_outl_filter *f)
+/* plot flame: where to draw, instead of printing (ks_outliers_flame()). */
+static FILE *flame_out;
+static const struct ks_plot *flame_plot;
+
+static int print(const char *name, const char *func, struct ks_outl *ol,
+		 const struct ks_source *src, const struct ks_outl_filter *f)
 {
 	struct json *j;
 
 	ks_outl_filter(ol, f);
+	if (flame_out)
+		return ks_plot_flame(flame_out, name, func, ol, flame_plot);
 	if (folded) {
 		fmt_outliers_folded(stdout, func, ol, folded_by_time);
-		return;
+		return 0;
 	}
 	if (!opts.json) {
 		fmt_outliers_table(stdout, name, ol);
-		return;
+		return 0;
 	}
 	j = json_doc("outliers");
 	fmt_json_source(j, src);	/* as show's */
 	fmt_outliers_json(j, name, ol);
 	json_obj_end(j);
 	json_end(j);
+	return 0;
 }
 
 /* What trace @name times, as LIST's owner gives it ("vfs_read", "a..b"); else @name. */
@@ -205,7 +212,7 @@ static const char *trace_target(int fd, const char *name, char *buf, size_t len)
 	uint32_t nr = 0, i;
 
 	snprintf(buf, len, "%s", name);
-	if (!folded || ks_dev_list(fd, &e, &nr))
+	if ((!folded && !flame_out) || ks_dev_list(fd, &e, &nr))
 		return buf;
 	for (i = 0; i < nr; i++)
 		if (!strncmp((const char *)e[i].name, name, sizeof(e[i].name)))
@@ -239,7 +246,7 @@ static int from_module(const char *name, const struct ks_outl_filter *f)
 	ks_outl_from_module(ol, &o, e, o.nr_entries, &k, false);
 	err = ks_outl_filter_refused(f, ol, o.out_flags, NULL);
 	if (!err)
-		print(name, target, ol, &src, f);
+		err = print(name, target, ol, &src, f);
 	ks_outl_free(ol);
 	ks_ksyms_free(&k);
 	free(e);
@@ -285,7 +292,7 @@ static int print_all(const struct ks_set *set, const struct ks_outl_filter *f,
 			fputc('\n', stdout);
 		first = false;
 		if (m->outl_entries)
-			print(m->name, m->owner, m->outl_entries, &set->src, f);
+			(void)print(m->name, m->owner, m->outl_entries, &set->src, f);
 		else
 			printf("%s: the file keeps its outlier counters alone "
 			       "(show -i prints them)\n", m->name);
@@ -316,12 +323,14 @@ static int from_file(const char *path, const char *name, const struct ks_outl_fi
 	} else if (n == 1) {
 		for (i = 0; !m; i++)
 			m = set.m[i].has_outliers ? &set.m[i] : NULL;
-	} else if (n && !opts.json && !folded) {
+	} else if (n && !opts.json && !folded && !flame_out) {
 		rc = print_all(&set, f, path);
 		goto out;
 	} else {
 		/* JSON, folded: one trace's outliers (the schema's; one flame graph). */
-		if (n)
+		if (n && flame_out)
+			ks_set_hint("name one: kstatsctl plot flame -i %s NAME", path);
+		else if (n)
 			ks_set_hint("name one: kstatsctl %soutliers -i %s NAME%s",
 				    folded ? "" : "-j ", path, folded ? " --folded" : "");
 		rc = n ? ks_fail(EXIT_RUNTIME, NULL, "%s: %zu traces keep outliers (%s)",
@@ -348,11 +357,20 @@ static int from_file(const char *path, const char *name, const struct ks_outl_fi
 	} else {
 		rc = ks_outl_filter_refused(f, m->outl_entries, 0, path);
 		if (!rc)
-			print(m->name, m->owner, m->outl_entries, &set.src, f);
+			rc = print(m->name, m->owner, m->outl_entries, &set.src, f);
 	}
 out:
 	ks_set_free(&set);
 	return rc;
+}
+
+int ks_outliers_flame(const char *path, const char *name, FILE *out, const struct ks_plot *p)
+{
+	struct ks_outl_filter none = { 0 };
+
+	flame_out = out;
+	flame_plot = p;
+	return path ? from_file(path, name, &none) : from_module(name, &none);
 }
 
 int cmd_outliers(int argc, char **argv)

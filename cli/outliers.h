@@ -106,6 +106,19 @@ void fmt_outlier_entry(FILE *out, const struct ks_outl *ol, uint32_t i);
  * first, @func last, weighted by calls or (@by_time) their ns.
  */
 void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, bool by_time);
+/* Entry @e's folded stack ("root;...;caller;@func"), malloc'ed (fmt_folded.c). */
+char *ks_outl_stack_line(const struct ks_outl *ol, const struct ks_outl_entry *e,
+			 const char *func);
+struct ks_plot;
+/* plot flame (plot_flame.c): the flame graph of @ol, @name's slow calls of @func. */
+int ks_plot_flame(FILE *out, const char *name, const char *func, const struct ks_outl *ol,
+		  const struct ks_plot *p);
+/*
+ * plot flame's data (outliers.c): trace @name's outliers, live (@path
+ * NULL) or from the snapshot file @path (@name NULL: its only trace that
+ * keeps them), drawn into @out.
+ */
+int ks_outliers_flame(const char *path, const char *name, FILE *out, const struct ks_plot *p);
 /* outliers NAME --follow (outliers_follow.c). */
 int ks_outliers_follow(const char *name, const struct ks_outl_filter *f);
 void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *ol);

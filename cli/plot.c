@@ -4,12 +4,14 @@
  * kstatsctl plot cdf A [B] [NAME...]
  * kstatsctl plot percentiles A [B] [NAME...]
  * kstatsctl plot heatmap FILE.hlog [NAME]
+ * kstatsctl plot flame [FILE] NAME
  *
  * Pictures of snapshot files and HdrHistogram interval logs (hist and cdf
  * read a log's intervals summed), as self-contained SVG on standard output
  * or in -o FILE: a metric's distribution (hist), the CDFs of one or two
  * files' metrics overlaid (cdf), latency over time (heatmap, of an interval
- * log: a column per interval).
+ * log: a column per interval), where a trace's slow calls come from
+ * (flame: its outliers' stacks, live or from a snapshot file, plot_flame.c).
  * The picture is made in memory first: a plot that fails writes nothing.
  *
  * cdf's operands: A, then B when it names a file that exists, then the
@@ -29,6 +31,7 @@
 #include "hdr.h"
 #include "model.h"
 #include "names.h"
+#include "outliers.h"
 #include "plot.h"
 #include "snapfile.h"
 #include "text.h"
@@ -42,7 +45,7 @@ struct plot_args {
 	struct ks_names ops;	/* the operands after the kind */
 	const char *output;
 	size_t nr_inputs;	/* -i FILEs: the first operands, in their order */
-	bool palette_set;
+	bool palette_set, height_set;
 	bool cumulative;	/* cdf, percentiles: B whole, even when it is A later */
 	struct ks_plot p;
 };
@@ -102,6 +105,7 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		*(key == OPT_WIDTH ? &a->p.width : &a->p.height) = (int)v;
+		a->height_set |= key == OPT_HEIGHT;
 		break;
 	case OPT_SHARE:
 		a->p.share = true;
@@ -137,19 +141,22 @@ static error_t plot_parse(int key, char *arg, struct argp_state *state)
 const struct argp plot_argp = {
 	plot_options, plot_parse,
 	"hist FILE [NAME]\ncdf A [B] [NAME...]\npercentiles A [B] [NAME...]\n"
-	"heatmap FILE.hlog [NAME]",
+	"heatmap FILE.hlog [NAME]\nflame [FILE] NAME",
 	"Draws the metrics of a snapshot file or an HdrHistogram interval log as SVG: a "
 	"distribution (hist: samples per 1/2^b octave on a log latency axis), the CDFs of "
 	"the metrics of one or two files overlaid (cdf), their percentile spectra (percentiles:"
 	" latency against 1/(1-p), labelled 0%, 90%, 99%, 99.9%..., as HdrHistogram's plots), or latency "
-	"over time from an interval log (heatmap). NAME: a metric, or a shell-style pattern. "
+	"over time from an interval log (heatmap), or a flame graph of a trace's slow calls "
+	"(flame: the stacks of its outliers, live or from a snapshot file; a frame's width is "
+	"its share of their time). NAME: a metric, or a shell-style pattern. "
 	"With two files, B is drawn as diff compares it with A: the samples recorded "
 	"between them (B - A) when B is A later. Not with -j: 'show -j' has the data."
 	"\vheatmap takes an interval log; record one with\n"
 	"  kstatsctl export --format hdr --interval 1 -o run.hlog\n"
 	"Examples:\n"
 	"  kstatsctl plot hist run.ksnap tcp_sendmsg -o hist.svg\n"
-	"  kstatsctl plot percentiles before.ksnap after.ksnap tcp_sendmsg -o tail.svg",
+	"  kstatsctl plot percentiles before.ksnap after.ksnap tcp_sendmsg -o tail.svg\n"
+	"  kstatsctl plot flame vfs_read -o flame.svg   (traced with --outliers)",
 	children, NULL, NULL
 };
 
@@ -409,6 +416,26 @@ static int write_out(const char *path, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * plot flame [FILE] NAME: a trace's outliers, from FILE (a snapshot file:
+ * -i FILE, or a first operand that is a file) or live.
+ */
+static int plot_flame(FILE *out, struct plot_args *a)
+{
+	const char *path = NULL, *name = NULL;
+
+	if (a->ops.nr > 2 || (!a->ops.nr))
+		return ks_usage("plot flame [FILE] NAME: %s", a->ops.nr ? "one trace" :
+				"which trace?");
+	if (a->height_set)
+		return ks_usage("--height: a flame graph is as tall as its deepest stack");
+	if (a->nr_inputs || a->ops.nr == 2 || access(a->ops.v[0], F_OK) == 0)
+		path = a->ops.v[0];
+	if (!path || a->ops.nr == 2)
+		name = a->ops.v[a->ops.nr - 1];
+	return ks_outliers_flame(path, name, out, &a->p);
+}
+
 /* An option for another kind of plot is refused, not ignored. */
 static bool option_fits(const struct plot_args *a)
 {
@@ -449,13 +476,13 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (!a.kind) {
 		ks_set_hint("'kstatsctl plot --help' shows how");
-		ks_usage("plot what? hist, cdf, percentiles or heatmap");
+		ks_usage("plot what? hist, cdf, percentiles, heatmap or flame");
 		goto out;
 	}
 	if (strcmp(a.kind, "hist") && strcmp(a.kind, "cdf") && strcmp(a.kind, "heatmap") &&
-	    strcmp(a.kind, "percentiles")) {
+	    strcmp(a.kind, "percentiles") && strcmp(a.kind, "flame")) {
 		ks_set_hint("'kstatsctl plot --help' shows how");
-		ks_usage("plot: '%s' is not hist, cdf, percentiles or heatmap", a.kind);
+		ks_usage("plot: '%s' is not hist, cdf, percentiles, heatmap or flame", a.kind);
 		goto out;
 	}
 	if (!option_fits(&a))
@@ -467,6 +494,8 @@ int cmd_plot(int argc, char **argv)
 		rc = plot_hist(mem, &a);
 	else if (!strcmp(a.kind, "cdf") || !strcmp(a.kind, "percentiles"))
 		rc = plot_overlay(mem, &a, strcmp(a.kind, "cdf"));
+	else if (!strcmp(a.kind, "flame"))
+		rc = plot_flame(mem, &a);
 	else
 		rc = plot_heatmap(mem, &a);
 	fclose(mem);

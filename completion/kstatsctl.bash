@@ -226,7 +226,7 @@ _kstatsctl()
 			esac
 		done
 		if ((${#ops[@]} <= 1)); then
-			COMPREPLY=($(compgen -W "hist cdf percentiles heatmap" -- "$cur"))
+			COMPREPLY=($(compgen -W "hist cdf percentiles heatmap flame" -- "$cur"))
 		elif ((${#ops[@]} == 2)) || [[ ${ops[1]} =~ ^(cdf|percentiles)$ && ${#ops[@]} == 3 ]]; then
 			_kstatsctl_files "$cur"
 			[[ ${#ops[@]} == 3 ]] &&

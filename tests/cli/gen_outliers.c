@@ -18,6 +18,8 @@
  *                        the function returned: a count, an error in the
  *                        whole register and in an int's lower half, a
  *                        pointer, and one without (a section's)
+ *   outliers-paths.ksnap one trace's slow calls through three known call
+ *                        paths (paths_file()), for the flame graph
  *   bad-outl-*.ksnap     outliers.ksnap with one field of its entries
  *                        wrong, and its checksum made right: what the
  *                        reader refuses, and the message
@@ -44,6 +46,10 @@ static struct ks_ksym syms[] = {
 	{ KT + 0x000, "ctl_write [kstats_target]" },
 	{ KT + 0x400, "ctl_cmd [kstats_target]" },
 	{ KT + 0x2000, "ktarget_work [kstats_target]" },
+	{ KT + 0x2800, "ktarget_path_a [kstats_target]" },
+	{ KT + 0x2c00, "ktarget_path_b [kstats_target]" },
+	{ KT + 0x3000, "ktarget_path_c [kstats_target]" },
+	{ KT + 0x3400, "ktarget_mid [kstats_target]" },
 };
 
 /* The read: KSTATS_IOC_OUTLIERS' counters, and when it was made. */
@@ -279,6 +285,60 @@ static int retval_file(const char *dir)
 	return rc;
 }
 
+/*
+ * outl.paths: ktarget_leaf's slow calls through three known paths, for
+ * the flame graph: path_a -> leaf 3 x 10 ms, path_b -> mid -> leaf
+ * 2 x 20 ms, path_c -> mid -> leaf 1 x 30 ms (their time 30 : 40 : 30).
+ */
+static int paths_file(const char *dir)
+{
+	static const struct {
+		uint64_t at[2];
+		uint32_t n, calls;
+		uint64_t ns;
+	} path[] = {
+		{ { KT + 0x2810 }, 1, 3, 10000000 },
+		{ { KT + 0x3410, KT + 0x2c10 }, 2, 2, 20000000 },
+		{ { KT + 0x3410, KT + 0x3010 }, 2, 1, 30000000 },
+	};
+	const uint64_t below[] = { KT + 0x420, KT + 0x30, VM + 0x400010, VM + 0x300010,
+				   VM + 0x300810, VM + 0x100010, VM + 0x200010 };
+	struct ks_ksyms k = { syms, ARRAY_SIZE(syms), true, false };
+	struct kstats_outliers o = read_of(6, 0, 0, 16);
+	struct kstats_outlier e[6];
+	uint64_t f[KSTATS_OUTLIER_FRAMES];
+	struct ks_metric m;
+	struct ks_set set;
+	struct gen g;
+	uint32_t i, c, n = 0;
+	int rc;
+
+	gen_init(&g, &m, "outl.paths", "ktarget_leaf", KSTATS_KIND_TRACE, 0, 2);
+	for (i = 0; i < 60; i++)
+		rec(&g, i % 2, latency(1000, 4));
+	gen_finish(&g);
+	m.hits = 60;
+	m.floor_ns = 85;
+	o.threshold_ns = 5000000;
+	for (i = 0; i < ARRAY_SIZE(path); i++)
+		for (c = 0; c < path[i].calls; c++, n++) {
+			e[n] = entry(n + 1, 6000000000ull - n * 1000000000ull, path[i].ns, 400,
+				     "ktarget", 0, 0);
+			memcpy(f, path[i].at, path[i].n * sizeof(*f));
+			memcpy(f + path[i].n, below, sizeof(below));
+			frames(&e[n], f, path[i].n + ARRAY_SIZE(below));
+		}
+	attach(&m, &o, e, n, &k);
+	source(&set.src);
+	set.m = &m;
+	set.nr = 1;
+	rc = write_set(dir, "outliers-paths.ksnap", &set, false);
+	ks_outl_free(m.outl_entries);
+	ks_metric_free(&m);
+	gen_free(&g);
+	return rc;
+}
+
 int outliers(const char *dir)
 {
 	struct ks_metric m[NR_O];
@@ -309,5 +369,5 @@ int outliers(const char *dir)
 		ks_metric_free(&m[i]);
 		gen_free(&g[i]);
 	}
-	return rc | retval_file(dir);
+	return rc | retval_file(dir) | paths_file(dir);
 }

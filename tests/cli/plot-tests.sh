@@ -75,8 +75,28 @@ check "plot cdf A B --cumulative: B whole, said so" sh -c "
 	grep -q 'later.ksnap: tcp_sendmsg, whole (2000 samples)' '$tmp/cdf-cum.svg'"
 check "every heatmap cell and hist bar has a <title> tooltip (count, range, time)" \
 	"$py" plot_check.py titles "$tmp/heatmap.svg" "$tmp/flat.svg" "$tmp/gap.svg"
+# A flame graph of outl.paths (gen_outliers.c): ktarget_leaf's slow calls
+# through path_a (3 x 10 ms), path_b -> mid (2 x 20 ms), path_c -> mid
+# (1 x 30 ms). Its tooltips hold each frame's calls, p50 and p99 (nearest
+# rank), as the fixture made them.
+check "plot flame FILE: an SVG of outl.paths' slow calls" plot flame flame data/outliers-paths.ksnap
+flame_titles() {
+	local t
+	for t in 'all: 6 of 6 slow calls, 100.00% of their time; p50 10ms, p99 30ms' \
+		'ktarget_path_a [kstats_target]: 3 of 6 slow calls, 30.00% of their time; p50 10ms, p99 10ms' \
+		'ktarget_path_b [kstats_target]: 2 of 6 slow calls, 40.00% of their time; p50 20ms, p99 20ms' \
+		'ktarget_path_c [kstats_target]: 1 of 6 slow calls, 30.00% of their time; p50 30ms, p99 30ms'; do
+		grep -qF "<title>$t</title>" "$tmp/flame.svg" || { echo "no tooltip '$t'"; return 1; }
+	done
+	[[ $(grep -c '<g class="frame">' "$tmp/flame.svg") == 16 ]]
+}
+check "plot flame: 16 frames (all, the 7 from entry_SYSCALL_64 to ctl_cmd, then 2 + 3 + 3 for the three paths), each tooltip's calls, share, p50 and p99 as made" \
+	flame_titles
+check "plot flame live and from a file: the same usage (plot flame -i FILE NAME)" sh -c "
+	'$bin' plot flame -i data/outliers-paths.ksnap outl.paths -o '$tmp/flame-i.svg' &&
+	cmp -s '$tmp/flame.svg' '$tmp/flame-i.svg'"
 plot_svgs=(hist hist-share cdf hostile cdf-pct heatmap heatmap-tall hist-hlog cdf-hlog flat flat-slot
-	flat-heatmap heatmap-reds hour gap pct pct-ab cdf-ab cdf-cum)
+	flat-heatmap heatmap-reds hour gap pct pct-ab cdf-ab cdf-cum flame)
 xml_all() {
 	local f
 	for f in "${plot_svgs[@]/#/$tmp/}"; do
@@ -128,6 +148,8 @@ else
 	}
 	plot_report "Chromium, hist: the tallest bar over the mode's slot (2 us, [1920, 2048) ns)" \
 		hist hist 2000 3
+	plot_report "Chromium, flame: ktarget_leaf's three frames as wide as their paths' time (30, 40, 30 %)" \
+		flame flame ktarget_leaf 30,40,30
 	plot_report "Chromium, cdf: both curves reach 100%, cross once, at 210 us" \
 		cdf cdf 210000 4
 	plot_report "Chromium, heatmap of an interval log: bands at 2 us and 500 us, the slow one gone in [20, 40) s, nothing in [45, 50) s" \

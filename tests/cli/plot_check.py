@@ -42,6 +42,11 @@ slot math below is written here again from the layout kstats documents
       the x labels 0%, 90%, 99%, 99.9% equally spaced, and the curve at
       each of them at LO + p (HI - LO), within its slot and 2 pixels
 
+  plot_check.py flame SVG PNG LEAF PCT,PCT,...
+      a flame graph: the frames labelled LEAF, left to right, are as wide
+      in the picture as PCT % of the frames' full width (the bottom frame,
+      all), within 2 pixels (1 of them the white between neighbours)
+
 Prints the positions it found against those expected; exits 1 on a miss.
 """
 import math
@@ -455,6 +460,45 @@ def titles(svgs):
     return ok
 
 
+def flame(svg, png, leaf, pcts):
+    """Frames called LEAF measured in the picture against their share."""
+    root = ET.parse(svg).getroot()
+    im = Image.open(png).convert("RGB")
+    frames = []
+    for g in root.iter("{%s}g" % NS["s"]):
+        if g.get("class") != "frame":
+            continue
+        r = g.find("s:rect", NS)
+        t = g.find("s:text", NS)
+        frames.append((float(r.get("x")), float(r.get("y")), float(r.get("height")),
+                       t.text if t is not None else ""))
+    # The bottom frame is all of them: the full width, read from the picture.
+    bottom = max(frames, key=lambda f: f[1])
+
+    def run(x, y):
+        """The frame's pixels (anything but the white between frames) around (x, y)."""
+        a = b = int(x) + 2
+        while a > 0 and min(im.getpixel((a - 1, y))) < 235:
+            a -= 1
+        while b + 1 < im.size[0] and min(im.getpixel((b + 1, y))) < 235:
+            b += 1
+        return a, b + 1
+
+    a, b = run(bottom[0], int(bottom[1] + bottom[2] / 2))
+    full = b - a
+    leaves = sorted(f for f in frames if f[3] == leaf)
+    ok = len(leaves) == len(pcts)
+    print(f"flame: full width {full} px; {len(leaves)} frames '{leaf}', want {len(pcts)}")
+    for f, pct in zip(leaves, pcts):
+        a, b = run(f[0], int(f[1] + f[2] / 2))
+        want = full * pct / 100
+        good = abs((b - a) - want) <= 2
+        ok &= good
+        print(f"flame: '{leaf}' at x {a}: {b - a} px, want {want:.1f} ({pct} %)"
+              f"{'' if good else '  <- wrong'}")
+    return ok
+
+
 def main():
     what, a = sys.argv[1], sys.argv[2:]
     if what == "hist":
@@ -473,6 +517,8 @@ def main():
         ok = bins(a[0], int(a[1]), float(a[2]))
     elif what == "gaps":
         ok = gaps(a[0], a[1], *map(float, a[2:6]))
+    elif what == "flame":
+        ok = flame(a[0], a[1], a[2], [float(x) for x in a[3].split(",")])
     elif what == "pct":
         ok = pct(a[0], a[1], float(a[2]), float(a[3]))
     else:

@@ -83,7 +83,7 @@ for f in basic.ksnap basic-be.ksnap later.ksnap basic.truth.json big.ksnap \
 	outliers.ksnap outliers-be.ksnap bad-outl-ring.ksnap bad-outl-entry-len.ksnap \
 	bad-outl-frames.ksnap bad-outl-frame-len.ksnap bad-outl-order.ksnap \
 	bad-outl-comm.ksnap bad-outl-withheld.ksnap bad-outl-block-len.ksnap \
-	bad-outl-note.ksnap bad-outl-retval-v4.ksnap outliers-retval.ksnap keys-a.ksnap \
+	bad-outl-note.ksnap bad-outl-retval-v4.ksnap outliers-retval.ksnap outliers-paths.ksnap keys-a.ksnap \
 	keys-b.ksnap values-a.ksnap values-b.ksnap; do
 	if ((update)); then
 		cp "$tmp/$f" "data/$f"

@@ -65,7 +65,8 @@ exact_ten() {
 			{ "$K" untrace "$name"; return 1; }
 		# Flame graph text of the same entries, by calls and by time.
 		"$K" outliers "$name" --folded >"$tmp/folded.txt" &&
-			"$K" outliers "$name" --folded --weight time >"$tmp/folded-time.txt" ||
+			"$K" outliers "$name" --folded --weight time >"$tmp/folded-time.txt" &&
+			"$K" plot flame "$name" -o "$tmp/flame.svg" ||
 			{ "$K" untrace "$name"; return 1; }
 		# For snapshot_same: the trace saved now (no call since the read above).
 		"$K" snapshot "$name" -o "$tmp/o.ksnap" >"$tmp/snap.out" 2>&1
@@ -107,6 +108,14 @@ if sys.argv[1].endswith("/o.json") and os.path.exists(folded):
        [s for s, _ in by_n] != [s for s, _ in by_t] or len(set(s for s, _ in by_n)) != len(by_n):
         print("folded:", by_n[:3], by_t[:3]); sys.exit(1)
     print("# folded: %d stacks, e.g. %s" % (len(by_n), by_n[0][0][-100:]))
+    # plot flame, live: the same calls, every one ending in a ktarget_work frame.
+    import re
+    svg = open(os.path.join(os.path.dirname(folded), "flame.svg")).read()
+    tips = re.findall(r"<title>([^<]*): (\d+) of (\d+) slow calls", svg)
+    tops = sum(int(c) for f, c, t in tips if f == "ktarget_work")
+    if ("all", str(n), str(n)) not in tips or tops != n or len(tips) < 3:
+        print("flame:", tips[:4], tops); sys.exit(1)
+    print("# plot flame: %d frames, %d calls under all and under ktarget_work" % (len(tips), n))
 '
 }
 
@@ -371,7 +380,7 @@ print(" ".join(json.load(sys.stdin)["module"]["mechanisms"]))')
 mechs=(kretprobe)
 [[ " $have " == *" fprobe "* ]] && mechs=(fprobe kretprobe)
 for mech in "${mechs[@]}"; do
-	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target$([[ $mech == kretprobe ]] && echo "; --folded by calls and time add up exactly")" exact_ten "$mech"
+	ok "$mech: 100,000 calls of 1 us and 10 of 5 ms over 2 ms: exactly the 10, writer's pid and comm, caller in kstats_target$([[ $mech == kretprobe ]] && echo "; --folded by calls and time add up exactly; plot flame live has them all")" exact_ten "$mech"
 done
 ok "kretprobe's 10: snapshot -o, then outliers -i -j: the same outliers as the live outliers -j" snapshot_same
 ok "a 64-entry ring and 1000 outliers: the 64 newest (seq 937-1000), 936 lost" ring_64
