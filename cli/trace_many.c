@@ -30,35 +30,19 @@
 #include "trace.h"
 #include "trace_args.h"
 #include "usym.h"
+#include "trace_many.h"
 
-/* A function to trace: traced (err 0), or skipped, and why. */
-struct many_fn {
-	char *name;
-	bool matched;			/* by a pattern: KSTATS_TRACE_MATCHED */
-	unsigned long long addr;	/* from kallsyms (0: named, not matched) */
-	bool traced;			/* the module took it */
-	int err;			/* the module's errno, or 0 */
-	const char *why;		/* skipped: the reason */
-	char buf[96];			/* a reason made here */
-};
-
-struct many {
-	struct many_fn *v;
-	size_t nr;
-	unsigned long long init_start, init_end;	/* vmlinux __init text */
-};
-
-static bool is_pattern(const char *s)
+bool ks_is_pattern(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
 }
 
 bool ks_trace_many_wanted(const struct ks_trace_args *a)
 {
-	return a->from || a->args.nr > 1 || (a->args.nr == 1 && is_pattern(a->args.v[0]));
+	return a->from || a->args.nr > 1 || (a->args.nr == 1 && ks_is_pattern(a->args.v[0]));
 }
 
-static struct many_fn *find(const struct many *m, const char *name)
+struct many_fn *ks_many_find(const struct many *m, const char *name)
 {
 	size_t i;
 
@@ -68,7 +52,7 @@ static struct many_fn *find(const struct many *m, const char *name)
 	return NULL;
 }
 
-static struct many_fn *add(struct many *m, const char *name, bool matched,
+struct many_fn *ks_many_add(struct many *m, const char *name, bool matched,
 			   unsigned long long addr)
 {
 	struct many_fn *f;
@@ -153,7 +137,7 @@ static int match_kallsyms(const struct ks_names *pats, struct many *m, size_t *h
 		for (i = 0; i < pats->nr; i++) {
 			const char *pat = pats->v[i];
 
-			if (!is_pattern(pat))
+			if (!ks_is_pattern(pat))
 				continue;
 			colon = strchr(pat, ':');
 			if (colon && (!mod[0] || strncmp(pat, mod, colon - pat) ||
@@ -164,9 +148,9 @@ static int match_kallsyms(const struct ks_names *pats, struct many *m, size_t *h
 			hits[i]++;
 			snprintf(full, sizeof(full), "%s%s%s", colon ? mod : "", colon ? ":" : "",
 				 name);
-			fn = find(m, full);
+			fn = ks_many_find(m, full);
 			if (!fn) {
-				add(m, full, true, addr);
+				ks_many_add(m, full, true, addr);
 			} else if (fn->addr != addr && !fn->why) {
 				fn->why = "more than one function has this name: kstats "
 					  "would time one (MODULE:NAME picks a module's)";
@@ -197,7 +181,7 @@ static const char *check_here(const struct ks_trace_args *a, const struct many *
 			 "metrics leave it", room);
 		return f->buf;
 	}
-	if (a->key == KSTATS_KEY_ERRNO) {
+	if (a->key == KSTATS_KEY_ERRNO && !f->user) {
 		char why[128];
 
 		if (ks_btf_errno_narrow(f->name, why, sizeof(why))) {
@@ -326,16 +310,22 @@ static int check_options(const struct ks_trace_args *a, const struct ks_names *p
 		ks_set_hint("trace the functions one at a time with them");
 		return ks_usage("--value, --if and --time: not yet with several functions");
 	}
+	for (i = 0; i < pats->nr; i++)
+		if (!strncmp(pats->v[i], "tp:", 3)) {
+			ks_set_hint("trace a tracepoint alone");
+			return ks_usage("'%s': with several functions, each is a function",
+					pats->v[i]);
+		}
+	if (ks_many_user_kind(pats) < 0) {
+		ks_set_hint("one command for the kernel's, one for the program's");
+		return ks_usage("kernel and user-space functions: not in one command");
+	}
+	if (ks_many_user_kind(pats))
+		return 0;	/* ks_many_user() checks the rest */
 	if (a->mech != KSTATS_MECH_AUTO && a->mech != KSTATS_MECH_FPROBE &&
 	    a->mech != KSTATS_MECH_KRETPROBE)
 		return ks_usage("--mechanism %s: several functions are traced by fprobe "
 				"or kretprobe", ks_trace_mechs[a->mech]);
-	for (i = 0; i < pats->nr; i++)
-		if (!strncmp(pats->v[i], "tp:", 3) || ks_usym_wanted(pats->v[i], false)) {
-			ks_set_hint("trace a tracepoint or a user-space function alone");
-			return ks_usage("'%s': with several functions, each is a kernel function",
-					pats->v[i]);
-		}
 	return 0;
 }
 
@@ -344,18 +334,23 @@ static int collect(const struct ks_trace_args *a, const struct ks_names *pats,
 		   struct many *m, size_t *todo)
 {
 	size_t *hits = xcalloc(pats->nr, sizeof(*hits)), i;
+	bool user = ks_many_user_kind(pats);
 	int rc = 0;
 
-	for (i = 0; i < pats->nr && !is_pattern(pats->v[i]); i++)
+	for (i = 0; i < pats->nr && !ks_is_pattern(pats->v[i]); i++)
 		;
-	if (i < pats->nr)
+	if (user)
+		rc = ks_many_user(a, pats, m);
+	else if (i < pats->nr)
 		rc = match_kallsyms(pats, m, hits);
 	for (i = 0; i < pats->nr && !rc; i++) {
 		const char *pat = pats->v[i], *colon = strchr(pat, ':');
 
-		if (!is_pattern(pat)) {
-			if (!find(m, pat))
-				add(m, pat, false, 0);
+		if (user) {
+			continue;
+		} else if (!ks_is_pattern(pat)) {
+			if (!ks_many_find(m, pat))
+				ks_many_add(m, pat, false, 0);
 		} else if (!hits[i]) {
 			ks_set_hint("'grep \" %.*s\" /proc/kallsyms' lists the functions there "
 				    "are", (int)strcspn(colon ? colon + 1 : pat, "*?["),
@@ -379,6 +374,7 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 {
 	size_t i, refused = 0, einval = 0;
 	const char *first = NULL;
+	struct kstats_uprobe up;
 	struct kstats_trace t;
 
 	*traced = 0;
@@ -388,9 +384,22 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 		if (f->why)
 			continue;
 		first = first ? first : f->name;
-		ks_trace_request(&t, a, f->name, cpus, cpus_len, key_values);
+		ks_trace_request(&t, a, f->user ? f->label : f->name, cpus, cpus_len, key_values);
 		if (f->matched)
 			t.flags |= KSTATS_TRACE_MATCHED;
+		if (f->user) {
+			memset(&up, 0, sizeof(up));
+			up.fd = f->ufd;
+			up.role = KSTATS_UPROBE_FUNC;
+			up.offset = f->uoff;
+			/* The name, not the label: and nothing after its NUL (ABI). */
+			memset(t.name, 0, sizeof(t.name));
+			snprintf((char *)t.name, sizeof(t.name), "%s", f->name);
+			t.mechanism = KSTATS_MECH_UPROBE;
+			t.uprobes = (uint64_t)(uintptr_t)&up;
+			t.nr_uprobes = 1;
+			t.uprobe_size = sizeof(up);
+		}
 		if (a->cgroup_fd >= 0) {
 			t.flags |= KSTATS_TRACE_CGROUP;
 			t.cgroup_fd = a->cgroup_fd;
@@ -408,12 +417,13 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 		if (!f->why) {
 			if (a->keep)
 				untrace_made(fd, m);
-			return ks_trace_refused(f->err, fd, f->name, a, false);
+			return ks_trace_refused(f->err, fd, f->user ? f->label : f->name, a,
+						f->user);
 		}
 	}
 	/* Each refused alike, for what may be the request's fault: say so. */
 	if (!*traced && refused && einval == refused)
-		return ks_trace_refused(EINVAL, fd, first, a, false);
+		return ks_trace_refused(EINVAL, fd, first, a, m->v[0].user);
 	return 0;
 }
 
@@ -464,7 +474,12 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 	if (a->dry_run) {
 		say_skipped(&m, todo, what);
 		for (i = 0; i < m.nr; i++)
-			if (!m.v[i].why)
+			if (m.v[i].why)
+				continue;
+			else if (m.v[i].user)
+				printf("%s (%s, file offset 0x%llx)\n", m.v[i].name, m.v[i].label,
+				       (unsigned long long)m.v[i].uoff);
+			else
 				printf("%s\n", m.v[i].name);
 		rc = 0;
 		goto out;
@@ -507,10 +522,11 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 	if (a->keep) {
 		if (opts.json)
 			print_kept_json(&m);
-		else if (pats.nr == 1 && is_pattern(pats.v[0]))
+		else if (m.untrace[0] || (pats.nr == 1 && ks_is_pattern(pats.v[0])))
 			fprintf(stderr, "kstatsctl: tracing %zu functions until 'kstatsctl "
 				"untrace '%s''; 'kstatsctl show '%s'' shows them\n", traced,
-				pats.v[0], pats.v[0]);
+				m.untrace[0] ? m.untrace : pats.v[0],
+				m.untrace[0] ? m.untrace : pats.v[0]);
 		else
 			fprintf(stderr, "kstatsctl: tracing %zu functions until 'kstatsctl "
 				"untrace NAME...'; 'kstatsctl show NAME...' shows them\n", traced);
@@ -529,9 +545,14 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 out:
 	if (fd >= 0)
 		close(fd);
-	for (i = 0; i < m.nr; i++)
+	for (i = 0; i < m.nr; i++) {
 		free(m.v[i].name);
+		free(m.v[i].label);
+	}
 	free(m.v);
+	for (i = 0; i < m.nr_fds; i++)
+		close(m.fds[i]);
+	free(m.fds);
 	for (i = 0; i < pats.nr; i++)
 		free(pats.v[i]);
 	free(pats.v);

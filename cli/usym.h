@@ -39,4 +39,18 @@ struct ks_utarget {
  */
 int ks_utarget_resolve(const char *target, long pid, struct ks_utarget *u);
 
+/* A function 'BINARY:GLOB' matched (usym_glob.c): where, or why not. */
+struct ks_usym {
+	char *name;			/* malloc'ed */
+	uint64_t offset;		/* its file offset */
+	const char *why;		/* NULL, or why it cannot be traced */
+};
+/*
+ * The functions of the ELF file @fd (@path) whose names match @glob, in
+ * symbol table order, into *@out (@nr of them; each name freed by the
+ * caller, then *@out): 0, or an exit code (error printed).
+ */
+int ks_usym_glob(int fd, const char *path, const char *glob, struct ks_usym **out,
+		 size_t *nr);
+
 #endif /* KSTATSCTL_USYM_H */

@@ -17,6 +17,7 @@ Usage: uprobe_test.py BUILD_DIR
 import ctypes
 import errno
 import fcntl
+import json
 import os
 import shutil
 import signal
@@ -160,6 +161,39 @@ def oracle():
             ok(c == want, "bpftrace's uprobe/uretprobe counts on the same calls agree with "
                "kstats' (calls, returns)", "bpftrace %s, want %s" % (c, want))
         untrace("u.leaf", "u.rec", "u.jumpy")
+
+
+def glob():
+    """BINARY:GLOB: a trace per matching function, each counting exactly."""
+    leaf, rec, depth = 50, 10, 4
+    rec_calls = sum(i % depth + 1 for i in range(rec))
+    with tempfile.TemporaryDirectory() as outdir:
+        p = start_run(outdir, leaf, rec, depth, 0)
+        rc, out = ctl("-j", "trace", "--keep", TARGET + ":u_[lr]*", "--pid", str(p.pid))
+        try:
+            doc = json.loads(out[:out.rindex("}") + 1]) if rc == 0 else {}
+        except ValueError:
+            doc = {}
+        if not ok(rc == 0 and sorted(doc.get("functions", [])) == ["utarget:u_leaf", "utarget:u_rec"]
+                  and doc.get("skipped") == [],
+                  "trace 'utarget:u_[lr]*' --keep -j: utarget:u_leaf and utarget:u_rec traced", out):
+            p.kill()
+            ctl("untrace", "utarget:u_*")
+            return
+        rc, out = finish(p)
+        ok(rc == 0, "utarget made its calls: " + out.strip())
+        counts("utarget:u_leaf", leaf, 0, "u_leaf by a pattern")
+        counts("utarget:u_rec", rec_calls, 0, "u_rec by a pattern")
+    rc, out = ctl("untrace", "utarget:u_*")
+    ok(rc == 0 and metric("utarget:u_leaf") is None, "untrace 'utarget:u_*': both gone", out)
+    rc, out = ctl("trace", "--keep", TARGET + ":zz*")
+    ok(rc == 1 and "matches no function of" in out, "trace 'utarget:zz*': no match, exit 1", out)
+    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--split")
+    ok(rc == 2 and "not yet with a user-space function" in out,
+       "trace 'utarget:u_*' --split: refused as for one user-space function, exit 2", out)
+    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "vfs_read")
+    ok(rc == 2 and "kernel and user-space functions" in out,
+       "a user-space pattern and a kernel function in one command: refused, exit 2", out)
 
 
 def only_pid():
@@ -405,6 +439,7 @@ rc, out = ctl("-j", "info")
 if not ok(rc == 0 and "uprobe" in out, "kstatsctl info lists the uprobe mechanism", out):
     sys.exit(1)
 oracle()
+glob()
 only_pid()
 exit_inside()
 replaced()
