@@ -21,13 +21,8 @@
 #include "outliers.h"
 #include "text.h"
 
-struct folded {
-	char *stack;
-	uint64_t weight;
-};
-
 /* "ctl_cmd+0x9e2 [kstats_target]" -> "ctl_cmd [kstats_target]", made safe. */
-static void frame_name(char *buf, size_t len, const char *frame)
+void ks_folded_frame(char *buf, size_t len, const char *frame)
 {
 	char plain[600], t[KS_TEXT_LEN(600)];
 	const char *plus = strstr(frame, "+0x"), *mod;
@@ -79,31 +74,26 @@ char *ks_outl_stack_line(const struct ks_outl *ol, const struct ks_outl_entry *e
 		if (e->flags & KSTATS_OUTLIER_TRUNCATED)
 			add(&b, "[truncated]", false);
 		for (f = e->nr_stack; f-- > 0;) {
-			frame_name(name, sizeof(name), ol->text + e->stack[f]);
+			ks_folded_frame(name, sizeof(name), ol->text + e->stack[f]);
 			add(&b, name, false);
 		}
 	}
-	frame_name(name, sizeof(name), func);
+	ks_folded_frame(name, sizeof(name), func);
 	add(&b, name, true);
 	return b.s;
 }
 
 static int by_stack(const void *a, const void *b)
 {
-	return strcmp(((const struct folded *)a)->stack, ((const struct folded *)b)->stack);
+	return strcmp(((const struct ks_folded *)a)->stack, ((const struct ks_folded *)b)->stack);
 }
 
-void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, bool by_time)
+void ks_folded_print(FILE *out, struct ks_folded *v, size_t nr)
 {
-	struct folded *v = xcalloc(ol->nr ? ol->nr : 1, sizeof(*v));
-	uint32_t i, n = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < ol->nr; i++) {
-		v[i].stack = ks_outl_stack_line(ol, &ol->e[i], func);
-		v[i].weight = by_time ? ol->e[i].duration_ns : 1;
-	}
-	qsort(v, ol->nr, sizeof(*v), by_stack);
-	for (i = 0; i < ol->nr; i++) {
+	qsort(v, nr, sizeof(*v), by_stack);
+	for (i = 0; i < nr; i++) {
 		if (n && !strcmp(v[n - 1].stack, v[i].stack)) {
 			v[n - 1].weight += v[i].weight;
 			free(v[i].stack);
@@ -115,5 +105,34 @@ void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, 
 		fprintf(out, "%s %" PRIu64 "\n", v[i].stack, v[i].weight);
 		free(v[i].stack);
 	}
+}
+
+char *ks_folded_join(const char *root, const char *const *frames, uint32_t nr, const char *func)
+{
+	struct buf b = { NULL, 0, 0 };
+	char name[KS_TEXT_LEN(600)];
+	uint32_t f;
+
+	if (root)
+		add(&b, root, false);
+	for (f = nr; f-- > 0;) {
+		ks_folded_frame(name, sizeof(name), frames[f]);
+		add(&b, name, false);
+	}
+	ks_folded_frame(name, sizeof(name), func);
+	add(&b, name, true);
+	return b.s;
+}
+
+void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, bool by_time)
+{
+	struct ks_folded *v = xcalloc(ol->nr ? ol->nr : 1, sizeof(*v));
+	uint32_t i;
+
+	for (i = 0; i < ol->nr; i++) {
+		v[i].stack = ks_outl_stack_line(ol, &ol->e[i], func);
+		v[i].weight = by_time ? ol->e[i].duration_ns : 1;
+	}
+	ks_folded_print(out, v, ol->nr);
 	free(v);
 }

@@ -349,6 +349,12 @@ static const struct kstats_metric_info *list_find(int fd, const char *name)
 int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 		     bool missing_ok)
 {
+	return ks_snapshot_live_stack(fd, name, m, missing_ok, NULL);
+}
+
+int ks_snapshot_live_stack(int fd, const char *name, struct ks_metric *m,
+			   bool missing_ok, struct ks_key_stack *st)
+{
 	const struct kstats_metric_info *li;
 	struct kstats_snapshot sn;
 	size_t cap = 64 * 1024, need;
@@ -363,6 +369,8 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 		snprintf((char *)sn.name, sizeof(sn.name), "%s", name);
 		sn.buf = (uint64_t)(uintptr_t)buf;
 		sn.buf_len = cap;
+		if (st)
+			sn.frames = (uint64_t)(uintptr_t)st->frames;
 		if (!ioctl(fd, KSTATS_IOC_SNAPSHOT, &sn))
 			break;
 		if (errno != ENOSPC || tries == 16) {
@@ -383,6 +391,10 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 			       "malformed snapshot", name);
 	}
 	snprintf(m->name, sizeof(m->name), "%s", name);
+	if (st) {
+		st->nr = sn.nr_frames <= KSTATS_OUTLIER_FRAMES ? sn.nr_frames : 0;
+		st->flags = sn.frames_flags;
+	}
 	m->kind = sn.kind;
 	m->flags = sn.metric_flags;
 	m->frac_bits = sn.frac_bits;

@@ -98,6 +98,13 @@ void ks_source_live(struct ks_source *src, int fd);
  */
 int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 		     bool missing_ok);
+/* A stack key's frames (SNAPSHOT VER4): the caller first; none for any other metric. */
+struct ks_key_stack {
+	uint64_t frames[KSTATS_OUTLIER_FRAMES];
+	uint32_t nr, flags;		/* KSTATS_OUTLIER_TRUNCATED, _NOADDR */
+};
+int ks_snapshot_live_stack(int fd, const char *name, struct ks_metric *m,
+			   bool missing_ok, struct ks_key_stack *st);
 /*
  * @cur minus @prev, slot by slot, into @out (a slot whose part sum alone
  * grew too: its counts went to another CPU). When @cur cannot have grown

@@ -106,6 +106,20 @@ void fmt_outlier_entry(FILE *out, const struct ks_outl *ol, uint32_t i);
  * first, @func last, weighted by calls or (@by_time) their ns.
  */
 void fmt_outliers_folded(FILE *out, const char *func, const struct ks_outl *ol, bool by_time);
+/* Folded stacks (fmt_folded.c): a line's stack and weight. */
+struct ks_folded {
+	char *stack;		/* malloc'ed; freed by ks_folded_print() */
+	uint64_t weight;
+};
+/* @v's lines sorted, identical stacks added up, printed. */
+void ks_folded_print(FILE *out, struct ks_folded *v, size_t nr);
+/* "ctl_cmd+0x9e2 [mod]" as a folded frame: "ctl_cmd [mod]", safe text. */
+void ks_folded_frame(char *buf, size_t len, const char *frame);
+/* "@root;outermost;...;@frames[0];@func" (@root NULL: none), malloc'ed. */
+char *ks_folded_join(const char *root, const char *const *frames, uint32_t nr, const char *func);
+struct ks_names;
+/* show --folded (show_folded.c): the stack keys of the traces @traces. */
+int ks_show_folded(const struct ks_names *traces, bool by_time);
 /* Entry @e's folded stack ("root;...;caller;@func"), malloc'ed (fmt_folded.c). */
 char *ks_outl_stack_line(const struct ks_outl *ol, const struct ks_outl_entry *e,
 			 const char *func);

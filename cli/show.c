@@ -23,6 +23,7 @@
 #include "hdr.h"
 #include "json.h"
 #include "model.h"
+#include "outliers.h"
 #include "names.h"
 #include "snapfile.h"
 #include "text.h"
@@ -148,9 +149,10 @@ struct show_args {
 	enum ks_format format;
 	double watch;
 	long count;
+	bool folded, by_time, weight_set;	/* --folded, --weight */
 };
 
-enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT };
+enum { OPT_CPU = 0x200, OPT_PER_CPU, OPT_ALL_SLOTS, OPT_COUNT, OPT_FOLDED, OPT_WEIGHT };
 
 static const struct argp_option show_options[] = {
 	{ "all", 'a', NULL, 0, "Every metric", 0 },
@@ -170,6 +172,10 @@ static const struct argp_option show_options[] = {
 	{ "bits", 'b', "B", 0, "hist: rows of 2^B slots per power of two, "
 	  "merged from the metric's (B below its frac_bits; the metric's own: "
 	  "every slot). Default: the finest that fits 40 rows", 0 },
+	{ "folded", OPT_FOLDED, NULL, 0, "Of a trace --by stack: a line per stack, "
+	  "outermost frame first, as flamegraph.pl and speedscope read them", 0 },
+	{ "weight", OPT_WEIGHT, "W", 0, "With --folded: count (calls, the default) or "
+	  "time (their summed ns)", 0 },
 	{ 0 }
 };
 
@@ -228,6 +234,17 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_ALL_SLOTS:
 		a->all_slots = true;
+		break;
+	case OPT_FOLDED:
+		a->folded = true;
+		break;
+	case OPT_WEIGHT:
+		if (strcmp(arg, "count") && strcmp(arg, "time")) {
+			ks_usage("--weight: '%s' is not count or time", arg);
+			return EINVAL;
+		}
+		a->by_time = !strcmp(arg, "time");
+		a->weight_set = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (ks_names_add(&a->pats, arg))
@@ -413,6 +430,21 @@ int cmd_show(int argc, char **argv)
 	for (size_t i = 0; i < a.pats.nr; i++)
 		if (ks_pattern_valid(a.pats.v[i]))
 			goto out;
+	if (a.weight_set && !a.folded) {
+		ks_usage("--weight goes with --folded");
+		goto out;
+	}
+	if (a.folded) {
+		if (a.input || a.watch || a.all || a.format_set || a.cpu >= 0 || a.cpu_list ||
+		    a.per_cpu || a.all_slots || a.bits >= 0) {
+			ks_set_hint("kstatsctl show --folded NAME [--weight count|time]");
+			ks_usage("--folded prints a live trace's stacks: no -i, -w, -a, -f, "
+				 "--cpu, --per-cpu, --all-slots or --bits");
+			goto out;
+		}
+		rc = ks_show_folded(&a.pats, a.by_time);
+		goto out;
+	}
 	sh.format = a.format;
 	sh.cpu = (int)a.cpu;
 	sh.cpu_list = a.cpu_list;

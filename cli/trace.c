@@ -61,6 +61,7 @@ static const struct {
 	[KSTATS_KEY_PID] = { "pid", "{pid=4194304}" },
 	[KSTATS_KEY_TID] = { "tid", "{tid=4194304}" },
 	[KSTATS_KEY_CPU] = { "cpu", "{cpu=99999}" },
+	[KSTATS_KEY_STACK] = { "stack", "{stack=0123456789abcdef}" },
 };
 
 #define KEY_NAME_MAX(key)	(KSTATS_NAME_LEN - 1 - (int)strlen(keys[key].longest))
@@ -115,7 +116,9 @@ static const struct argp_option trace_options[] = {
 	  "return value (FUNC{errno=0} without error, FUNC{errno=-EAGAIN}...); "
 	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...); "
 	  "'comm', its name (FUNC{comm=nginx}); 'pid', 'tid', its process or thread "
-	  "(FUNC{pid=1234}); 'cpu', the CPU the call ended on (FUNC{cpu=3})", 0 },
+	  "(FUNC{pid=1234}); 'cpu', the CPU the call ended on (FUNC{cpu=3}); "
+	  "'stack', the caller's kernel stack (FUNC{stack=ID}: 'show --folded FUNC' "
+	  "prints them; with --outliers, only the calls over it)", 0 },
 	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
 	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
 	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "
@@ -272,7 +275,8 @@ static error_t trace_parse(int key, char *arg, struct argp_state *state)
 			if (keys[a->key].name && !strcmp(arg, keys[a->key].name))
 				return 0;
 		a->key = 0;
-		ks_usage("--by: '%s' is not a key (errno, cgroup, comm, pid, tid or cpu)", arg);
+		ks_usage("--by: '%s' is not a key (errno, cgroup, comm, pid, tid, cpu or stack)",
+			 arg);
 		return EINVAL;
 	case OPT_CGROUP:
 		a->cgroup = arg;
@@ -514,10 +518,11 @@ int cmd_trace(int argc, char **argv)
 		ks_usage("--keys and --key-values: the values given are the keys");
 		goto out;
 	}
-	if (a.key_values && a.key == KSTATS_KEY_COMM) {
-		ks_set_hint("--keys N keeps the first N names seen");
-		ks_usage("--key-values: not with --by comm (the module tells names "
-			 "apart by a hash only it knows)");
+	if (a.key_values && (a.key == KSTATS_KEY_COMM || a.key == KSTATS_KEY_STACK)) {
+		ks_set_hint("--keys N keeps the first N %s seen",
+			    a.key == KSTATS_KEY_COMM ? "names" : "stacks");
+		ks_usage("--key-values: not with --by %s (the module tells them "
+			 "apart by a hash only it knows)", keys[a.key].name);
 		goto out;
 	}
 	if (a.key_values) {
@@ -539,10 +544,11 @@ int cmd_trace(int argc, char **argv)
 		rc = EXIT_USAGE;
 	} else if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
 		/* What user-space functions cannot have yet (kstats(4)). */
-		if (a.split || a.self || a.outliers || a.budget_ppm) {
+		if (a.split || a.self || a.outliers || a.budget_ppm ||
+		    a.key == KSTATS_KEY_STACK) {
 			ks_set_hint("kstats(4) lists what user-space functions have so far");
-			ks_usage("--split, --self, --outliers and --budget: not yet with a "
-				 "user-space function");
+			ks_usage("--split, --self, --outliers, --budget and --by stack: not yet "
+				 "with a user-space function");
 			goto out;
 		}
 		a.x.user = true;	/* --value/--if: its registers (expr_btf.c) */

@@ -40,7 +40,13 @@ static int trace_error(int err, int fd, const char *func, const struct ks_trace_
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'comm-key' where a "
 			       "kstats module can; a newer one can", "tracing %s --by: "
 			       "this kstats module has no key by comm", func);
-	if (a->key >= KSTATS_KEY_PID && err == EINVAL && !ks_dev_info(fd, &info) &&
+	if (a->key == KSTATS_KEY_STACK && err == EINVAL && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_STACK_KEY))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'stack-key' where a "
+			       "kstats module can; a newer one can", "tracing %s --by: "
+			       "this kstats module has no key by stack", func);
+	if (a->key >= KSTATS_KEY_PID && a->key <= KSTATS_KEY_CPU && err == EINVAL &&
+	    !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_TASK_KEYS))
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'task-keys' where a "
 			       "kstats module can; a newer one can", "tracing %s --by: "

@@ -83,10 +83,10 @@ int ks_many_user(const struct ks_trace_args *a, const struct ks_names *pats, str
 	size_t i;
 	int rc = 0;
 
-	if (a->split || a->self || a->outliers || a->budget_ppm) {
+	if (a->split || a->self || a->outliers || a->budget_ppm || a->key == KSTATS_KEY_STACK) {
 		ks_set_hint("kstats(4) lists what user-space functions have so far");
-		return ks_usage("--split, --self, --outliers and --budget: not yet with a "
-				"user-space function");
+		return ks_usage("--split, --self, --outliers, --budget and --by stack: not yet "
+				"with a user-space function");
 	}
 	if (a->mech != KSTATS_MECH_AUTO && a->mech != KSTATS_MECH_UPROBE)
 		return ks_usage("--mechanism %s: user-space functions are traced by uprobe",

@@ -23,7 +23,7 @@
 			 KSTATS_FEAT_TRACE | KSTATS_FEAT_OUTLIERS | KSTATS_FEAT_KEYS | \
 			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | \
 			 KSTATS_FEAT_USDT | KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS | \
-			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED)
+			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -242,6 +242,8 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 
 	if (sn->flags || !reserved_zero(sn) || kstats_arg_lookup_name(sn->name))
 		return -EINVAL;
+	sn->nr_frames = 0;
+	sn->frames_flags = 0;
 	/* Output fields are ignored on input: a struct back from -ENOSPC is reused. */
 	sn->frac_bits = 0;
 	sn->nr_cpus = 0;
@@ -299,6 +301,8 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	sn->kind = m->kind;
 	if (m->kind >= KSTATS_KIND_TRACE)	/* every kind a trace makes */
 		err = kstats_trace_stats(m, sn);
+	if (!err && m->kind == KSTATS_KIND_KEY)
+		err = kstats_trace_key_frames(m, sn, kstats_file_privileged(file));
 	sn->metric_flags = kstats_metric_flags(m);
 out:
 	kstats_copy_free(c);

@@ -556,6 +556,19 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 	return 0;
 }
 
+/* SNAPSHOT of a key's metric: a stack key's frames (trace_keys.c). */
+int kstats_trace_key_frames(struct kstats_metric *m, struct kstats_snapshot *sn,
+			    bool privileged)
+{
+	int err = mutex_lock_killable(&kstats_trace_lock);
+
+	if (err)
+		return err;
+	err = kstats_keys_frames(m, sn, privileged);
+	mutex_unlock(&kstats_trace_lock);
+	return err;
+}
+
 /*
  * The governor's look at every budgeted trace (governor.c decides); one
  * whose declined calls alone cost more than its budget detaches here.

@@ -92,8 +92,12 @@ struct kstats_keys {
 	u32 nr;				/* values with a metric of their own */
 	u64 *vals;			/* [nr]: a value's code once claimed, 0 free */
 	struct kstats_metric **metrics;	/* [nr + 1]: the last is "other" */
-	/* KSTATS_KEY_COMM: each claimed value's name, ready once written. */
+	/* KSTATS_KEY_COMM, _STACK: each claimed value's name or stack, ready once written. */
 	char (*comms)[TASK_COMM_LEN];	/* [nr] */
+	struct kstats_key_stack {
+		u32 nr, flags;		/* frames; KSTATS_OUTLIER_TRUNCATED */
+		unsigned long frames[KSTATS_OUTLIER_FRAMES];
+	} *stacks;			/* [nr] */
 	u8 *ready;			/* [nr] */
 };
 
@@ -381,7 +385,11 @@ kstats_call_expr(const struct kstats_probe *p, struct kstats_call *call)
 int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 		      const struct kstats_origin *origin);
 bool kstats_keys_args_ok(const struct kstats_trace *t);
-void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall);
+void kstats_keys_record(struct kstats_probe *p, unsigned long retval, unsigned long ret,
+			u64 wall);
+int kstats_keys_frames(struct kstats_metric *m, struct kstats_snapshot *sn, bool privileged);
+/* trace_outlier.c: the stack from a call's caller up (stack keys, outliers) */
+u32 kstats_stack_capture(unsigned long *f, unsigned long ret, bool *truncated);
 struct kstats_metric *kstats_keys_metric(struct kstats_probe *p, unsigned int i);
 void kstats_keys_publish(struct kstats_probe *p);
 void kstats_keys_free(struct kstats_probe *p);
@@ -422,6 +430,8 @@ int kstats_trace_stop(struct file *file, const char *name);
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);
 int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn);
+int kstats_trace_key_frames(struct kstats_metric *m, struct kstats_snapshot *sn,
+			    bool privileged);
 int kstats_trace_publish_keys(void);
 int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *arg),
 		      void *arg);

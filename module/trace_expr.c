@@ -441,7 +441,7 @@ void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
 	} else {
 		kstats_record(p->value, v);
 		if (unlikely(p->keys))
-			kstats_keys_record(p->keys, 0, v);	/* no return value */
+			kstats_keys_record(p, 0, 0, v);	/* no return value */
 	}
 	this_cpu_inc(p->pcpu->hits);
 }
@@ -531,7 +531,7 @@ u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
 	this_cpu_inc(p->pcpu->hits);
 	this_cpu_write(p->pcpu->last_exit, now);
 	if (unlikely(p->keys) && key_sample != KSTATS_NOT_RECORDED)
-		kstats_keys_record(p->keys, retval, key_sample);
+		kstats_keys_record(p, retval, ret, key_sample);
 	if (unlikely(r.duration >= READ_ONCE(p->outlier_ns)))
 		kstats_outlier_capture(p, call->t0, now, call->cpu, ret, retval);
 	return r.duration;

@@ -26,7 +26,7 @@ static __always_inline void kstats_call_end(struct kstats_probe *p, struct kstat
 	} else {
 		wall = kstats_probe_end(p, call->t0, call->cpu, ret, retval);
 		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-			kstats_keys_record(p->keys, retval, wall);
+			kstats_keys_record(p, retval, ret, wall);
 	}
 	if (unlikely(p->task_ctx))
 		kstats_split_end(p, &call->mark, wall);

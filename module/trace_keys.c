@@ -37,16 +37,26 @@ static const struct {
 	[KSTATS_KEY_TID] = { "tid", sizeof("{tid=4194304}") - 1 },
 	[KSTATS_KEY_CPU] = { "cpu", sizeof("{cpu=99999}") - 1 },
 	[KSTATS_KEY_COMM] = { "comm", sizeof("{comm=}") - 1 + 2 * (TASK_COMM_LEN - 1) },
+	[KSTATS_KEY_STACK] = { "stack", sizeof("{stack=0123456789abcdef}") - 1 },
 };
 
-/* Random at the first comm key: what a comm's code is a hash with. */
-static siphash_key_t kstats_comm_key;
+/* Random at the first comm (stack) key: what a comm's (stack's) code is a hash with. */
+static siphash_key_t kstats_comm_key, kstats_stack_key;
+
+/* Keys whose values are the module's hashes: none can be given. */
+static bool kstats_key_hashed(u32 kind)
+{
+	return kind == KSTATS_KEY_COMM || kind == KSTATS_KEY_STACK;
+}
 
 bool kstats_keys_args_ok(const struct kstats_trace *t)
 {
 	if (!t->key)
 		return !t->nr_keys && !t->key_values;
-	if (t->key_values && (!t->nr_keys || t->key == KSTATS_KEY_COMM))
+	if (t->key_values && (!t->nr_keys || kstats_key_hashed(t->key)))
+		return false;
+	/* A user-space function's return: its kernel stack is the trap's. */
+	if (t->key == KSTATS_KEY_STACK && t->mechanism == KSTATS_MECH_UPROBE)
 		return false;
 	if (t->key >= ARRAY_SIZE(kstats_key_kinds) || !kstats_key_kinds[t->key].name ||
 	    (kstats_key_kinds[t->key].func_only && !t->func) ||
@@ -123,8 +133,18 @@ int kstats_keys_setup(struct kstats_probe *p, const struct kstats_trace *req,
 	if (k->kind == KSTATS_KEY_COMM) {
 		get_random_once(&kstats_comm_key, sizeof(kstats_comm_key));
 		k->comms = kcalloc(k->nr, sizeof(*k->comms), GFP_KERNEL_ACCOUNT);
+		if (!k->comms)
+			return -ENOMEM;
+	}
+	if (k->kind == KSTATS_KEY_STACK) {
+		get_random_once(&kstats_stack_key, sizeof(kstats_stack_key));
+		k->stacks = kcalloc(k->nr, sizeof(*k->stacks), GFP_KERNEL_ACCOUNT);
+		if (!k->stacks)
+			return -ENOMEM;
+	}
+	if (kstats_key_hashed(k->kind)) {
 		k->ready = kcalloc(k->nr, sizeof(*k->ready), GFP_KERNEL_ACCOUNT);
-		if (!k->comms || !k->ready)
+		if (!k->ready)
 			return -ENOMEM;
 	}
 	if (req->key_values) {
@@ -151,6 +171,7 @@ void kstats_keys_free(struct kstats_probe *p)
 	kfree(p->keys->vals);
 	kfree(p->keys->metrics);
 	kfree(p->keys->comms);
+	kfree(p->keys->stacks);
 	kfree(p->keys->ready);
 	kfree(p->keys);
 	p->keys = NULL;
@@ -243,17 +264,97 @@ static noinline void kstats_keys_record_comm(struct kstats_keys *k, u64 wall)
 	kstats_record(&k->metrics[i]->ks, wall);
 }
 
-/* A recorded call's duration @wall, by its key. */
-void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
+/*
+ * The stack key: the stack from the call's caller up (@ret: where the
+ * call returns; 0 for a section's end), its code a keyed hash of its
+ * frames, never 0. As for comm, the claimer writes the frames, then marks
+ * the slot ready. A stack that cannot be taken now goes to "other".
+ */
+static noinline void kstats_keys_record_stack(struct kstats_keys *k, unsigned long ret,
+					      u64 wall)
 {
+	unsigned long f[KSTATS_OUTLIER_FRAMES];
+	bool truncated;
+	u32 n, i;
+	u64 code, v;
+
+	n = kstats_stack_capture(f, ret, &truncated);
+	if (!n) {
+		kstats_record(&k->metrics[k->nr]->ks, wall);
+		return;
+	}
+	code = siphash(f, n * sizeof(*f), &kstats_stack_key) | 1;
+	for (i = 0; i < k->nr; i++) {
+		v = READ_ONCE(k->vals[i]);
+		if (!v) {
+			v = cmpxchg(&k->vals[i], 0, code);
+			if (!v) {
+				memcpy(k->stacks[i].frames, f, sizeof(f));
+				k->stacks[i].nr = n;
+				k->stacks[i].flags = truncated ? KSTATS_OUTLIER_TRUNCATED : 0;
+				/* The frames before ready: a reader's acquire sees them whole. */
+				smp_store_release(&k->ready[i], 1);
+				break;
+			}
+		}
+		if (v == code)
+			break;
+	}
+	kstats_record(&k->metrics[i]->ks, wall);
+}
+
+/*
+ * A recorded call's sample @wall (its duration, or its value), by @p's
+ * key; @ret where the call returns (0: none, a section's end).
+ */
+void kstats_keys_record(struct kstats_probe *p, unsigned long retval, unsigned long ret,
+			u64 wall)
+{
+	struct kstats_keys *k = p->keys;
 	u64 code;
 
 	if (k->kind == KSTATS_KEY_COMM) {
 		kstats_keys_record_comm(k, wall);
 		return;
 	}
+	if (k->kind == KSTATS_KEY_STACK) {
+		/* With outliers, only those: a shorter call pays no stack walk. */
+		if (!p->outliers || p->expr || wall >= READ_ONCE(p->outlier_ns))
+			kstats_keys_record_stack(k, ret, wall);
+		return;
+	}
 	code = kstats_key_code(k->kind, retval);
 	kstats_record(&k->metrics[kstats_key_index(k, code)]->ks, wall);
+}
+
+/*
+ * SNAPSHOT's frames of @m, a stack key's metric (else nothing): copied to
+ * @dst for a privileged reader, withheld (NOADDR) from any other. Under
+ * kstats_trace_lock.
+ */
+int kstats_keys_frames(struct kstats_metric *m, struct kstats_snapshot *sn, bool privileged)
+{
+	struct kstats_probe *p = m->probe;
+	struct kstats_keys *k = p ? p->keys : NULL;
+	u32 i;
+
+	lockdep_assert_held(&kstats_trace_lock);
+	if (!k || k->kind != KSTATS_KEY_STACK)
+		return 0;
+	for (i = 0; i < k->nr && k->metrics[i] != m; i++)
+		;
+	if (i == k->nr || !smp_load_acquire(&k->ready[i]))
+		return 0;
+	if (!privileged) {
+		sn->frames_flags = KSTATS_OUTLIER_NOADDR;
+		return 0;
+	}
+	sn->nr_frames = k->stacks[i].nr;
+	sn->frames_flags = k->stacks[i].flags;
+	if (sn->frames && copy_to_user(u64_to_user_ptr(sn->frames), k->stacks[i].frames,
+				       sizeof(k->stacks[i].frames)))
+		return -EFAULT;
+	return 0;
 }
 
 /*
@@ -282,9 +383,12 @@ void kstats_keys_publish(struct kstats_probe *p)
 			if (!v)
 				break;	/* claimed in order: none after */
 			/* Name not written yet (pairs with the claimer's release): next reader. */
-			if (k->kind == KSTATS_KEY_COMM && !smp_load_acquire(&k->ready[i]))
+			if (kstats_key_hashed(k->kind) && !smp_load_acquire(&k->ready[i]))
 				continue;
-			if (k->kind == KSTATS_KEY_COMM)
+			if (k->kind == KSTATS_KEY_STACK)
+				len = snprintf(name, sizeof(name), "%s{stack=%016llx}",
+					       p->time_metric->name, v);
+			else if (k->kind == KSTATS_KEY_COMM)
 				len = snprintf(name, sizeof(name), "%s{comm=%*phN}",
 					       p->time_metric->name,
 					       (int)strnlen(k->comms[i], TASK_COMM_LEN),

@@ -82,30 +82,43 @@ static bool kstats_outlier_limited(struct kstats_probe *p, u32 rate, u64 now)
 }
 
 /*
- * The kernel stack from the call's caller up, into @e. The walk starts
- * here, in kstats and the probe's trampoline (how many frames that is
- * varies by kernel): everything before the call's return address @ret
- * goes. If the unwinder did not get past the trampoline (kretprobe on
- * 5.15, fprobe on 6.14-6.17 without the ORC fix), the caller alone is
- * kept, marked truncated: never a chain that is not the caller's. A
- * section end (@ret 0) drops kstats' own frames only.
+ * Captures in progress on this CPU. The capture calls out of kstats
+ * (stack_trace_save() and the unwinder): where the kernel lets a probe on
+ * one of those run inside another probe's exit (fprobe's return path on
+ * 6.14-6.16 without upstream 0db0934e7f9b), an outlier of that probe would
+ * capture again, and again, until the stack overflows. One capture per
+ * CPU at a time (outliers and stack keys alike); a nested one (that, or
+ * an NMI's) is refused.
  */
-static void kstats_outlier_stack(struct kstats_outlier *e, unsigned long ret)
-{
-	unsigned long *f = (unsigned long *)e->frames;
-	u32 n, i = 0;
+static DEFINE_PER_CPU(u32, kstats_capturing);
 
-	BUILD_BUG_ON(sizeof(*f) != sizeof(e->frames[0]));
+/*
+ * The kernel stack from the call's caller up, into @f (KSTATS_OUTLIER_FRAMES,
+ * zero-filled past the frames); their number, or 0 if a capture already
+ * runs on this CPU. The walk starts here, in kstats and the probe's
+ * trampoline (how many frames that is varies by kernel): everything before
+ * the call's return address @ret goes. If the unwinder did not get past the
+ * trampoline (kretprobe on 5.15, fprobe on 6.14-6.17 without the ORC fix),
+ * the caller alone is kept and *@truncated set: never a chain that is not
+ * the caller's. A section end (@ret 0) drops kstats' own frames only.
+ */
+u32 kstats_stack_capture(unsigned long *f, unsigned long ret, bool *truncated)
+{
+	u32 n = 0, i = 0;
+
+	*truncated = false;
+	if (this_cpu_inc_return(kstats_capturing) > 1)
+		goto out;
 	n = stack_trace_save(f, KSTATS_OUTLIER_FRAMES, 0);
 	if (ret) {
 		while (i < n && f[i] != ret)
 			i++;
 		if (i == n) {
-			memset(f, 0, sizeof(e->frames));
+			memset(f, 0, KSTATS_OUTLIER_FRAMES * sizeof(*f));
 			f[0] = ret;
-			e->nr_frames = 1;
-			e->flags |= KSTATS_OUTLIER_TRUNCATED;
-			return;
+			*truncated = true;
+			n = 1;
+			goto out;
 		}
 	} else {
 		while (i < n && within_module(f[i], THIS_MODULE))
@@ -113,18 +126,11 @@ static void kstats_outlier_stack(struct kstats_outlier *e, unsigned long ret)
 	}
 	memmove(f, f + i, (n - i) * sizeof(*f));
 	memset(f + n - i, 0, (KSTATS_OUTLIER_FRAMES - n + i) * sizeof(*f));
-	e->nr_frames = n - i;
+	n -= i;
+out:
+	this_cpu_dec(kstats_capturing);
+	return n;
 }
-
-/*
- * Captures in progress on this CPU. The capture calls out of kstats
- * (stack_trace_save() and the unwinder): where the kernel lets a probe on
- * one of those run inside another probe's exit (fprobe's return path on
- * 6.14-6.16 without upstream 0db0934e7f9b), an outlier of that probe would
- * capture again, and again, until the stack overflows. One capture per
- * CPU at a time; a nested one (that, or an NMI's) counts as rate-limited.
- */
-static DEFINE_PER_CPU(u32, kstats_capturing);
 
 /* An outlier ends: keep it, unless rate-limited or its slot is taken. */
 noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
@@ -132,16 +138,18 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 {
 	struct kstats_outlier_ring *r = p->outliers;
 	struct kstats_outlier *e;
+	bool truncated;
 	u64 seq, old;
 
 	if (!r)
 		return;
-	if (this_cpu_inc_return(kstats_capturing) > 1) {
+	/* A capture running on this CPU: kstats_stack_capture() would refuse. */
+	if (this_cpu_read(kstats_capturing)) {
 		this_cpu_inc(p->pcpu->ratelimited);
-		goto out;
+		return;
 	}
 	if (kstats_outlier_limited(p, r->rate, now))
-		goto out;
+		return;
 	kstats_outlier_rebase(p, r);
 	seq = atomic64_inc_return(&r->head);
 	e = &r->e[(seq - 1) % r->capacity];
@@ -149,7 +157,7 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	/* A writer is in it, or one that lapped us filled it with a newer one. */
 	if ((old & 1) || (old >> 1) > seq || cmpxchg(&e->seq, old, seq << 1 | 1) != old) {
 		atomic64_inc(&r->collided);
-		goto out;
+		return;
 	}
 	e->time_ns = now;
 	e->duration_ns = now - t0;
@@ -165,11 +173,12 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 		e->retval = retval;
 		e->flags |= KSTATS_OUTLIER_RETVAL;
 	}
-	kstats_outlier_stack(e, ret);
+	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(e->frames[0]));
+	e->nr_frames = kstats_stack_capture((unsigned long *)e->frames, ret, &truncated);
+	if (truncated)
+		e->flags |= KSTATS_OUTLIER_TRUNCATED;
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
-out:
-	this_cpu_dec(kstats_capturing);
 }
 
 /* TRACE's outlier fields, for form (the floor is checked at setup). */

@@ -237,7 +237,7 @@ void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 		} else {
 			wall = kstats_probe_end(p, t0, cpu, 0, 0);
 			if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-				kstats_keys_record(p->keys, 0, wall);	/* no return value */
+				kstats_keys_record(p, 0, 0, wall);	/* no return value */
 		}
 		if (p->marks)
 			kstats_split_end(p, &mark, wall);

@@ -224,7 +224,7 @@ static int kstats_uprobe_return(KSTATS_UPROBE_RET_ARGS)
 		wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs),
 					regs_return_value(regs));
 		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-			kstats_keys_record(p->keys, regs_return_value(regs), wall);
+			kstats_keys_record(p, regs_return_value(regs), 0, wall);
 	}
 	r->depth = i;
 	if (!r->depth)

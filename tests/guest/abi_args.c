@@ -143,8 +143,13 @@ const struct tcase arg_cases[] = {
 	/* SNAPSHOT */
 	{ "flags 1", C_SNAPSHOT, .set = { SET(kstats_snapshot, flags, 1) }, .expect = EINVAL },
 	{ "flags bit 31", C_SNAPSHOT, .set = { SET(kstats_snapshot, flags, 1u << 31) }, .expect = EINVAL },
+	/* VER4's frames: written only for a stack key's metric; here none, so never read. */
+	{ "frames a bad pointer, not a stack key (ignored)", C_SNAPSHOT,
+	  .set = { SET(kstats_snapshot, frames, 1) }, .expect = OK },
+	{ "nr_frames, frames_flags set (out)", C_SNAPSHOT,
+	  .set = { SET(kstats_snapshot, nr_frames, 7), SET(kstats_snapshot, frames_flags, 3) },
+	  .expect = OK },
 	{ "reserved[0] = 1", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[0], 1) }, .expect = EINVAL },
-	{ "reserved[1] = 1", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[1], 1) }, .expect = EINVAL },
 	{ "reserved[1] = 1 << 63", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[1], 1ULL << 63) }, .expect = EINVAL },
 	/* Output fields (the trace's mode and cost) are ignored on input. */
 	{ "trace_mode, skipped, call_cost_ps set (out)", C_SNAPSHOT,

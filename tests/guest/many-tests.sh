@@ -186,6 +186,131 @@ sys.exit([m["count"] for m in json.load(open(sys.argv[1]))["metrics"]] != [4, 4]
 }
 ok "kretprobe: trace ktarget_many_notrace ktarget_many_00 (named, no pattern): both traced, 4 calls each" named
 
+# --by stack: ktarget_leaf through three call paths (kstats_target's
+# "paths A B C": path_a -> leaf, path_b -> mid -> leaf, path_c -> mid ->
+# leaf), a key per stack, each counting exactly its path's calls (the
+# target's paths_calls); show --folded names each path's frames.
+folded_paths() {	# folded_paths FILE A B C: the three lines, exact
+	"$py" - "$@" <<-'EOF'
+	import sys
+	lines = [l.rsplit(" ", 1) for l in open(sys.argv[1]).read().splitlines()]
+	want = {("ktarget_path_a",): int(sys.argv[2]), ("ktarget_path_b", "ktarget_mid"): int(sys.argv[3]),
+	        ("ktarget_path_c", "ktarget_mid"): int(sys.argv[4])}
+	got = {}
+	for stack, n in lines:
+	    f = [x.replace(" [kstats_target]", "") for x in stack.split(";")]
+	    if f[-1] != "ktarget_leaf" or f[0].startswith("["):
+	        print("# not a whole stack of ktarget_leaf:", stack); sys.exit(1)
+	    key = tuple(x for x in f[:-1] if x.startswith("ktarget_path_") or x == "ktarget_mid")
+	    got[key] = got.get(key, 0) + int(n)
+	print("# show --folded: %s" % got)
+	sys.exit(got != want)
+	EOF
+}
+stack_keys() {	# stack_keys MECH
+	local before after
+	"$K" trace ktarget_leaf --by stack --mechanism "$1" --keep 2>/dev/null || return 1
+	before=$(cat "$dbg/paths_calls")
+	echo "paths 30 20 10" >"$ctl" || return 1
+	after=$(cat "$dbg/paths_calls")
+	"$K" show --folded ktarget_leaf >"$tmp/stack.folded" 2>&1 &&
+		"$K" show --folded ktarget_leaf --weight time >"$tmp/stack-time.folded" 2>&1 ||
+		{ cat "$tmp/stack.folded"; "$K" untrace ktarget_leaf; return 1; }
+	"$K" -j show 'ktarget_leaf*' >"$tmp/stack.json"
+	"$K" untrace ktarget_leaf || return 1
+	echo "# paths_calls before: $before, after: $after"
+	[[ $after == "$(awk '{ print $1 + 30, $2 + 20, $3 + 10 }' <<<"$before")" ]] || return 1
+	folded_paths "$tmp/stack.folded" 30 20 10 || { cat "$tmp/stack.folded"; return 1; }
+	# By time: the same three stacks, weights adding up to the trace's sum.
+	[[ $(sed 's/ [0-9]*$//' "$tmp/stack.folded") == "$(sed 's/ [0-9]*$//' "$tmp/stack-time.folded")" ]] &&
+		"$py" - "$tmp/stack.json" "$tmp/stack-time.folded" <<-'EOF'
+	import json, sys
+	ms = {m["name"]: m for m in json.load(open(sys.argv[1]))["metrics"]}
+	keys = [m for n, m in ms.items() if n.startswith("ktarget_leaf{stack=")]
+	t = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[2]).read().splitlines())
+	print("# --weight time: %d ns in %d stack keys" % (t, len(keys)))
+	sys.exit(len(keys) != 3 or t <= 0 or sum(m["count"] for m in keys) != 60)
+	EOF
+}
+# bpftrace's @[kstack] on the same calls: per call path (the frames from
+# ktarget_leaf's caller down to the path), the same counts as kstats'
+# stack keys. bpftrace attaches first; its attach is proven by warm-up
+# calls through path_a, made before kstats traces (1..warm of them are in
+# bpftrace's path_a count, none in kstats'); it stops itself at a call
+# of ktarget_sleep() (see trace_bpftrace.c).
+stack_bpftrace() {
+	local pid warm=0
+	command -v bpftrace >/dev/null || { echo "no bpftrace"; return 1; }
+	bpftrace -e 'BEGIN { printf("begin\n"); }
+kprobe:ktarget_leaf { @[kstack] = count(); if (@go == 0) { @go = 1; printf("attached\n"); } }
+kprobe:ktarget_sleep { exit(); }' >"$tmp/kstack.out" 2>"$tmp/kstack.err" &
+	pid=$!
+	wait_for grep -q '^begin' "$tmp/kstack.out" || { kill -KILL "$pid"; cat "$tmp/kstack.err"; return 1; }
+	until grep -q '^attached' "$tmp/kstack.out"; do
+		((warm++ < 600)) || { kill -KILL "$pid"; return 1; }
+		echo "paths 1 0 0" >"$ctl"
+		sleep 0.1
+	done
+	"$K" trace ktarget_leaf --by stack --mechanism kretprobe --keep 2>/dev/null &&
+		echo "paths 30 20 10" >"$ctl" && "$K" show --folded ktarget_leaf >"$tmp/bs.folded" ||
+		{ kill -KILL "$pid"; "$K" untrace ktarget_leaf; return 1; }
+	"$K" untrace ktarget_leaf
+	echo "sleep 1 1" >"$ctl"
+	timeout 60 tail --pid="$pid" -f /dev/null || { kill -KILL "$pid"; return 1; }
+	wait "$pid"
+	"$py" - "$tmp/kstack.out" "$tmp/bs.folded" "$warm" <<-'EOF'
+	import re, sys
+	def path(frames):
+	    # The callers between ktarget_leaf and the path, path_* and mid only.
+	    return tuple(f for f in frames if f.startswith("ktarget_path_") or f == "ktarget_mid")
+	bpf = {}
+	for block, n in re.findall(r"@\[\n(.*?)\]: (\d+)", open(sys.argv[1]).read(), re.S):
+	    frames = [l.strip().split("+")[0].split(" ")[0] for l in block.splitlines() if l.strip()]
+	    k = path(frames)
+	    bpf[k] = bpf.get(k, 0) + int(n)
+	ks = {}
+	for line in open(sys.argv[2]).read().splitlines():
+	    stack, n = line.rsplit(" ", 1)
+	    k = path([f.split(" ")[0] for f in reversed(stack.split(";"))])
+	    ks[k] = ks.get(k, 0) + int(n)
+	a = ("ktarget_path_a",)
+	warm = int(sys.argv[3])
+	print("# bpftrace kstack: %s; kstats: %s; %d warm-up calls" % (bpf, ks, warm))
+	good = set(bpf) == set(ks) and all(bpf[k] == ks[k] for k in ks if k != a) and \
+	       a in ks and ks[a] + 1 <= bpf[a] <= ks[a] + warm
+	sys.exit(not good)
+	EOF
+}
+
+# With --outliers 1s no call is slow enough: none is keyed, every call is in NAME.
+stack_outliers_only() {
+	"$K" trace ktarget_leaf --by stack --outliers 1s --keep 2>/dev/null || return 1
+	echo "paths 3 2 1" >"$ctl" && "$K" -j show ktarget_leaf >"$tmp/so.json" || return 1
+	expect 1 "ktarget_leaf: no stack keys" "$K" show --folded ktarget_leaf
+	local rc=$?
+	"$K" untrace ktarget_leaf || return 1
+	((rc == 0)) && [[ $(count_of "$tmp/so.json" ktarget_leaf) == 6 ]] &&
+		! "$K" list | grep -q 'ktarget_leaf{'
+}
+count_of() {	# count_of FILE NAME: the count of NAME in a show -j document
+	"$py" -c 'import json, sys
+print(next(m["count"] for m in json.load(open(sys.argv[1]))["metrics"] if m["name"] == sys.argv[2]))' "$1" "$2"
+}
+if "$K" info | grep -q 'stack-key'; then
+	for mech in "${mechs[@]}"; do
+		ok "$mech: trace ktarget_leaf --by stack: three stacks, 30, 20 and 10 calls, each its path's own count; show --folded names each path" \
+			stack_keys "$mech"
+	done
+	ok "kretprobe --by stack against bpftrace's @[kstack] on the same calls: the same paths, the same counts" \
+		stack_bpftrace
+	ok "--by stack --outliers 1s: no call keyed (none that slow), all 6 in ktarget_leaf" \
+		stack_outliers_only
+else
+	ok "kstatsctl info lists stack-key" false
+fi
+ok "--by stack --key-values: refused, exit 2" expect 2 "not with --by stack" \
+	"$K" trace ktarget_leaf --by stack --key-values 1 --keep
+
 # What a pattern must not trace: kstats' own functions, the unwinder, __init.
 ok "trace 'kstats:*': every function refused (kstats' own), exit 1, nothing traced" \
 	expect 1 "none of the [0-9]+ functions could be traced" "$K" trace 'kstats:*' --max 4096 --keep

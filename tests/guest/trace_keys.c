@@ -22,7 +22,7 @@ static void key_refusals(const char *m, uint32_t mech)
 
 	ok(trace(fd, &r) == EINVAL && snap("t.ksec", &h) == ENOENT,
 	   "%s: --by errno on a section: EINVAL, nothing made", m);
-	r = (struct req){ .name = "t.kbad", .func = "ktarget_errno", .mech = mech, .key = 7 };
+	r = (struct req){ .name = "t.kbad", .func = "ktarget_errno", .mech = mech, .key = 8 };
 	ok(trace(fd, &r) == EINVAL, "%s: an unknown key: EINVAL", m);
 	r.key = 0;
 	r.nr_keys = 4;

@@ -30,7 +30,8 @@ void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_sta
 }
 
 /* Nor do they have a key: kstats_keys_record() is never reached either. */
-void kstats_keys_record(struct kstats_keys *k, unsigned long retval, u64 wall)
+void kstats_keys_record(struct kstats_probe *p, unsigned long retval, unsigned long ret,
+			u64 wall)
 {
 	WARN_ON_ONCE(1);
 }

@@ -56,6 +56,9 @@
  *				each round; "many_counts" reads each one's calls
  *				since load (ktarget_many.c)
  *   many_one I R		ktarget_many_I R times (I from 0)
+ *   paths A B C		ktarget_leaf() through three call paths, A, B and
+ *				C times (ktarget_paths.c); "paths_calls" reads
+ *				each path's calls since load
  *   rcu_hold			work inside one RCU read-side section, so that
  *				synchronize_rcu() elsewhere waits, until 0 is
  *				written to "rcu_holding" (which reads 1
@@ -78,6 +81,7 @@
 #define CREATE_TRACE_POINTS
 #include "ktarget_trace.h"
 #include "ktarget_many.h"
+#include "ktarget_paths.h"
 #include "ktarget_values.h"
 
 static struct dentry *dir;
@@ -524,6 +528,8 @@ static int ctl_cmd(char *buf)
 		return kmany_run(a, b, &calls);
 	if (!strcmp(cmd, "many_one") && n == 3)
 		return kmany_run_one(a, b, &calls);
+	if (!strcmp(cmd, "paths") && n == 4)
+		return kpaths_run(a, b, c, &calls);
 	if (!strcmp(cmd, "values_hot") && n == 2)
 		return ktarget_values_hot(a, &calls, &elapsed);
 	if (!strcmp(cmd, "hammer") && n == 2)
@@ -661,6 +667,7 @@ static int __init target_init(void)
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	ktarget_values_init(dir);
 	kmany_init(dir);
+	kpaths_init(dir);
 	return 0;
 }
 

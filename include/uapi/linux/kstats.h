@@ -93,6 +93,7 @@
 #define KSTATS_FEAT_TASK_KEYS	(1ULL << 17)	/* KSTATS_KEY_PID, _TID, _CPU */
 #define KSTATS_FEAT_COMM_KEY	(1ULL << 18)	/* KSTATS_KEY_COMM */
 #define KSTATS_FEAT_MATCHED	(1ULL << 19)	/* TRACE's KSTATS_TRACE_MATCHED */
+#define KSTATS_FEAT_STACK_KEY	(1ULL << 20)	/* KSTATS_KEY_STACK, SNAPSHOT's frames */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -251,12 +252,24 @@ struct kstats_snapshot {
 	__u64 skip_cost_ps;	/* ... and of a call declined by sampling */
 	__u64 faults;		/* out, traces with an expr: calls whose reads faulted */
 	__u64 rejected;		/* out, traces with a predicate: calls it declined */
+	/*
+	 * VER4 (KSTATS_FEAT_STACK_KEY), a stack key's metric (NAME{stack=ID}):
+	 * its kernel stack, the traced call's caller first (as an outlier's),
+	 * copied to frames (in: a user pointer to KSTATS_OUTLIER_FRAMES
+	 * __u64, or 0 for none) for a file opened with CAP_PERFMON or
+	 * CAP_SYS_ADMIN; for any other, nr_frames 0 and frames_flags
+	 * KSTATS_OUTLIER_NOADDR. Any other metric: nr_frames 0.
+	 */
+	__u64 frames;
+	__u32 nr_frames;	/* out */
+	__u32 frames_flags;	/* out: KSTATS_OUTLIER_TRUNCATED, KSTATS_OUTLIER_NOADDR */
 	__u64 reserved[2];
 };
 #define KSTATS_SNAPSHOT_SIZE_VER0	144	/* up to floor_ns */
 #define KSTATS_SNAPSHOT_SIZE_VER1	152	/* up to generation */
 #define KSTATS_SNAPSHOT_SIZE_VER2	208	/* up to skip_cost_ps */
 #define KSTATS_SNAPSHOT_SIZE_VER3	224	/* up to rejected */
+#define KSTATS_SNAPSHOT_SIZE_VER4	240	/* up to frames_flags */
 
 /* SNAPSHOT's trace_mode. */
 #define KSTATS_TRACE_MODE_FULL		0	/* every call recorded */
@@ -379,12 +392,23 @@ struct kstats_record {
  *   allow no other bytes). Calls are told apart by a keyed 64-bit SipHash
  *   of the name (its key random at load, so no caller can pick a name
  *   that collides with another's); key_values are refused for it.
+ * - KSTATS_KEY_STACK (KSTATS_FEAT_STACK_KEY; functions and sections): the
+ *   kernel stack at the call's end, from the traced function's caller up
+ *   (a section's end: from the code that reached it), "stack=" and 16 hex
+ *   digits of a keyed 64-bit SipHash of its frames; SNAPSHOT gives the
+ *   frames of each such metric to privileged readers. A call whose stack
+ *   cannot be taken (a capture already running on its CPU: an NMI's, or
+ *   one nested in the unwinder) goes to NAME{stack=other}. With
+ *   KSTATS_TRACE_OUTLIERS, only the calls at or over the outlier threshold
+ *   are keyed: every other call pays no stack walk and is in NAME alone.
+ *   key_values are refused for it.
  * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
  * key, KSTATS_KEY_ERRNO on a section or a point, with KSTATS_KEY_ERRNO a NAME
  * over 50 bytes, with KSTATS_KEY_CGROUP one over 34 (the longest
  * "{cgroup=ID}"), with KSTATS_KEY_PID or KSTATS_KEY_TID one over 50
  * ("{pid=4194304}"), with KSTATS_KEY_CPU one over 52 ("{cpu=99999}"),
- * with KSTATS_KEY_COMM one over 26 ("{comm=" + 30 hex digits + "}").
+ * with KSTATS_KEY_COMM one over 26 ("{comm=" + 30 hex digits + "}"), with
+ * KSTATS_KEY_STACK one over 39 ("{stack=" + 16 hex digits + "}").
  *
  * Key values (key_values: VER5, KSTATS_FEAT_KEY_VALUES): first come, first
  * kept lets anyone who can make the traced calls take every metric (a
@@ -421,6 +445,7 @@ struct kstats_record {
 #define KSTATS_KEY_PID		4	/* NAME{pid=1234}: the process (tgid) */
 #define KSTATS_KEY_TID		5	/* NAME{tid=1235}: the thread */
 #define KSTATS_KEY_CPU		6	/* NAME{cpu=3}: the CPU the call ended on */
+#define KSTATS_KEY_STACK	7	/* NAME{stack=<16 hex>}: the caller's kernel stack */
 #define KSTATS_KEYS_DEFAULT	8	/* values with a metric of their own */
 #define KSTATS_KEYS_MAX		64
 #define KSTATS_OUTLIER_RING_DEFAULT	256
