@@ -172,7 +172,7 @@ static const struct argp_option show_options[] = {
 	{ "bits", 'b', "B", 0, "hist: rows of 2^B slots per power of two, "
 	  "merged from the metric's (B below its frac_bits; the metric's own: "
 	  "every slot). Default: the finest that fits 40 rows", 0 },
-	{ "folded", OPT_FOLDED, NULL, 0, "Of a trace --by stack: a line per stack, "
+	{ "folded", OPT_FOLDED, NULL, 0, "Of a trace keyed by stack: a line per stack, "
 	  "outermost frame first, as flamegraph.pl and speedscope read them", 0 },
 	{ "weight", OPT_WEIGHT, "W", 0, "With --folded: count (calls, the default) or "
 	  "time (their summed ns)", 0 },

@@ -117,8 +117,8 @@ static const struct argp_option trace_options[] = {
 	  "'cgroup', the calling task's cgroup (FUNC{cgroup=/system.slice}...); "
 	  "'comm', its name (FUNC{comm=nginx}); 'pid', 'tid', its process or thread "
 	  "(FUNC{pid=1234}); 'cpu', the CPU the call ended on (FUNC{cpu=3}); "
-	  "'stack', the caller's kernel stack (FUNC{stack=ID}: 'show --folded FUNC' "
-	  "prints them; with --outliers, only the calls over it)", 0 },
+	  "'stack', the caller's kernel stack (FUNC{stack=ID}; show prints them as "
+	  "flame graph lines, folded; with --outliers, only the calls over it)", 0 },
 	{ "keys", OPT_KEYS, "N", 0, "With --by: the first N values seen get their "
 	  "own (default 8, at most 64), later ones FUNC{KEY=other}", 0 },
 	{ "key-values", OPT_KEY_VALUES, "LIST", 0, "With --by: these values alone "

@@ -9,7 +9,7 @@ _kstatsctl_commands="list show summary create delete record start stop reset tra
 _kstatsctl_global="--json --pretty --device --no-autoload --units --color --percentiles --ns --hdr-unit --from --to --help --version"
 declare -gA _kstatsctl_opts=(
 	[list]="--input --format"
-	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits"
+	[show]="--all --input --cpu --per-cpu --format --interval --watch --count --all-slots --bits --folded --weight"
 	[summary]="--input --interval --count --format"
 	[create]="--bits --autoremove"
 	[delete]=""
@@ -163,7 +163,7 @@ _kstatsctl()
 		COMPREPLY=($(compgen -W "auto fprobe kretprobe kprobe tracepoint uprobe" -- "$cur"))
 		return ;;
 	--by)
-		COMPREPLY=($(compgen -W "errno cgroup comm pid tid cpu" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "errno cgroup comm pid tid cpu stack" -- "$cur")); return ;;
 	--value)	# a parameter's name needs the function's BTF: offer what is always there
 		COMPREPLY=($(compgen -W "retval arg0 arg1 arg2 arg3 arg4 arg5" -- "$cur")); return ;;
 	--if)

@@ -343,6 +343,7 @@ int kstats_keys_frames(struct kstats_metric *m, struct kstats_snapshot *sn, bool
 		return 0;
 	for (i = 0; i < k->nr && k->metrics[i] != m; i++)
 		;
+	/* Pairs with the claimer's release: ready, the frames are whole. */
 	if (i == k->nr || !smp_load_acquire(&k->ready[i]))
 		return 0;
 	if (!privileged) {

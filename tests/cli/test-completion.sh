@@ -66,7 +66,7 @@ expect "kstatsctl trace f --kee" "--keep"
 expect "kstatsctl trace f --outp" "--output"
 expect "kstatsctl trace f -d " ""	# a duration: nothing to offer
 expect "kstatsctl trace f -p " ""	# a process id
-expect "kstatsctl trace f -d 5s --by " "cgroup comm cpu errno pid tid"
+expect "kstatsctl trace f -d 5s --by " "cgroup comm cpu errno pid stack tid"
 expect "kstatsctl untrace --a" "--all"
 expect "kstatsctl --pr" "--pretty"
 expect "kstatsctl trace f --start u" "usdt:"

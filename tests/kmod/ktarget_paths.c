@@ -67,11 +67,14 @@ int kpaths_run(unsigned int a, unsigned int b, unsigned int c, u64 *calls)
 {
 	const unsigned int times[3] = { a, b, c };
 	unsigned int p, i;
+	int (*fn)(void);
 	int sum = 0;
 
-	for (p = 0; p < 3; p++)
+	for (p = 0; p < 3; p++) {
+		fn = READ_ONCE(path_fn[p]);
 		for (i = 0; i < times[p]; i++)
-			sum += READ_ONCE(path_fn[p])();
+			sum += fn();
+	}
 	WRITE_ONCE(paths_sink, sum);
 	*calls = (u64)a + b + c;
 	return 0;
