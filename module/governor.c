@@ -221,6 +221,7 @@ bool kstats_gov_update(struct kstats_probe *p, u64 now)
 {
 	struct kstats_gov *g = &p->gov;
 	u64 elapsed = now - g->last_ns, busiest = 0, cost, max_cost = 0;
+	u64 rec_all = 0, stack_all = 0, call;
 	u32 budget = g->budget_ppm, full, entry, n;
 	int cpu;
 
@@ -231,10 +232,15 @@ bool kstats_gov_update(struct kstats_probe *p, u64 now)
 			  READ_ONCE(pc->faults) + READ_ONCE(pc->rejected);
 		u64 skip = READ_ONCE(pc->skipped);
 		u64 drec = rec - pc->gov_recorded, dskip = skip - pc->gov_skipped;
+		/* --by stack's walks, measured as they happen (not calibrated). */
+		u64 stack = READ_ONCE(pc->stack_ns), dstack = stack - pc->gov_stack_ns;
 
 		pc->gov_recorded = rec;
 		pc->gov_skipped = skip;
-		cost = drec * g->call_ps + dskip * g->skip_ps;
+		pc->gov_stack_ns = stack;
+		cost = drec * g->call_ps + dskip * g->skip_ps + dstack * 1000;
+		rec_all += drec;
+		stack_all += dstack;
 		max_cost = max(max_cost, cost);
 		busiest = max(busiest, drec + dskip);
 	}
@@ -242,7 +248,9 @@ bool kstats_gov_update(struct kstats_probe *p, u64 now)
 	if (!g->call_ps)
 		return false;	/* not calibrated: every call, said so */
 	g->cost_ppm = kstats_gov_ppm(max_cost, 1, elapsed);
-	full = kstats_gov_ppm(busiest, g->call_ps, elapsed);
+	/* A recorded call: its calibrated cost and its mean stack walk. */
+	call = g->call_ps + (rec_all ? div64_u64(stack_all * 1000, rec_all) : 0);
+	full = kstats_gov_ppm(busiest, call, elapsed);
 	entry = kstats_gov_ppm(busiest, g->skip_ps, elapsed);
 	g->full_cost_ppm = full;
 	if (full <= budget / 2 ||

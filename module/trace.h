@@ -35,6 +35,8 @@ struct kstats_probe_pcpu {
 	u64 outlier_window;		/* now >> 30 of the last capture */
 	u64 outlier_in_window;		/* captures in that window */
 	u64 ratelimited;		/* outliers not kept for the limit */
+	u64 stack_ns;			/* --by stack: time spent walking stacks */
+	u64 gov_stack_ns;		/* governor: stack_ns at its last look */
 	u64 faults;			/* expr: calls whose reads faulted */
 	u64 rejected;			/* expr: calls its predicate declined */
 };

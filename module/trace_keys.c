@@ -270,15 +270,19 @@ static noinline void kstats_keys_record_comm(struct kstats_keys *k, u64 wall)
  * frames, never 0. As for comm, the claimer writes the frames, then marks
  * the slot ready. A stack that cannot be taken now goes to "other".
  */
-static noinline void kstats_keys_record_stack(struct kstats_keys *k, unsigned long ret,
+static noinline void kstats_keys_record_stack(struct kstats_probe *p, unsigned long ret,
 					      u64 wall)
 {
 	unsigned long f[KSTATS_OUTLIER_FRAMES];
+	struct kstats_keys *k = p->keys;
 	bool truncated;
+	u64 code, v, t0;
 	u32 n, i;
-	u64 code, v;
 
+	/* The walk costs microseconds, not a constant: the governor adds it up. */
+	t0 = ktime_get_mono_fast_ns();
 	n = kstats_stack_capture(f, ret, &truncated);
+	this_cpu_add(p->pcpu->stack_ns, ktime_get_mono_fast_ns() - t0);
 	if (!n) {
 		kstats_record(&k->metrics[k->nr]->ks, wall);
 		return;
@@ -320,7 +324,7 @@ void kstats_keys_record(struct kstats_probe *p, unsigned long retval, unsigned l
 	if (k->kind == KSTATS_KEY_STACK) {
 		/* With outliers, only those: a shorter call pays no stack walk. */
 		if (!p->outliers || p->expr || wall >= READ_ONCE(p->outlier_ns))
-			kstats_keys_record_stack(k, ret, wall);
+			kstats_keys_record_stack(p, ret, wall);
 		return;
 	}
 	code = kstats_key_code(k->kind, retval);

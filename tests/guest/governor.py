@@ -13,7 +13,11 @@ Then, by the default mechanism:
   measures (the same quantity: the CPU's share spent tracing), within 30 %
   (not on the debug lane: KASAN; judged under KVM, reported as TODO under
   TCG);
-  a function called 100 times a second is never sampled at 1 %.
+  a function called 100 times a second is never sampled at 1 %;
+  --by stack: the governor adds each call's stack walk to its estimate,
+  so a trace keyed by stack is estimated to cost more than the same trace
+  without, on the same calls (without the walks counted, the two are the
+  same: the calibrated call costs differ by a key's record).
 The busy function's work per call is chosen from the calibrated costs, so
 that the rate falls where the budget can only be met by sampling.
 """
@@ -412,6 +416,25 @@ def rare_never_sampled():
         f"{t}")
 
 
+def stack_counted():
+    plain, keyed = "g.st.plain", "g.st.stack"
+    # A budget no load reaches: the governor estimates, and never acts.
+    kstatsctl("trace", "--keep", "--name", plain, "--budget", "100%", "ktarget_empty")
+    kstatsctl("trace", "--keep", "--name", keyed, "--budget", "100%", "--by", "stack",
+              "ktarget_empty")
+    ctl("spin1 2000")
+    p, s = gov_state(plain), gov_state(keyed)
+    for _ in range(3):	# a few looks: each estimate from a whole window
+        p, s = next_look(plain, p) or p, next_look(keyed, s) or s
+    ctl("stop")
+    cal_p, cal_s = trace_json(plain)["sampling"], trace_json(keyed)["sampling"]
+    kstatsctl("untrace", plain, keyed)
+    print(f"# same calls: plain full {p['full']} ppm, --by stack full {s['full']} ppm")
+    tap("--by stack: the governor counts the stack walks (its estimate over 1.5x the "
+        "plain trace's on the same calls)",
+        p["full"] > 0 and s["full"] > 1.5 * p["full"], f"{p} {s} {cal_p} {cal_s}")
+
+
 def detach():
     """A budget that declining every call cannot meet: the trace detaches."""
     name = "g.det"
@@ -465,7 +488,7 @@ def main():
     mechs = [m for m in ("fprobe", "kretprobe") if m in have]
     tests = [(sample8, m) for m in mechs] + [(engage, m) for m in mechs] + \
         [(estimate_vs_loss, None), (rare_never_sampled, None), (detach, None),
-         (module_default, None)]
+         (module_default, None), (stack_counted, None)]
     if os.environ.get("KSTATS_LANE") == "debug":
         # Under the sanitizers, every governor path once (the debug lane is
         # make check's longest chain); the timing properties on stock lanes.

@@ -118,6 +118,15 @@ print(t["floor_ns"], t["hits"], t["misses"])')"
 		"$K" trace ktarget_empty --name "bench.kc.$m" --keep --mechanism "$m" --by cgroup >/dev/null
 		measure "keycg_$m"
 		"$K" untrace "bench.kc.$m"
+		# Keyed by stack: every call walks its stack (one stack here);
+		# with --outliers 1s, none does (no call that slow).
+		"$K" trace ktarget_empty --name "bench.ks.$m" --keep --mechanism "$m" --by stack >/dev/null
+		measure "keystk_$m"
+		"$K" untrace "bench.ks.$m"
+		"$K" trace ktarget_empty --name "bench.kso.$m" --keep --mechanism "$m" --by stack \
+			--outliers 1s >/dev/null
+		measure "keystko_$m"
+		"$K" untrace "bench.kso.$m"
 		"$K" trace ktarget_empty --name "bench.cg.$m" --keep --mechanism "$m" --cgroup / >/dev/null
 		measure "cg_$m"
 		"$K" untrace "bench.cg.$m"
@@ -244,6 +253,12 @@ for m in "${mechs[@]}"; do
 	p=HOT_keycg_$m pc=COLD_keycg_$m
 	echo "kstats $m --by cgroup: $(ns $((${!p} - ${!h})) +) ns per traced call hot," \
 		"$(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
+	p=HOT_keystk_$m pc=COLD_keystk_$m
+	echo "kstats $m --by stack (every call walks its stack): $(ns $((${!p} - ${!h})) +) ns" \
+		"per traced call hot, $(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
+	p=HOT_keystko_$m pc=COLD_keystko_$m o=HOT_outl_$m oc=COLD_outl_$m
+	echo "kstats $m --by stack --outliers (no call over: none walks): $(ns $((${!p} - ${!o})) +)" \
+		"ns per traced call hot, $(ns $((${!pc} - ${!oc})) +) cold, over --outliers alone"
 	p=HOT_cg_$m pc=COLD_cg_$m
 	echo "kstats $m --cgroup / (every call passes): $(ns $((${!p} - ${!h})) +) ns per" \
 		"traced call hot, $(ns $((${!pc} - ${!c})) +) cold, over the same trace without"
