@@ -236,22 +236,32 @@ static void scan_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Data *vers
 	}
 }
 
-/* @func's table: .symtab if it has it, else .dynsym. */
-static void find_func(Elf *e, const char *func, struct usym_match *m, bool *has_symtab)
+void ks_uelf_tables(Elf *e, Elf_Scn **symtab, Elf_Scn **dynsym, Elf_Data **versym)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	Elf_Data *versym = NULL;
-	GElf_Shdr sh, tsh;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
+	*symtab = *dynsym = NULL;
+	*versym = NULL;
 	while ((scn = elf_nextscn(e, scn)))
 		if (gelf_getshdr(scn, &sh)) {
 			if (sh.sh_type == SHT_SYMTAB)
-				symtab = scn;
+				*symtab = scn;
 			else if (sh.sh_type == SHT_DYNSYM)
-				dynsym = scn;
+				*dynsym = scn;
 			else if (sh.sh_type == SHT_GNU_versym)
-				versym = elf_getdata(scn, NULL);
+				*versym = elf_getdata(scn, NULL);
 		}
+}
+
+/* @func's table: .symtab if it has it, else .dynsym. */
+static void find_func(Elf *e, const char *func, struct usym_match *m, bool *has_symtab)
+{
+	Elf_Scn *symtab, *dynsym;
+	Elf_Data *versym;
+	GElf_Shdr tsh;
+
+	ks_uelf_tables(e, &symtab, &dynsym, &versym);
 	*has_symtab = symtab;
 	memset(m, 0, sizeof(*m));
 	if (symtab && gelf_getshdr(symtab, &tsh))

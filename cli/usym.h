@@ -3,6 +3,7 @@
 #ifndef KSTATSCTL_USYM_H
 #define KSTATSCTL_USYM_H
 
+#include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,8 @@ int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off);
 
 /* @fd's ELF, checked to be an x86-64 program or library (libelf's Elf), or NULL (error printed). */
 struct Elf *ks_uelf_begin(int fd, const char *path);
+/* @e's .symtab, .dynsym and GNU version table (versym's data), each or NULL. */
+void ks_uelf_tables(Elf *e, Elf_Scn **symtab, Elf_Scn **dynsym, Elf_Data **versym);
 /* Address @v's file offset, through the PT_LOAD with p_flags @flag (PF_X, PF_W) holding it: 0 or -1. */
 int ks_uelf_offset(struct Elf *e, uint64_t v, uint32_t flag, uint64_t *off);
 

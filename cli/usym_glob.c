@@ -90,27 +90,18 @@ static void scan(Elf *e, Elf_Scn *scn, Elf_Data *versym, const char *glob,
 int ks_usym_glob(int fd, const char *path, const char *glob, struct ks_usym **out,
 		 size_t *nr)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	Elf_Scn *symtab, *dynsym;
 	struct found *v = NULL;
-	Elf_Data *versym = NULL;
+	Elf_Data *versym;
 	struct ks_usym *u;
 	size_t n = 0, i;
-	GElf_Shdr sh;
 	Elf *e = ks_uelf_begin(fd, path);
 
 	*out = NULL;
 	*nr = 0;
 	if (!e)
 		return EXIT_RUNTIME;
-	while ((scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, &sh)) {
-			if (sh.sh_type == SHT_SYMTAB)
-				symtab = scn;
-			else if (sh.sh_type == SHT_DYNSYM)
-				dynsym = scn;
-			else if (sh.sh_type == SHT_GNU_versym)
-				versym = elf_getdata(scn, NULL);
-		}
+	ks_uelf_tables(e, &symtab, &dynsym, &versym);
 	if (symtab)
 		scan(e, symtab, NULL, glob, &v, &n);
 	else if (dynsym)

@@ -98,28 +98,37 @@ counted() {
 # ktarget_many_31 alone (the last in name order) until bpftrace reports
 # one. bpftrace stops itself at a call of ktarget_sleep() (see
 # trace_bpftrace.c for why never by a signal).
+# bpf_start PROG OUT WARM: bpftrace running PROG, its output in OUT, its
+# probes proven attached by writing WARM to ctl until it prints "attached";
+# its pid in bpf_pid, the writes in bpf_warm.
+bpf_start() {
+	command -v bpftrace >/dev/null || { echo "no bpftrace"; return 1; }
+	bpftrace -e "$1" >"$2" 2>"$2.err" &
+	bpf_pid=$! bpf_warm=0
+	wait_for grep -q '^begin' "$2" || { kill -KILL "$bpf_pid"; cat "$2.err"; return 1; }
+	until grep -q '^attached' "$2"; do
+		((bpf_warm++ < 600)) || { kill -KILL "$bpf_pid"; return 1; }
+		echo "$3" >"$ctl"
+		sleep 0.1
+	done
+}
+# bpf_stop: a call of ktarget_sleep(), which the program's last probe exits on.
+bpf_stop() {
+	echo "sleep 1 1" >"$ctl"
+	timeout 60 tail --pid="$bpf_pid" -f /dev/null || { kill -KILL "$bpf_pid"; return 1; }
+	wait "$bpf_pid"
+}
 bpf_prog='BEGIN { printf("begin\n"); }
 kprobe:ktarget_many_* { @[probe] = count(); if (@go == 0) { @go = 1; printf("attached\n"); } }
 kprobe:ktarget_sleep { exit(); }'
 with_bpftrace() {
-	local pid warm=0
-	command -v bpftrace >/dev/null || { echo "no bpftrace"; return 1; }
-	bpftrace -e "$bpf_prog" >"$tmp/bpf.out" 2>"$tmp/bpf.err" &
-	pid=$!
-	wait_for grep -q '^begin' "$tmp/bpf.out" || { kill -KILL "$pid"; cat "$tmp/bpf.err"; return 1; }
-	until grep -q '^attached' "$tmp/bpf.out"; do
-		((warm++ < 600)) || { kill -KILL "$pid"; return 1; }
-		echo "many_one 31 1" >"$ctl"
-		sleep 0.1
-	done
+	bpf_start "$bpf_prog" "$tmp/bpf.out" "many_one 31 1" || return 1
 	"$K" -j show 'ktarget_many_*' >"$tmp/mid.json" &&
 		cat "$dbg/many_counts" >"$tmp/before" && echo "many 32 5" >"$ctl" &&
 		cat "$dbg/many_counts" >"$tmp/after" &&
-		"$K" -j show 'ktarget_many_*' >"$tmp/end.json" || { kill -KILL "$pid"; return 1; }
-	echo "sleep 1 1" >"$ctl"
-	timeout 60 tail --pid="$pid" -f /dev/null || { kill -KILL "$pid"; return 1; }
-	wait "$pid"
-	"$py" - "$tmp/bpf.out" "$tmp/mid.json" "$tmp/end.json" "$warm" <<-'EOF'
+		"$K" -j show 'ktarget_many_*' >"$tmp/end.json" || { kill -KILL "$bpf_pid"; return 1; }
+	bpf_stop || return 1
+	"$py" - "$tmp/bpf.out" "$tmp/mid.json" "$tmp/end.json" "$bpf_warm" <<-'EOF'
 	import json, re, sys
 	bpf = {m.group(1): int(m.group(2)) for m in
 	       re.finditer(r"@\[kprobe:(ktarget_many_\w+)\]: (\d+)", open(sys.argv[1]).read())}
@@ -239,26 +248,15 @@ stack_keys() {	# stack_keys MECH
 # bpftrace's path_a count, none in kstats'); it stops itself at a call
 # of ktarget_sleep() (see trace_bpftrace.c).
 stack_bpftrace() {
-	local pid warm=0
-	command -v bpftrace >/dev/null || { echo "no bpftrace"; return 1; }
-	bpftrace -e 'BEGIN { printf("begin\n"); }
+	bpf_start 'BEGIN { printf("begin\n"); }
 kprobe:ktarget_leaf { @[kstack] = count(); if (@go == 0) { @go = 1; printf("attached\n"); } }
-kprobe:ktarget_sleep { exit(); }' >"$tmp/kstack.out" 2>"$tmp/kstack.err" &
-	pid=$!
-	wait_for grep -q '^begin' "$tmp/kstack.out" || { kill -KILL "$pid"; cat "$tmp/kstack.err"; return 1; }
-	until grep -q '^attached' "$tmp/kstack.out"; do
-		((warm++ < 600)) || { kill -KILL "$pid"; return 1; }
-		echo "paths 1 0 0" >"$ctl"
-		sleep 0.1
-	done
+kprobe:ktarget_sleep { exit(); }' "$tmp/kstack.out" "paths 1 0 0" || return 1
 	"$K" trace ktarget_leaf --by stack --mechanism kretprobe --keep 2>/dev/null &&
 		echo "paths 30 20 10" >"$ctl" && "$K" show --folded ktarget_leaf >"$tmp/bs.folded" ||
-		{ kill -KILL "$pid"; "$K" untrace ktarget_leaf; return 1; }
+		{ kill -KILL "$bpf_pid"; "$K" untrace ktarget_leaf; return 1; }
 	"$K" untrace ktarget_leaf
-	echo "sleep 1 1" >"$ctl"
-	timeout 60 tail --pid="$pid" -f /dev/null || { kill -KILL "$pid"; return 1; }
-	wait "$pid"
-	"$py" - "$tmp/kstack.out" "$tmp/bs.folded" "$warm" <<-'EOF'
+	bpf_stop || return 1
+	"$py" - "$tmp/kstack.out" "$tmp/bs.folded" "$bpf_warm" <<-'EOF'
 	import re, sys
 	def path(frames):
 	    # The callers between ktarget_leaf and the path, path_* and mid only.
