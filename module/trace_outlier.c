@@ -98,7 +98,9 @@ static DEFINE_PER_CPU(u32, kstats_capturing);
  * runs on this CPU. The walk starts here, in kstats and the probe's
  * trampoline (how many frames that is varies by kernel): everything before
  * the call's return address @ret goes. If the unwinder did not get past the
- * trampoline (kretprobe on 5.15, fprobe on 6.14-6.17 without the ORC fix),
+ * trampoline (kretprobe on 5.15, fprobe on 6.14-6.17 without the ORC fix;
+ * rarely fprobe on later x86 kernels, when an interrupt between the call's
+ * ret and return_to_handler overwrote the slot the unwinder reads there),
  * the caller alone is kept and *@truncated set: never a chain that is not
  * the caller's. A section end (@ret 0) drops kstats' own frames only.
  */

@@ -76,23 +76,34 @@ exact_ten() {
 	"$K" untrace "$name" || return 1
 	grep -Eqx "[0-9]+ outliers over 2ms, 0 lost; kstatsctl outliers $name" "$tmp/show.txt" ||
 		{ echo "show's line:"; grep outlier "$tmp/show.txt"; return 1; }
-	check_json "$tmp/o.json" '
+	# fprobe on function graph (6.14 on): x86's return_to_handler keeps
+	# its return address in the slot the call's ret just popped; an
+	# interrupt taken between the two overwrites it, and the unwinder
+	# stops there. Measured on 7.3 under a loaded host: 2 of 1,660 captures
+	# of 3 ms calls (0 of 36,000 short calls): one such stack in a check,
+	# the caller alone and marked, is the kernel's; two are ours.
+	local racy=False major minor
+	IFS=. read -r major minor _ <<<"$(uname -r)"
+	[[ $mech == fprobe ]] && (( major * 1000 + minor >= 6014 )) && racy=True
+	check_json "$tmp/o.json" "racy = $racy"'
 o = d["outliers"]
 lo, hi = 10, 10 + len([s for s in stalls if s >= 2000000])
+trunc = [x for x in o if x["truncated"]]
 bad = [x for x in o if x["pid"] != pid or x["tgid"] != pid or x["comm"] != comm
        or x["duration"] < 2000000 or x["cpu_start"] >= ncpu or x["cpu_end"] >= ncpu
-       or x["truncated"] or not x["task"] or not x["stack"]
+       or (x["truncated"] and len(x["stack"]) != 1) or not x["task"] or not x["stack"]
        or not x["stack"][0].endswith(" [kstats_target]")]
 n = d["captured"]
 if not lo <= n <= hi or (d["overwritten"], d["ratelimited"], len(o)) != (0, 0, n) or bad or \
-   len([x for x in o if x["duration"] >= 5000000]) < 10:
+   len(trunc) > (1 if racy else 0) or len([x for x in o if x["duration"] >= 5000000]) < 10:
     print(n, "captured, want", lo, "to", hi, "; stalls", stalls, d["overwritten"],
-          d["ratelimited"], len(o), bad[:2])
+          d["ratelimited"], len(o), len(trunc), "truncated", bad[:2])
     sys.exit(1)
 if [x["seq"] for x in o] != list(range(1, n + 1)) or d["threshold"] != 2000000 or \
    d["unit"] != "ns" or d["source"]["type"] != "live":
     print([x["seq"] for x in o], d["threshold"], d["unit"], d["source"]); sys.exit(1)
-print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]), "| stalls:", stalls)
+print("# frame 0:", o[0]["stack"][0], "| frames:", len(o[0]["stack"]), "| stalls:", stalls,
+      "| truncated:", [x["seq"] for x in trunc])
 folded = os.path.join(os.path.dirname(sys.argv[1]), "folded.txt")
 if sys.argv[1].endswith("/o.json") and os.path.exists(folded):
     # --folded: each line a stack outermost first, ktarget_work last, the
