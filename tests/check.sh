@@ -21,7 +21,7 @@
 # scratch on 2 cores; measured times in docs/tests.md, "How long it takes"):
 #   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12 and
 #           7.3;
-#   core 2: the debug kernel's build (when not cached, ~7 min; it starts
+#   core 2: the debug kernel's build (when not cached, ~6-7 min; it starts
 #           before the other dependencies are installed), the debug lane
 #           once the host steps are done (they build kstatsctl), then the
 #           6.12-rt and 7.3-rt lanes (late_lanes below);
