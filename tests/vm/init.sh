@@ -73,6 +73,10 @@ fi
 # (The debug kernel has no IPv4, and busybox's ip no socket to ask with there: nothing to do.)
 [ -e /proc/net/tcp ] && ip link set lo up
 hostname kstats-vm
+# Every figure kstats prints is a clock's: a kernel left with jiffies (no TSC rate found) would
+# time in 4 ms steps and fail the suites in ways that hide why.
+read -r cs </sys/devices/system/clocksource/clocksource0/current_clocksource
+case $cs in *jiffies*) fail "the guest's clocksource is $cs: no usable clock" ;; esac
 cp /kstats/job.sh $R/run/kstats-job.sh
 
 # kmemleak (debug kernel): forget anything already reported, so only the job's leaks count.

@@ -129,10 +129,17 @@ append+=" ${KSTATS_VM_APPEND:-}"
 # The debug kernel has neither ACPI nor PCI (a faster build): QEMU's microvm machine, whose
 # virtio-mmio devices QEMU lists on the kernel's command line; reboot=t, as it has no reset
 # controller but a triple fault.
+# It has no HPET or ACPI PM timer either, and its PIT calibration of the TSC fails on a loaded
+# host (the kernel then times with jiffies): the TSC's rate is given, measured here, as under TCG
+# (and KVM without scaling) the guest's TSC is the host's.
 machine=q35 p9=virtio-9p-pci
 if [[ $lane == debug ]]; then
 	machine=microvm,acpi=off p9=virtio-9p-device
-	append+=" reboot=t"
+	tsc_khz=$CACHE/tsc_khz-$(sha256sum "$VM_DIR/tsc_khz.c" | cut -c1-16)
+	[[ -x $tsc_khz ]] || { gcc -O2 -o "$tsc_khz.$$" "$VM_DIR/tsc_khz.c" && mv "$tsc_khz.$$" "$tsc_khz"; } ||
+		die "cannot build tsc_khz"
+	khz=$("$tsc_khz") || die "cannot measure the TSC's rate"
+	append+=" reboot=t tsc_early_khz=$khz"
 fi
 qemu=(qemu-system-x86_64 "${ACCEL_ARGS[@]}" -M "$machine"
 	-smp 4 -m 2G -nographic -no-reboot -nic none
