@@ -19,12 +19,13 @@
 #
 # Two chains, one per core, balanced to end together (under 40 minutes from
 # scratch on 2 cores; measured times in docs/tests.md, "How long it takes"):
-#   core 1: the host steps (niced), packages, then the lanes 6.1, 6.12 and
-#           7.3;
+#   core 1: the host steps (niced), packages, then stock lanes;
 #   core 2: the debug kernel's build (when not cached, ~6-7 min; it starts
 #           before the other dependencies are installed), the debug lane
-#           once the host steps are done (they build kstatsctl), then the
-#           6.12-rt and 7.3-rt lanes (late_lanes below);
+#           once the first chain has built kstatsctl, then stock lanes;
+#   the stock lanes are one queue, longest first (lane_order below), each
+#           taken by the first chain to be free: the chains end within a
+#           lane of each other whatever the hour does to each step;
 #   beside them, network-bound: every lane's kernel fetched and unpacked
 #           (the Debian 13 root made), done before the packages step;
 #   then Prometheus, on the snapshot a lane left.
@@ -33,8 +34,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 all_lanes="6.1 6.12 6.12-rt 7.3 7.3-rt debug"
-# The stock lanes that run after the debug lane, on the second core.
-late_lanes="6.12-rt 7.3-rt"
+# The stock lanes' queue, longest first (docs/tests.md, "How long it takes").
+lane_order="7.3 6.12 6.12-rt 6.1 7.3-rt"
 lanes=${KSTATS_LANES:-$all_lanes}
 logs=$top/build/check
 steps=()
@@ -78,28 +79,46 @@ echo "=== running; each step's output is in $logs and shown when its phase ends"
 
 # Two chains, one per core, so that no core idles while the other works:
 # - the host steps (niced), then the packages step once every kernel is
-#   fetched, then the stock lanes one by one;
+#   fetched, then stock lanes from the queue;
 # - the debug kernel (built once, then cached), then the debug lane once
-#   the host steps are done (they build kstatsctl; lanes only reuse it),
-#   then the late stock lanes.
+#   the first chain has built kstatsctl (lanes only reuse it), then stock
+#   lanes from the queue.
 # Every step's output is printed, in order, once both chains are done.
-ids=(0 1 2 3 4) stock=() late=() id=5
+ids=(0 1 2 3 4) id=5
+declare -A lane_id
 if [[ " $lanes " == *" debug "* ]]; then
 	ids+=(5 6)
 	id=7
 fi
 for lane in $lanes; do
 	[[ $lane == debug ]] && continue
-	if [[ " $late_lanes " == *" $lane "* ]]; then
-		late+=("$id:$lane")
-	else
-		stock+=("$id:$lane")
-	fi
+	lane_id[$lane]=$id
 	ids+=("$id")
 	id=$((id + 1))
 done
 prom=$id
 ids+=("$prom")
+queue=$logs/lanes.queue
+for lane in $lane_order; do
+	[[ -n ${lane_id[$lane]:-} ]] && echo "${lane_id[$lane]}:$lane"
+done >"$queue"
+# take_lane: prints the queue's next "ID:LANE" and removes it; fails when
+# the queue is empty.
+take_lane() {
+	(
+		flock 9
+		read -r next <"$queue" || exit 1
+		sed -i 1d "$queue"
+		echo "$next"
+	) 9>"$queue.lock"
+}
+# run_lanes: runs stock lanes from the queue until it is empty.
+run_lanes() {
+	local s
+	while s=$(take_lane); do
+		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
+	done
+}
 
 # Every lane's kernel (image, headers; the Debian 13 root), fetched while the
 # cores build and test: a lane then only boots. Locked until done, so that
@@ -119,26 +138,27 @@ flock 7
 step 0 "kernels: every lane's image and headers, fetched in the background" fetch_kernels &
 exec 7>&-
 
-# Held by the host chain until its steps are done: the debug lane waits on it.
+# Held by the host chain until kstatsctl is built: the debug lane waits on it.
 exec 8>"$logs/host.lock"
 flock 8
 (
 	renice -n 10 -p $BASHPID >/dev/null
+	# kstatsctl first, once, so that no two lanes build it at once: then
+	# the debug lane may start as soon as its kernel is built.
+	make -s -C cli >/dev/null 2>&1
+	flock -u 8
 	step 1 "unit tests (shared histogram math; the VM accelerator's choice)" \
 		bash -c 'make -s -C tests/unit && tests/vm/accel-test.sh'
 	step 2 "kernel style (checkpatch, kernel-doc)" tests/style.sh
-	# Two fuzzers (snapshot files, HdrHistogram logs), 15 s each here: make
-	# check's time budget ('make -C cli check' alone: 60 s; 'make -C cli fuzz').
+	# Three fuzzers (snapshot files, HdrHistogram logs, --value/--if's
+	# compiler), 15 s each here: make check's time budget ('make -C cli
+	# fuzz' runs one long).
 	step 3 "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" \
 		make -s -C cli check FUZZ_SECONDS=15
-	make -s -C cli >/dev/null 2>&1	# once, so that no two lanes build it at once
-	flock -u 8
 	renice -n 0 -p $BASHPID >/dev/null
 	flock "$logs/kernels.lock" true
 	step 4 "packages: .deb + lintian, RPM, DKMS, install, 6.1 VM, upgrade, purge" tests/packages.sh
-	for s in "${stock[@]}"; do
-		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
-	done
+	run_lanes
 ) &
 chain=$!
 exec 8>&-
@@ -153,12 +173,8 @@ if [[ " $lanes " == *" debug "* ]]; then
 		echo "1 0" >"$logs/6.rc"
 	fi
 fi
-if ((${#late[@]})); then
-	flock "$logs/host.lock" true
-	for s in "${late[@]}"; do
-		step "${s%%:*}" "VM lane ${s#*:}" tests/lane.sh "${s#*:}"
-	done
-fi
+flock "$logs/host.lock" true
+run_lanes
 wait $chain
 wait
 # Last, once every lane has left its snapshot (13 s).

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # kstatsctl export against the real thing: Debian's prometheus-node-exporter
 # (textfile collector) and prometheus, on 127.0.0.1 only, started here and
-# stopped at the end. The metrics come from a snapshot a VM lane wrote
-# (build/LANE/vm-out/export-LANE.ksnap: a real trace of tcp_sendmsg, the
-# selftest's metrics, and net.tx, net_tx, net-tx), then from two generated
+# stopped at the end. The metrics come from a snapshot the CLI suite wrote
+# in a VM (tests/guest/cli-tests.sh, in the packages step:
+# build/packages/vm-out/export-6.1.ksnap; or in a lane that runs it,
+# build/LANE/vm-out/export-LANE.ksnap): a real trace of tcp_sendmsg, the
+# selftest's metrics, and net.tx, net_tx, net-tx; then from two generated
 # files where one metric was reset in between.
 #  - promtool check metrics: nothing to say about the export;
 #  - node_exporter serves it with no textfile error, Prometheus scrapes it
@@ -24,13 +26,12 @@ pass() { echo "ok - $*"; }
 
 snap=${1:-}
 if [[ -z $snap ]]; then
-	for lane in 7.3 6.12 6.1 6.12-rt; do
-		f=build/$lane/vm-out/export-$lane.ksnap
+	for f in build/packages/vm-out/export-6.1.ksnap build/{7.3,6.12,6.1,6.12-rt}/vm-out/export-*.ksnap; do
 		[[ -f $f ]] && { snap=$f; break; }
 	done
 fi
 [[ -n $snap && -f $snap ]] ||
-	fail "no snapshot from a VM lane (build/LANE/vm-out/export-LANE.ksnap): run a stock lane first"
+	fail "no snapshot from the CLI suite in a VM (build/packages/vm-out/export-6.1.ksnap): run tests/packages.sh first"
 for b in prometheus promtool prometheus-node-exporter; do
 	command -v "$b" >/dev/null || fail "$b is missing (tests/deps.sh installs it)"
 done

@@ -5,6 +5,15 @@
   validate.py schema SCHEMA FILE...      each FILE is one or more JSON documents
                                          (one per line, or one pretty one) that
                                          must validate against SCHEMA
+  validate.py golden-schema SCHEMA GOLDEN...
+                                         the same for each golden output
+                                         (tests/cli/golden/*.out) whose
+                                         stdout is JSON
+  validate.py truncations BIN KSNAP N TMP
+                                         every Nth cut of KSNAP: BIN show
+                                         exits 1 and says where it was cut
+  validate.py flips BIN KSNAP N TMP      a byte changed every N: BIN show
+                                         exits 1, or shows it as before
   validate.py prom PROM JSON             PROM parses with prometheus_client's
                                          Prometheus and OpenMetrics parsers, and
                                          agrees with the show document JSON
@@ -64,12 +73,16 @@ import re
 import os
 import shlex
 import struct
+import subprocess
 import sys
 import zlib
 
 
 def documents(path):
-    text = open(path, encoding="utf-8").read()
+    return documents_of(open(path, encoding="utf-8").read())
+
+
+def documents_of(text):
     dec = json.JSONDecoder()
     i, docs = 0, []
     while True:
@@ -81,14 +94,29 @@ def documents(path):
         docs.append(doc)
 
 
-def check_schema(schema_path, files):
+def golden_stdout(path):
+    """The stdout section of a golden output (tests/cli/golden/NAME.out)."""
+    text = open(path, encoding="utf-8").read()
+    return text.split("== stdout\n", 1)[1].split("== stderr\n", 1)[0]
+
+
+def check_schema(schema_path, files, golden=False):
+    """Every JSON document of each file validates; with @golden, the files
+    are golden outputs, and those whose stdout is JSON are checked."""
     import jsonschema
     schema = json.load(open(schema_path, encoding="utf-8"))
     jsonschema.Draft7Validator.check_schema(schema)
     v = jsonschema.Draft7Validator(schema)
-    bad = 0
+    bad = n = 0
     for f in files:
-        docs = documents(f)
+        if golden:
+            out = golden_stdout(f)
+            if not out.startswith("{"):
+                continue
+            docs = documents_of(out)
+        else:
+            docs = documents(f)
+        n += 1
         if not docs:
             print(f"{f}: no JSON document")
             bad += 1
@@ -97,6 +125,10 @@ def check_schema(schema_path, files):
             for e in errs[:5]:
                 print(f"{f}: {list(e.path)}: {e.message[:300]}")
             bad += bool(errs)
+    if golden:
+        print(f"# {n} documents")
+        if not n:
+            return False
     return bad == 0
 
 
@@ -644,6 +676,58 @@ def user_token(row, args):
     return False
 
 
+def run_on(binary, data, args, path):
+    """kstatsctl ARGS on snapshot bytes @data written to @path: (exit
+    status, stdout, stderr)."""
+    with open(path, "wb") as f:
+        f.write(data)
+    p = subprocess.run([binary, *args], capture_output=True, timeout=20)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_truncations(binary, ksnap, stride, tmp):
+    """Every @stride-th cut of @ksnap, through kstatsctl: exit 1, and show
+    names the cut ("truncated at N bytes (")."""
+    data = open(ksnap, "rb").read()
+    path = os.path.join(tmp, "trunc")
+    for n in range(1, len(data), stride):
+        rc, _, err = run_on(binary, data[:n], ["show", "-i", path, "-f", "raw"], path)
+        if rc != 1 or not err.startswith(b"kstatsctl: error: "):
+            print(f"cut at {n}: show -f raw: exit {rc}: {err.decode(errors='replace')}")
+            return False
+        rc, out, err = run_on(binary, data[:n], ["show", "-i", path], path)
+        if f": truncated at {n} bytes (".encode() not in out + err:
+            print(f"cut at {n}: {(out + err).decode(errors='replace')}")
+            return False
+    print(f"# {len(range(1, len(data), stride))} cuts")
+    return True
+
+
+def check_flips(binary, ksnap, stride, tmp):
+    """One byte of @ksnap changed every @stride bytes (to 0xa5, or 0x5a
+    where it is 0xa5): kstatsctl refuses the file (exit 1) or shows it as
+    before (show -f json --per-cpu), never anything else."""
+    data = open(ksnap, "rb").read()
+    path = os.path.join(tmp, "flip")
+    args = ["show", "-i", path, "-f", "json", "--per-cpu"]
+    rc, want, err = run_on(binary, data, args, path)
+    if rc != 0:
+        print(f"the file itself: exit {rc}: {err.decode(errors='replace')}")
+        return False
+    for n in range(0, len(data), stride):
+        b = bytearray(data)
+        b[n] = 0x5A if b[n] == 0xA5 else 0xA5
+        rc, out, err = run_on(binary, bytes(b), args, path)
+        if rc not in (0, 1):
+            print(f"offset {n}: exit {rc}")
+            return False
+        if rc == 0 and (out != want or err):
+            print(f"offset {n}: read, and shown otherwise")
+            return False
+    print(f"# {len(range(0, len(data), stride))} changes")
+    return True
+
+
 def check_width(cases_path, golden_dir, width=80):
     """Every line of every golden output for people, stdout and stderr,
     fits @width columns (characters, not bytes: "±" is one; colour codes
@@ -697,6 +781,11 @@ def main(argv):
     cmd = argv[1] if len(argv) > 1 else ""
     if cmd == "schema" and len(argv) >= 4:
         return check_schema(argv[2], argv[3:])
+    if cmd in ("truncations", "flips") and len(argv) == 6:
+        f = check_truncations if cmd == "truncations" else check_flips
+        return f(argv[2], argv[3], int(argv[4]), argv[5])
+    if cmd == "golden-schema" and len(argv) >= 4:
+        return check_schema(argv[2], argv[3:], golden=True)
     if cmd == "prom" and len(argv) == 4:
         return check_prom(argv[2], argv[3])
     if cmd == "truth" and len(argv) == 4:

@@ -3,13 +3,14 @@
 # debug.config (KASAN, UBSAN, lockdep, kmemleak...). Prints the finished tree on stdout; that tree is
 # both the kernel (arch/x86/boot/bzImage) and the KDIR for external modules (Module.symvers).
 # --deps: only install what the build needs, when it is not cached.
-# The result is cached under a key that changes with the fragment, the source version and this
-# script, so editing any of them triggers a rebuild and nothing else does.
+# The result is cached under a key that changes with the fragment's settings, the source version
+# and this script, so editing any of them triggers a rebuild and nothing else does.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-key=$( { cat "$VM_DIR/debug.config" "${BASH_SOURCE[0]}"; echo "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION"; } |
-	sha256sum | cut -c1-16)
+# The fragment's comments are not part of the key ("# CONFIG_X is not set" is).
+key=$( { sed '/^# CONFIG_/!{/^#/d}' "$VM_DIR/debug.config"; cat "${BASH_SOURCE[0]}"
+	echo "$DEBUG_SRC_PKG=$DEBUG_SRC_VERSION"; } | sha256sum | cut -c1-16)
 top=$CACHE/debug/$key
 tree=$top/linux
 
