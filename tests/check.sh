@@ -70,7 +70,10 @@ if [[ " $lanes " == *" debug "* ]]; then
 		tests/vm/kernel.sh debug &
 	debug_build=$!
 fi
-if ! tests/deps.sh; then
+# The debug kernel's build and then its lane are the longest chain: what
+# runs beside the build (the other packages, the kernels' fetch, the host
+# steps) runs niced, and takes the CPU the build leaves.
+if ! nice -n 10 tests/deps.sh; then
 	echo "error: could not install the dependencies" >&2
 	[[ -n ${debug_build:-} ]] && { echo "waiting for the debug kernel's build to end" >&2; wait; }
 	exit 1
@@ -135,7 +138,10 @@ fetch_kernels() {
 }
 exec 7>"$logs/kernels.lock"
 flock 7
-step 0 "kernels: every lane's image and headers, fetched in the background" fetch_kernels &
+(
+	renice -n 10 -p $BASHPID >/dev/null
+	step 0 "kernels: every lane's image and headers, fetched in the background" fetch_kernels
+) &
 exec 7>&-
 
 # Held by the host chain until kstatsctl is built: the debug lane waits on it.
