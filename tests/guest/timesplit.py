@@ -35,7 +35,9 @@ written to the target's ctl, then the four metrics read with show -j:
     the writer's run_delay (field 2). The writer also waits outside the
     calls (its wakeup, the way back to block), so RUNQ <= run_delay, short
     of it by at most what a few of those waits take beside the hog: 20 ms,
-    plus 2 % (the emulated CPU's stalls stretch the hog's 2 ms);
+    plus 2 % (the emulated CPU's stalls stretch the hog's 2 ms); those
+    waits land outside the calls by chance, so up to 3 runs, one within
+    the bound decides;
   - sigstale 1000 x 20 (ktarget_sigstale: schedule() in TASK_INTERRUPTIBLE
     with a handled SIGUSR1 pending, so the task never leaves its runqueue)
     pinned beside a spinning shell: BLOCKED exactly 0, RUNQ > 0 (Debian's
@@ -194,11 +196,8 @@ def vs_thread_time():
         "%s)" % (oncpu, exec_ns, ctl_ns, count, "; ".join(runs)))
 
 
-def runq_vs_schedstat():
-    if not os.path.exists("/proc/self/schedstat"):
-        print("ok - # SKIP RUNQ vs schedstat: no /proc/PID/schedstat "
-              "(CONFIG_SCHED_INFO off) [%s]" % MECH)
-        return
+def runq_run():
+    """One run: (the writer blocked where expected, RUNQ's sum, run_delay's change)."""
     name = "t.split.exec.hog"
     fifo = "/tmp/timesplit.fifo"
     if os.path.exists(fifo):
@@ -233,10 +232,35 @@ def runq_vs_schedstat():
         hog.wait()
         kstatsctl("untrace", name)
         os.unlink(fifo)
-    runq, delay_ns = got["RUNQ-" + name][1], after[1] - before[1]
-    tap(ok and delay_ns - 20e6 - 0.02 * delay_ns <= runq <= delay_ns * 1.001 and runq > 0,
+    return ok, got["RUNQ-" + name][1], after[1] - before[1]
+
+
+def runq_vs_schedstat():
+    """
+    RUNQ of 100 busy calls of 5 ms beside the hog against the writer's
+    run_delay. RUNQ above it is wrong in any run. Short of it by more than
+    the bound is what runqueue time lost by the split would look like in
+    every run, whereas the hog preempting the writer outside the calls,
+    and a stall of the emulating thread on the host while it waits there,
+    happen by chance (33 ms seen once on 7.3 in CI, beside the debug lane):
+    so up to 3 runs, and one within the bound decides, as for ONCPU.
+    """
+    if not os.path.exists("/proc/self/schedstat"):
+        print("ok - # SKIP RUNQ vs schedstat: no /proc/PID/schedstat "
+              "(CONFIG_SCHED_INFO off) [%s]" % MECH)
+        return
+    runs = []
+    for _ in range(3):
+        blocked, runq, delay_ns = runq_run()
+        runs.append("RUNQ %.0f ns, run_delay %d ns" % (runq, delay_ns))
+        above = runq > delay_ns * 1.001
+        within = delay_ns - runq <= 20e6 + 0.02 * delay_ns
+        if not blocked or above or runq <= 0 or within:
+            break
+    tap(blocked and not above and runq > 0 and within,
         "RUNQ sum %.0f ns vs the writer's schedstat run_delay %d ns (not above; "
-        "short by at most 20 ms + 2 %%)" % (runq, delay_ns))
+        "short by at most 20 ms + 2 %%, in one of 3 runs: %s)"
+        % (runq, delay_ns, "; ".join(runs)))
 
 
 def sigstale(cpu):
