@@ -9,11 +9,10 @@ lane=${1:?usage: lane.sh LANE}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 tests/build-lane.sh "$lane"
-# The guest programs do not depend on the kernel: built once for every lane
-# (locked: make check's two chains), then copied.
-mkdir -p build/guest
-flock build/guest.lock make -s -C tests/guest OUT="$top/build/guest"
-cp -p build/guest/* "build/$lane/"
+# shellcheck source=vm/lib.sh
+. tests/vm/lib.sh
+# The guest programs: built once for every lane, then copied.
+guest_programs "build/$lane"
 make -s -C cli
 # The exact-quantile oracle's sample sets, made once (they never change
 # unless the script does) and shared by the lanes.

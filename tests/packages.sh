@@ -25,6 +25,8 @@
 set -Eeuo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+# shellcheck source=vm/lib.sh
+. tests/vm/lib.sh
 # Two kernels of different lines and flavours (make check's time: each is
 # two DKMS builds, the install's and the upgrade's).
 lanes=(6.1 6.12-rt)
@@ -266,9 +268,7 @@ make -C "$KDIR" M="$g/tests/kmod" KBUILD_EXTRA_SYMBOLS="$dk/Module.symvers" W=1 
 	>"$out/kmod.log" 2>&1 || { cat "$out/kmod.log"; fail "test modules against the DKMS install"; }
 grep -E 'warning|undefined' "$out/kmod.log" && fail "warnings building against the DKMS install"
 cp "$dk/module/kstats.ko" "$g/module/kstats.ko"
-mkdir -p build/guest
-flock build/guest.lock make -s -C tests/guest OUT="$top/build/guest"
-cp -p build/guest/* "$g/"
+guest_programs "$g"
 make -s -C cli >/dev/null
 pass "third-party modules build against $dk alone"
 # The CLI suite there leaves a snapshot for tests/prometheus.sh in vm-out.

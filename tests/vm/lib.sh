@@ -115,3 +115,12 @@ kmake() {
 		in_root "$KROOT" --bind "$dir" make -C "${KDIR#"$KROOT"}" "$@"
 	fi
 }
+
+# guest_programs DIR: the guest programs (tests/guest), which do not depend on
+# the kernel, built once into build/guest for every lane (locked: make check's
+# chains build lanes side by side), then copied into DIR.
+guest_programs() {
+	mkdir -p "$REPO_ROOT/build/guest"
+	flock "$REPO_ROOT/build/guest.lock" make -s -C "$REPO_ROOT/tests/guest" OUT="$REPO_ROOT/build/guest"
+	cp -p "$REPO_ROOT/build/guest/"* "$1/"
+}
