@@ -42,12 +42,24 @@ steps=()
 
 # step ID NAME CMD...: runs one step, its output to $logs/ID.log, its exit
 # status and seconds to $logs/ID.rc.
+# A step's CPU time (its processes', user + system, from bash's `times`) is
+# kept beside its wall time: on 2 busy cores the run's length follows the
+# steps' CPU time, not their wall time.
 step() {
 	local id=$1 name=$2 t0=$SECONDS
 	shift 2
 	echo "$name" >"$logs/$id.name"
-	"$@" >"$logs/$id.log" 2>&1
+	(
+		"$@"
+		rc=$?
+		times >"$logs/$id.times"
+		exit $rc
+	) >"$logs/$id.log" 2>&1
 	echo "$? $((SECONDS - t0))" >"$logs/$id.rc"
+}
+cpu_secs() {	# cpu_secs ID: the step's CPU seconds (both lines of `times`)
+	tr -s ' ms\n' '   ' <"$logs/$1.times" 2>/dev/null |
+		awk '{ for (i = 1; i < NF; i += 2) s += $i * 60 + $(i + 1) } END { printf "%.0f", s }'
 }
 # report ID...: prints each step's output, in order, and notes its result.
 report() {
@@ -195,10 +207,10 @@ for id in "${steps[@]}"; do
 	read -r rc secs <"$logs/$id.rc" 2>/dev/null || rc=255 secs=0
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		echo "PASS  $(cat "$logs/$id.name") ($secs s)"
+		echo "PASS  $(cat "$logs/$id.name") ($secs s, CPU $(cpu_secs "$id") s)"
 	else
 		failed=$((failed + 1))
-		echo "FAIL  $(cat "$logs/$id.name") ($secs s)"
+		echo "FAIL  $(cat "$logs/$id.name") ($secs s, CPU $(cpu_secs "$id") s)"
 	fi
 done
 for lane in $all_lanes; do
