@@ -205,6 +205,43 @@ stock_fill() {
 	touch "$top/.done"
 }
 
+# Debian's 6.12 headers for Debian 12 depend on their kernel image (linux-image-ABI, or its -unsigned
+# twin). Installed for them, the image would land in this machine's /boot and /lib/modules, with
+# initramfs-tools (the image depends on it), an initramfs made, and the boot loader's menu changed,
+# while the lanes boot it from the cache (stock_fill). A stub package that provides linux-image-ABI
+# stands in for it: made here, installed once per kernel beside the headers, and removed with them
+# (apt purge linux-headers-ABI kstats-stub-linux-image-ABI).
+image_stub() {
+	local img=linux-image-$abi stub=kstats-stub-linux-image-$abi dir p
+	reg_cache depends "$(hdr_pkg "$abi")=$ver" 2>/dev/null | awk '/Depends:/ { print $2 }' |
+		grep -qxF -e "$img" -e "$img-unsigned" || return 0
+	for p in "$img" "$img-unsigned" "$stub"; do
+		[[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == "ii "* ]] && return 0
+	done
+	say "installing $stub (stands in for $img: the headers depend on it)"
+	dir=$(mktemp -d)
+	mkdir "$dir/pkg" "$dir/pkg/DEBIAN"
+	cat >"$dir/pkg/DEBIAN/control" <<-EOF
+		Package: $stub
+		Version: $ver
+		Architecture: all
+		Maintainer: kstats tests <root@localhost>
+		Section: kernel
+		Priority: optional
+		Provides: $img
+		Description: stands in for $img in kstats' tests
+		 kstats' make check builds against $(hdr_pkg "$abi") and boots that kernel
+		 from its own cache. The headers depend on the image: this package
+		 satisfies that, so the image is not installed on this machine.
+	EOF
+	dpkg-deb --root-owner-group --build "$dir/pkg" "$dir/$stub.deb" >/dev/null ||
+		die "could not build $stub"
+	with_lock "$CACHE/apt.lock" quiet env DEBIAN_FRONTEND=noninteractive \
+		apt-get -q -o DPkg::Lock::Timeout=600 install -y "$dir/$stub.deb" ||
+		die "could not install $stub"
+	rm -rf "$dir"
+}
+
 # KDIR is only useful with a compiler (a CI cache may restore the debug tree on a bare machine).
 need_pkgs make gcc
 KROOT=
@@ -247,6 +284,7 @@ else
 		KROOT=$TRIXIE_ROOT
 		KDIR=$TRIXIE_ROOT/usr/src/$(hdr_pkg "$abi")
 	else
+		headers_ready "$abi" "$ver" || image_stub
 		need_pkgs "$(hdr_pkg "$abi")=$ver"
 		KDIR=/lib/modules/$abi/build
 	fi
