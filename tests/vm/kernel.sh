@@ -209,8 +209,9 @@ stock_fill() {
 # twin). Installed for them, the image would land in this machine's /boot and /lib/modules, with
 # initramfs-tools (the image depends on it), an initramfs made, and the boot loader's menu changed,
 # while the lanes boot it from the cache (stock_fill). A stub package that provides linux-image-ABI
-# stands in for it: made here, installed once per kernel beside the headers, and removed with them
-# (apt purge linux-headers-ABI kstats-stub-linux-image-ABI).
+# stands in for it (the dependency names the version: so does the stub's Provides): made here,
+# installed once per kernel beside the headers, and removed with them (apt purge linux-headers-ABI
+# kstats-stub-linux-image-ABI).
 image_stub() {
 	local img=linux-image-$abi stub=kstats-stub-linux-image-$abi dir p
 	reg_cache depends "$(hdr_pkg "$abi")=$ver" 2>/dev/null | awk '/Depends:/ { print $2 }' |
@@ -228,7 +229,7 @@ image_stub() {
 		Maintainer: kstats tests <root@localhost>
 		Section: kernel
 		Priority: optional
-		Provides: $img
+		Provides: $img (= $ver)
 		Description: stands in for $img in kstats' tests
 		 kstats' make check builds against $(hdr_pkg "$abi") and boots that kernel
 		 from its own cache. The headers depend on the image: this package
