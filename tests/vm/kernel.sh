@@ -237,9 +237,7 @@ image_stub() {
 	EOF
 	dpkg-deb --root-owner-group --build "$dir/pkg" "$dir/$stub.deb" >/dev/null ||
 		die "could not build $stub"
-	with_lock "$CACHE/apt.lock" quiet env DEBIAN_FRONTEND=noninteractive \
-		apt-get -q -o DPkg::Lock::Timeout=600 install -y "$dir/$stub.deb" ||
-		die "could not install $stub"
+	with_lock "$CACHE/apt.lock" apt_install "$dir/$stub.deb" || die "could not install $stub"
 	rm -rf "$dir"
 }
 
