@@ -25,9 +25,13 @@
  * record's v), at frac_bits 0; and on the section from it to
  * ktarget_value_done (emitted after each call, in the same thread):
  * bpftrace keeps v per thread at the start and hist()s it at the done.
+ * At frac_bits 0 one bpftrace watches the function, the point and the
+ * section at once, beside all of kstats' traces: its start takes 6-11 s
+ * under TCG, the calls a fraction of that.
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,44 +44,88 @@ enum bpf_site {
 	BPF_FUNC,	/* ktarget_value()'s arg1 */
 	BPF_POINT,	/* the event ktarget_value_start's v */
 	BPF_SECTION,	/* the same v, kept per thread until ktarget_value_done */
+	BPF_SITES
 };
 
+static const char *const bpf_what[BPF_SITES] = { "arg1", "v", "start.v" };
+
 #define BPF_TP_START	"tracepoint:kstats_target:ktarget_value_start"
+#define BPF_TP_DONE	"tracepoint:kstats_target:ktarget_value_done"
 
-/*
- * The program for @bits (0.17's hist() has no second argument) at @site:
- * a section keeps the start's v per thread (@v, @in: v may be 0) and
- * counts it at the end, in the thread that started it, as kstats does.
- */
-static void bpf_prog(char *prog, size_t size, uint32_t bits, enum bpf_site site)
+/* Appends to @prog (of @size) what printf would print. */
+static void bpf_cat(char *prog, size_t size, const char *fmt, ...)
 {
-	const char *probe = site == BPF_FUNC ? "kprobe:ktarget_value" : BPF_TP_START;
-	const char *v = site == BPF_FUNC ? "(int64)arg1" : site == BPF_POINT ? "args->v" :
-			"@v[tid]";
-	char hist[48], at[160] = "";
+	size_t len = strlen(prog);
+	va_list ap;
 
-	if (bits)
-		snprintf(hist, sizeof(hist), "hist(%s, %u)", v, bits);
-	else
-		snprintf(hist, sizeof(hist), "hist(%s)", v);
-	if (site == BPF_SECTION) {
-		snprintf(at, sizeof(at), "%s { @v[tid] = args->v; @in[tid] = 1; } ", BPF_TP_START);
-		probe = "tracepoint:kstats_target:ktarget_value_done /@in[tid]/";
-	}
-	snprintf(prog, size, "BEGIN { printf(\"begin\\n\"); } %s"
-		 "%s { @h = %s; "
-		 "if (%s > 1000) { @p = count(); } %s"
-		 "if (@first == 0) { @first = 1; printf(\"attached\\n\"); } } "
-		 "kprobe:ktarget_sleep { exit(); }", at, probe, hist, v,
-		 site == BPF_SECTION ? "delete(@v[tid]); delete(@in[tid]); " : "");
+	va_start(ap, fmt);
+	vsnprintf(prog + len, size - len, fmt, ap);
+	va_end(ap);
 }
 
-/* What bpftrace printed, or saw in the warm-up calls. */
+/* Site @s's part of an action: its hist() @hS of @v and its count @pS of v > 1000. */
+static void bpf_count(char *prog, size_t size, int s, const char *v, uint32_t bits)
+{
+	char b[16] = "";
+
+	if (bits)	/* 0.17's hist() has no second argument */
+		snprintf(b, sizeof(b), ", %u", bits);
+	bpf_cat(prog, size, "@h%d = hist(%s%s); if (%s > 1000) { @p%d = count(); } @a%d = 1; ",
+		s, v, b, v, s, s);
+}
+
+/*
+ * One program for the sites in @sites (a bit each), so that one bpftrace
+ * (whose start is the slow part) sees the same calls as every kstats trace:
+ * the point's event comes before each call and the done event after it. A
+ * section keeps the start's v per thread (@v, @in: v may be 0) and counts
+ * it at the end, in the thread that started it, as kstats does. "attached"
+ * is printed in the last probe of a call once every site has seen one.
+ */
+static void bpf_prog(char *prog, size_t size, uint32_t bits, unsigned int sites)
+{
+	char all[64] = "@first == 0";
+	int s;
+
+	for (s = 0; s < BPF_SITES; s++)
+		if (sites & (1U << s))
+			snprintf(all + strlen(all), sizeof(all) - strlen(all), " && @a%d", s);
+	snprintf(prog, size, "BEGIN { printf(\"begin\\n\"); } ");
+	if (sites & (1U << BPF_POINT | 1U << BPF_SECTION)) {
+		bpf_cat(prog, size, "%s { ", BPF_TP_START);
+		if (sites & (1U << BPF_POINT))
+			bpf_count(prog, size, BPF_POINT, "args->v", bits);
+		if (sites & (1U << BPF_SECTION))
+			bpf_cat(prog, size, "@v[tid] = args->v; @in[tid] = 1; ");
+		bpf_cat(prog, size, "} ");
+	}
+	if (sites & (1U << BPF_FUNC)) {
+		bpf_cat(prog, size, "kprobe:ktarget_value { ");
+		bpf_count(prog, size, BPF_FUNC, "(int64)arg1", bits);
+		if (!(sites & (1U << BPF_SECTION)))
+			bpf_cat(prog, size, "if (%s) { @first = 1; printf(\"attached\\n\"); } ", all);
+		bpf_cat(prog, size, "} ");
+	}
+	if (sites & (1U << BPF_SECTION)) {
+		bpf_cat(prog, size, "%s /@in[tid]/ { ", BPF_TP_DONE);
+		bpf_count(prog, size, BPF_SECTION, "@v[tid]", bits);
+		bpf_cat(prog, size, "delete(@v[tid]); delete(@in[tid]); "
+			"if (%s) { @first = 1; printf(\"attached\\n\"); } } ", all);
+	}
+	bpf_cat(prog, size, "kprobe:ktarget_sleep { exit(); }");
+}
+
+/* What bpftrace printed, or saw in the warm-up calls, at one site. */
 struct bpf_hist {
 	uint64_t slots[KSTATS_SLOTS_MAX];	/* kstats' slots at frac_bits @bits */
 	uint64_t neg, pred;
 	uint32_t bits;
-	int in_hist;
+};
+
+/* What bpftrace printed at every site, and which @hS its output is in. */
+struct bpf_out {
+	struct bpf_hist site[BPF_SITES];
+	int in_hist;	/* -1: none */
 };
 
 static void bpf_add(struct bpf_hist *b, int64_t v)
@@ -90,24 +138,26 @@ static void bpf_add(struct bpf_hist *b, int64_t v)
 }
 
 /*
- * "[4K, 8K)   12 |@@ |", "[9]   3 |@ |" and the like: the bucket's lower
- * bound, its count.
+ * "@h1:", then "[4K, 8K)   12 |@@ |", "[9]   3 |@ |" and the like: the
+ * bucket's lower bound, its count; "@p1: 12".
  */
 static void bpf_line(const char *line, void *arg)
 {
 	static const char units[] = "KMGTPE";
-	struct bpf_hist *b = arg;
+	struct bpf_out *o = arg;
+	struct bpf_hist *b = o->in_hist >= 0 ? &o->site[o->in_hist] : NULL;
 	unsigned long long n = 0, low;
 	const char *u, *close;
 	char *end;
+	int s;
 
-	if (!strncmp(line, "@h:", 3)) {
-		b->in_hist = 1;
-	} else if (sscanf(line, "@p: %llu", &n) == 1) {
-		b->pred = n;
-		b->in_hist = 0;
-	} else if (!b->in_hist || !*line || *line == '@') {
-		b->in_hist = 0;
+	if (sscanf(line, "@h%d:", &s) == 1 && s >= 0 && s < BPF_SITES) {
+		o->in_hist = s;
+	} else if (sscanf(line, "@p%d: %llu", &s, &n) == 2 && s >= 0 && s < BPF_SITES) {
+		o->site[s].pred = n;
+		o->in_hist = -1;
+	} else if (!b || !*line || *line == '@') {
+		o->in_hist = -1;
 	} else if (!strncmp(line, "(..., 0)", 8) && sscanf(line + 8, "%llu", &n) == 1) {
 		b->neg += n;
 	} else if (*line == '[') {
@@ -125,6 +175,7 @@ struct bpf_trace {
 	const char *mech_name;
 	uint32_t mech;
 	int pred;	/* the predicate alone (at a point: with the value), else the value */
+	enum bpf_site site;
 	char name[KSTATS_NAME_LEN];
 };
 
@@ -181,34 +232,60 @@ static void compare(const struct bpf_trace *t, const struct bpf_hist *b,
 	   (unsigned long long)tn, (unsigned long long)(b->neg - warm->neg));
 }
 
-/*
- * bpftrace (@root's, or the host's if NULL) beside kstats' @nr @traces on
- * the same calls, at @bits and @site, then compared.
- */
-static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char *root,
-		    enum bpf_site site)
+/* Attaches kstats' trace @t at @bits: its value, or its predicate arg1 > 1000. */
+static int bpf_attach(const struct bpf_trace *t, uint32_t bits)
 {
-	int tp = site != BPF_FUNC;
-	const char *what = site == BPF_FUNC ? "arg1" : site == BPF_POINT ? "v" : "start.v";
-	static struct bpf_hist b, warm;
+	struct kstats_expr x = { 0 };
+
+	if (t->pred) {
+		x.nr_terms = 1;
+		x.terms[0] = (struct kstats_term){
+			.operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
+			.cmp = KSTATS_CMP_GT, .constant = 1000 };
+	}
+	/* A point records a value, also under a predicate. */
+	if (!t->pred || t->site == BPF_POINT) {
+		x.flags = KSTATS_EXPR_VALUE;
+		x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
+	}
+	if (t->site == BPF_FUNC)
+		return xtrace(t->name, t->mech, bits, &x, 0) == 0;
+	return tp_xtrace(t->name, bits, &x, t->site) == 0;
+}
+
+/*
+ * One bpftrace (@root's, or the host's if NULL) beside kstats' @nr @traces
+ * on the same calls, at @bits and at every site the traces name, then
+ * compared site by site.
+ */
+static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char *root)
+{
+	static struct bpf_out b, warm;
 	static struct kv_call c[MAX_VALUE_CALLS];
-	static char prog[768];
-	int i, n, begun, attached = 0, traced = 1, clean;
+	static char prog[2048];
+	int i, s, n, begun, attached = 0, traced = 1, clean;
 	/* Significant bits of the target's arguments: below 2^30 for 0.17, any int64 for 0.23. */
 	unsigned int range = root ? 64 : 31;
-	struct kstats_expr x = { 0 };
-	unsigned int warmed = 0;
-	char cmd[64];
+	unsigned int warmed = 0, sites = 0;
+	char cmd[64], what[32] = "";
 	struct peer pr;
 
 	memset(&b, 0, sizeof(b));
 	memset(&warm, 0, sizeof(warm));
-	b.bits = warm.bits = bits;
-	for (i = 0; i < nr; i++)
+	b.in_hist = warm.in_hist = -1;
+	for (s = 0; s < BPF_SITES; s++)
+		b.site[s].bits = warm.site[s].bits = bits;
+	for (i = 0; i < nr; i++) {
 		snprintf(traces[i].name, sizeof(traces[i].name), "t.b%c%u.%s",
 			 traces[i].pred ? 'p' : 'v', bits, traces[i].mech_name);
-	bpf_prog(prog, sizeof(prog), bits, site);
-	if (!ok(peer_start(&pr, root, prog), "hist(%s, %u): bpftrace%s%s started",
+		sites |= 1U << traces[i].site;
+	}
+	for (s = 0; s < BPF_SITES; s++)
+		if (sites & (1U << s))
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s, ",
+				 bpf_what[s]);
+	bpf_prog(prog, sizeof(prog), bits, sites);
+	if (!ok(peer_start(&pr, root, prog), "hist(%s%u): bpftrace%s%s started",
 		what, bits, root ? " in " : "", root ? root : ""))
 		return;
 	begun = peer_expect(&pr, "begin", BPF_START_S);
@@ -216,28 +293,14 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 		snprintf(cmd, sizeof(cmd), "values 1 %u %u", 7 + warmed++, range);
 		target(cmd);
 		if (read_values(c, 1) == 1)
-			bpf_add(&warm, c[0].arg);
+			for (s = 0; s < BPF_SITES; s++)
+				bpf_add(&warm.site[s], c[0].arg);
 		attached = peer_expect(&pr, "attached", 1);
 	}
-	for (i = 0; i < nr && attached; i++) {
-		x = (struct kstats_expr){ 0 };
-		if (traces[i].pred) {
-			x.nr_terms = 1;
-			x.terms[0] = (struct kstats_term){
-				.operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
-				.cmp = KSTATS_CMP_GT, .constant = 1000 };
-		}
-		/* A point records a value, also under a predicate. */
-		if (!traces[i].pred || site == BPF_POINT) {
-			x.flags = KSTATS_EXPR_VALUE;
-			x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
-		}
-		traced &= (tp ? tp_xtrace(traces[i].name, bits, &x, site) :
-			   xtrace(traces[i].name, traces[i].mech, bits, &x, 0)) == 0;
-	}
-	if (!ok(attached && traced, "hist(%s, %u): bpftrace's probe counting (after %u "
-		"warm-up calls), and kstats' %d traces attached", what, bits,
-		warmed, nr)) {
+	for (i = 0; i < nr && attached; i++)
+		traced &= bpf_attach(&traces[i], bits);
+	if (!ok(attached && traced, "hist(%s%u): bpftrace's probes counting (after %u "
+		"warm-up calls), and kstats' %d traces attached", what, bits, warmed, nr)) {
 		kill(pr.pid, SIGKILL);
 		peer_finish(&pr, bpf_line, &b, 1);
 		for (i = 0; i < nr; i++)
@@ -249,50 +312,45 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 	n = read_values(c, MAX_VALUE_CALLS);
 	target("sleep 1 1");	/* bpftrace's exit() */
 	clean = peer_finish(&pr, bpf_line, &b, BPF_STOP_S);
-	ok(clean, "hist(%s, %u): bpftrace exited by itself", what, bits);
+	ok(clean, "hist(%s%u): bpftrace exited by itself", what, bits);
 	for (i = 0; i < nr; i++) {
-		compare(&traces[i], &b, &warm, n, what);
+		s = traces[i].site;
+		compare(&traces[i], &b.site[s], &warm.site[s], n, bpf_what[s]);
 		untrace(traces[i].name);
 	}
 }
 
 /*
- * @bits 0: the host's bpftrace (Debian 12's); else the one in @root
- * (Debian 13's), at @bits.
+ * @bits 0: the host's bpftrace (Debian 12's), also at the target's point
+ * and section when @have_tp (the tracepoint mechanism); else the one in
+ * @root (Debian 13's), at @bits, on the function.
  */
-void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root)
+void test_expr_bpftrace(int have_fprobe, int supported, int have_tp, uint32_t bits,
+			const char *root)
 {
-	struct bpf_trace traces[] = {
-		{ "kr", KSTATS_MECH_KRETPROBE, 0, "" }, { "kr", KSTATS_MECH_KRETPROBE, 1, "" },
-		{ "fp", KSTATS_MECH_FPROBE, 0, "" }, { "fp", KSTATS_MECH_FPROBE, 1, "" },
+	struct bpf_trace traces[8] = {
+		{ "kr", KSTATS_MECH_KRETPROBE, 0, BPF_FUNC, "" },
+		{ "kr", KSTATS_MECH_KRETPROBE, 1, BPF_FUNC, "" },
 	};
+	int nr = 2;
 
 	if (!supported) {
 		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
 		return;
 	}
-	bpf_run(traces, have_fprobe ? 4 : 2, bits, root, BPF_FUNC);
-}
-
-/*
- * At a point: kstats' v and v > 1000 against bpftrace's tracepoint on the
- * same event; on the section from it to ktarget_value_done: the start's v
- * (--value start.v) and start.v > 1000, against bpftrace's v kept per
- * thread and counted at the done event.
- */
-void test_expr_bpftrace_tp(int supported)
-{
-	struct bpf_trace traces[] = {
-		{ "tp", KSTATS_MECH_TRACEPOINT, 0, "" }, { "tp", KSTATS_MECH_TRACEPOINT, 1, "" },
-	};
-	struct bpf_trace sections[] = {
-		{ "ts", KSTATS_MECH_TRACEPOINT, 0, "" }, { "ts", KSTATS_MECH_TRACEPOINT, 1, "" },
-	};
-
-	if (!supported) {
-		ok(1, "# SKIP bpftrace's hist() at a tracepoint: no tracepoint mechanism or expr");
-		return;
+	if (have_fprobe) {
+		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 0, BPF_FUNC, "" };
+		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 1, BPF_FUNC, "" };
 	}
-	bpf_run(traces, 2, 0, NULL, BPF_POINT);
-	bpf_run(sections, 2, 0, NULL, BPF_SECTION);
+	if (have_tp && !bits) {
+		traces[nr++] = (struct bpf_trace){ "tp", KSTATS_MECH_TRACEPOINT, 0, BPF_POINT, "" };
+		traces[nr++] = (struct bpf_trace){ "tp", KSTATS_MECH_TRACEPOINT, 1, BPF_POINT, "" };
+		traces[nr++] = (struct bpf_trace){ "ts", KSTATS_MECH_TRACEPOINT, 0, BPF_SECTION,
+						   "" };
+		traces[nr++] = (struct bpf_trace){ "ts", KSTATS_MECH_TRACEPOINT, 1, BPF_SECTION,
+						   "" };
+	} else if (!bits) {
+		ok(1, "# SKIP bpftrace's hist() at a tracepoint: no tracepoint mechanism");
+	}
+	bpf_run(traces, nr, bits, root);
 }

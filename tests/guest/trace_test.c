@@ -504,14 +504,11 @@ int main(int argc, char **argv)
 		ok(info.flags & KSTATS_INFO_LOCKDOWN, "INFO reports lockdown");
 		ok(trace(fd, &r) == EPERM, "TRACE under lockdown: EPERM");
 	} else if (argc > 2 && !strcmp(argv[1], "bpftrace-loop")) {
-		/* The case that once hung, N times each mechanism (by hand). */
+		/* The case that once hung, N times, both mechanisms (by hand). */
 		int i, n = atoi(argv[2]);
 
-		for (i = 0; i < n; i++) {
-			if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
-				test_bpftrace(KSTATS_MECH_FPROBE, "fprobe");
-			test_bpftrace(KSTATS_MECH_KRETPROBE, "kretprobe");
-		}
+		for (i = 0; i < n; i++)
+			test_bpftrace(info.mechanisms & BPF_MECHS);
 	} else if (argc > 2 && !strcmp(argv[1], "self")) {
 		/* The self-time checks N times each mechanism (by hand). */
 		int i, n = atoi(argv[2]);
@@ -556,13 +553,12 @@ int main(int argc, char **argv)
 		if (have_fprobe)
 			test_expr(KSTATS_MECH_FPROBE, "fprobe", have_expr);
 		test_expr(KSTATS_MECH_KRETPROBE, "kretprobe", have_expr);
-		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
-		test_expr_bpftrace_tp(have_expr &&
-				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
+		test_expr_bpftrace(have_fprobe, have_expr,
+				   !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)), 0, NULL);
 	} else if (argc > 2 && !strcmp(argv[1], "expr-bpftrace3")) {
 		/* Debian 13's bpftrace in the root argv[2]: hist(n, 3) at frac_bits 3. */
 		test_expr_bpftrace(!!(info.mechanisms & (1ULL << KSTATS_MECH_FPROBE)),
-				   !!(info.features & KSTATS_FEAT_EXPR), 3, argv[2]);
+				   !!(info.features & KSTATS_FEAT_EXPR), 0, 3, argv[2]);
 	} else if (argc > 1 && !strcmp(argv[1], "cgroup")) {
 		/* The cgroup checks alone (by hand). */
 		if (info.mechanisms & (1ULL << KSTATS_MECH_FPROBE))
@@ -620,6 +616,7 @@ int main(int argc, char **argv)
 		}
 		test_function(KSTATS_MECH_KRETPROBE, ncpus);
 		test_oracles(KSTATS_MECH_KRETPROBE, "kretprobe");
+		test_bpftrace(info.mechanisms & BPF_MECHS);
 		test_self(KSTATS_MECH_KRETPROBE, "kretprobe", have_self);
 		test_keys(KSTATS_MECH_KRETPROBE, "kretprobe", have_keys);
 		test_task_keys(KSTATS_MECH_KRETPROBE, "kretprobe", info.features);
@@ -631,9 +628,8 @@ int main(int argc, char **argv)
 		test_expr_tp(have_expr &&
 			     !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
 		test_expr_fsec(have_expr);
-		test_expr_bpftrace(have_fprobe, have_expr, 0, NULL);
-		test_expr_bpftrace_tp(have_expr &&
-				      !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)));
+		test_expr_bpftrace(have_fprobe, have_expr,
+				   !!(info.mechanisms & (1ULL << KSTATS_MECH_TRACEPOINT)), 0, NULL);
 		test_sections(ncpus);
 		test_socket_send();
 		test_refusals(have_fprobe);

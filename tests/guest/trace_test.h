@@ -51,7 +51,9 @@ void dump(const struct hist *h);
 
 /* trace_oracle.c: function_graph and bpftrace on the same calls. */
 void test_oracles(uint32_t mech, const char *m);
-void test_bpftrace(uint32_t mech, const char *m);	/* trace_bpftrace.c */
+/* trace_bpftrace.c: bpftrace beside a trace of each mechanism in @mechs (bits). */
+#define BPF_MECHS	(1ULL << KSTATS_MECH_FPROBE | 1ULL << KSTATS_MECH_KRETPROBE)
+void test_bpftrace(uint64_t mechs);
 /* bpftrace as a peer process (trace_bpftrace.c), never waited on unbounded. */
 #define BPF_START_S	600	/* LLVM compiles the program: slow under TCG */
 #define BPF_STOP_S	120
@@ -84,11 +86,14 @@ void test_cgroup(uint32_t mech, const char *m, int supported, int tracepoints);
 /* trace_expr*.c: values and predicates; @supported: KSTATS_FEAT_EXPR. */
 void test_expr(uint32_t mech, const char *m, int supported);
 void test_expr_abi(int supported);
-/* bpftrace's hist(n, @bits): the host's (@root NULL), or one in a Debian root. */
-void test_expr_bpftrace(int have_fprobe, int supported, uint32_t bits, const char *root);
+/*
+ * bpftrace's hist(n, @bits): the host's (@root NULL; also at a tracepoint,
+ * @have_tp), or one in a Debian root.
+ */
+void test_expr_bpftrace(int have_fprobe, int supported, int have_tp, uint32_t bits,
+			const char *root);
 void test_expr_tp(int supported);	/* trace_expr_tp.c: values at tracepoints */
 void test_expr_fsec(int supported);	/* trace_expr_fsec.c: values on function sections */
-void test_expr_bpftrace_tp(int supported);	/* at a tracepoint */
 
 /* trace_faults.c: SUBCOMMAND [ARGS] when it is one of its own, else 0. */
 /* trace_shared.c: traces sharing one function */
