@@ -27,7 +27,7 @@
 #           taken by the first chain to be free: the chains end within a
 #           lane of each other whatever the hour does to each step;
 #   beside them, network-bound: every lane's kernel fetched and unpacked
-#           (the Debian 13 root made), done before the packages step;
+#           (the Debian 13 root made), done before the packages step installs;
 #   then Prometheus, on the snapshot a lane left.
 # Each step's output goes to build/check/ and is printed at the end.
 set -uo pipefail
@@ -93,8 +93,8 @@ fi
 echo "=== running; each step's output is in $logs and shown when its phase ends"
 
 # Two chains, one per core, so that no core idles while the other works:
-# - the host steps (niced), then the packages step once every kernel is
-#   fetched, then stock lanes from the queue;
+# - the host steps (niced), then the packages step (its picture of the file
+#   system once every kernel is fetched), then stock lanes from the queue;
 # - the debug kernel (built once, then cached), then the debug lane once
 #   the first chain has built kstatsctl (lanes only reuse it), then stock
 #   lanes from the queue.
@@ -174,8 +174,9 @@ flock 8
 	step 3 "kstatsctl host tests (golden, schema, Prometheus, docs, fuzz)" \
 		make -s -C cli check FUZZ_SECONDS=15
 	renice -n 0 -p $BASHPID >/dev/null
-	flock "$logs/kernels.lock" true
-	step 4 "packages: .deb + lintian, RPM, DKMS, install, 6.1 VM, upgrade, purge" tests/packages.sh
+	# It builds the packages first, then waits for the kernels' lock.
+	step 4 "packages: .deb + lintian, RPM, DKMS, install, 6.1 VM, upgrade, purge" \
+		env KSTATS_FETCH_LOCK="$logs/kernels.lock" tests/packages.sh
 	run_lanes
 ) &
 chain=$!

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The packages, end to end, on this machine (as root: it installs them and
 # removes them again; it refuses to start if kstats packages are installed):
-#  0. what the run needs first: tests/deps.sh, each lane's kernel and headers
-#     (tests/vm/kernel.sh); only then the picture of the file system;
+#  0. what the run needs first: tests/deps.sh;
 #  1. dpkg-buildpackage -b from a clean copy (make deb); lintian: no error,
 #     warning, info or pedantic tag;
 #  2. make rpm: rpmbuild -ba on the spec; rpm -qlp lists the expected files;
+#     then each lane's kernel and headers (tests/vm/kernel.sh), and only then
+#     the picture of the file system;
 #  3. DKMS straight from a clone: dkms add DIR, dkms install kstats/VERSION;
 #  4. apt install of both .debs, then dkms install -k for each stock lane's
 #     kernel: the module, its version, depmod, Module.symvers and headers;
@@ -18,7 +19,7 @@
 #     scripts and DKMS made (dpkg -L of each version, /var/lib/dkms/kstats,
 #     /usr/src/kstats-*, updates/dkms/kstats.ko*, /var/lib/kstats-dkms) is
 #     gone, depmod forgot kstats, and no new file named kstats is left in
-#     /etc /usr /var /opt (compared with the picture of step 0).
+#     /etc /usr /var /opt (compared with the picture taken before step 3).
 # A failure says why on the last line of the output (FAIL: ...), also when a
 # command fails unexpectedly (its line and text).
 # Usage: tests/packages.sh
@@ -78,76 +79,8 @@ rm -rf "$out"
 mkdir -p "$out"
 
 
-# ---- 0. what the run installs, before the picture ----
-# The tools (a bare machine has none), then the lanes' kernels and their
-# headers: installed now, they are in the picture and cannot pass for
-# something the packages left behind.
+# ---- 0. the tools (a bare machine has none) ----
 tests/deps.sh || fail "tests/deps.sh could not install the dependencies (above)"
-declare -A kver
-for lane in "${lanes[@]}"; do
-	env=$(tests/vm/kernel.sh "$lane") || fail "tests/vm/kernel.sh $lane (above)"
-	eval "$env"
-	# shellcheck disable=SC2153 # KVER: from kernel.sh
-	kver[$lane]=$KVER
-	[ -d "/lib/modules/$KVER/build" ] || fail "no headers for $KVER"
-done
-# dkms' own postinst builds for the running kernel (and the newest), or, when
-# the running kernel has no /lib/modules (a container, a CI machine), for
-# every kernel. Give it the usual case, a running kernel without headers
-# here, so that the upgrade's rebuilds for the lanes' kernels must come from
-# kstats-dkms' own maintainer scripts.
-running=/lib/modules/$(uname -r)
-if [ ! -e "$running" ]; then
-	mkdir -p "$running"
-	made_running=1
-fi
-
-# picture FILE: every file and directory where packages and DKMS write
-# (but the repo, apt's caches and lists, /var/tmp), sorted. Paths as find
-# prints them: /lib is often a link to /usr/lib, and is then only itself
-# (with /: dpkg -L lists both).
-roots=() tops=(/)
-for d in /etc /usr /var /lib /opt; do
-	if [[ -d $d && ! -L $d ]]; then
-		roots+=("$d")
-	elif [[ -e $d || -L $d ]]; then
-		tops+=("$d")
-	fi
-done
-picture() {
-	{
-		printf '%s\n' "${tops[@]}"
-		find "${roots[@]}" -xdev \( -path "$top" -o -path /var/cache/apt -o -path /var/lib/apt/lists \
-			-o -path /var/tmp \) -prune -o -print 2>"$1.err" ||
-			echo "note: find had errors (files removed during the scan?): $(head -n3 "$1.err")" >&2
-	} | LC_ALL=C sort >"$1"
-}
-# owned TAG: what the packages and DKMS hold now (dpkg -L of what is
-# installed, DKMS' trees, the built modules, the maintainer scripts' state,
-# dpkg's and deb-systemd-helper's records),
-# added to $out/owned.txt; a directory part through its links (/lib/udev ->
-# /usr/lib/udev), as find prints it.
-owned() {
-	local f
-	{
-		{ dpkg-query -W -f='${Status} ${Package}\n' kstats-dkms kstatsctl 2>/dev/null || true; } |
-			awk '$3 == "installed" { print $4 }' | xargs -r dpkg -L
-		find /var/lib/dkms/kstats /usr/src/kstats-* /var/lib/kstats-dkms 2>/dev/null || true
-		# dpkg's own records and deb-systemd-helper's state (the service).
-		find /var/lib/dpkg/info /var/lib/systemd /etc/systemd -name 'kstats*' 2>/dev/null || true
-		for f in /lib/modules/*/updates/dkms/kstats.ko*; do
-			if [[ -e $f ]]; then echo "$f"; fi
-		done
-	} | python3 -c '
-import os, sys
-for p in sys.stdin.read().splitlines():
-    if p.startswith("/"):
-        d, b = os.path.split(os.path.normpath(p))
-        print(os.path.normpath(os.path.join(os.path.realpath(d), b)))
-' >>"$out/owned.txt"
-	echo "$1: $(LC_ALL=C sort -u "$out/owned.txt" | wc -l) paths so far" >>"$out/owned.log"
-}
-picture "$out/before.txt"
 
 # ---- 1. .debs and lintian ----
 make -s deb >"$out/deb.log" 2>&1 || { cat "$out/deb.log"; fail "make deb"; }
@@ -213,6 +146,81 @@ has_kstats() {
 	[ -f "$dk/include/linux/kstats.h" ] || { echo "no $dk/include/linux/kstats.h"; return 1; }
 	cmp -s "$f" "$dk/module/$(basename "$f")" || { echo "$f differs from DKMS's copy"; return 1; }
 }
+
+# ---- the lanes' kernels, then the picture ----
+# The kernels and their headers: installed now, they are in the picture and
+# cannot pass for something the packages left behind. (Steps 1 and 2 came
+# first, as they write only under build/: make check fetches the kernels in
+# the background meanwhile, and gives KSTATS_FETCH_LOCK, a lock held until
+# every lane's kernel is in: the picture waits for all of them.)
+if [[ -n ${KSTATS_FETCH_LOCK:-} ]]; then
+	flock "$KSTATS_FETCH_LOCK" true || fail "cannot wait on $KSTATS_FETCH_LOCK"
+fi
+declare -A kver
+for lane in "${lanes[@]}"; do
+	env=$(tests/vm/kernel.sh "$lane") || fail "tests/vm/kernel.sh $lane (above)"
+	eval "$env"
+	# shellcheck disable=SC2153 # KVER: from kernel.sh
+	kver[$lane]=$KVER
+	[ -d "/lib/modules/$KVER/build" ] || fail "no headers for $KVER"
+done
+# dkms' own postinst builds for the running kernel (and the newest), or, when
+# the running kernel has no /lib/modules (a container, a CI machine), for
+# every kernel. Give it the usual case, a running kernel without headers
+# here, so that the upgrade's rebuilds for the lanes' kernels must come from
+# kstats-dkms' own maintainer scripts.
+running=/lib/modules/$(uname -r)
+if [ ! -e "$running" ]; then
+	mkdir -p "$running"
+	made_running=1
+fi
+
+# picture FILE: every file and directory where packages and DKMS write
+# (but the repo, apt's caches and lists, /var/tmp), sorted. Paths as find
+# prints them: /lib is often a link to /usr/lib, and is then only itself
+# (with /: dpkg -L lists both).
+roots=() tops=(/)
+for d in /etc /usr /var /lib /opt; do
+	if [[ -d $d && ! -L $d ]]; then
+		roots+=("$d")
+	elif [[ -e $d || -L $d ]]; then
+		tops+=("$d")
+	fi
+done
+picture() {
+	{
+		printf '%s\n' "${tops[@]}"
+		find "${roots[@]}" -xdev \( -path "$top" -o -path /var/cache/apt -o -path /var/lib/apt/lists \
+			-o -path /var/tmp \) -prune -o -print 2>"$1.err" ||
+			echo "note: find had errors (files removed during the scan?): $(head -n3 "$1.err")" >&2
+	} | LC_ALL=C sort >"$1"
+}
+# owned TAG: what the packages and DKMS hold now (dpkg -L of what is
+# installed, DKMS' trees, the built modules, the maintainer scripts' state,
+# dpkg's and deb-systemd-helper's records),
+# added to $out/owned.txt; a directory part through its links (/lib/udev ->
+# /usr/lib/udev), as find prints it.
+owned() {
+	local f
+	{
+		{ dpkg-query -W -f='${Status} ${Package}\n' kstats-dkms kstatsctl 2>/dev/null || true; } |
+			awk '$3 == "installed" { print $4 }' | xargs -r dpkg -L
+		find /var/lib/dkms/kstats /usr/src/kstats-* /var/lib/kstats-dkms 2>/dev/null || true
+		# dpkg's own records and deb-systemd-helper's state (the service).
+		find /var/lib/dpkg/info /var/lib/systemd /etc/systemd -name 'kstats*' 2>/dev/null || true
+		for f in /lib/modules/*/updates/dkms/kstats.ko*; do
+			if [[ -e $f ]]; then echo "$f"; fi
+		done
+	} | python3 -c '
+import os, sys
+for p in sys.stdin.read().splitlines():
+    if p.startswith("/"):
+        d, b = os.path.split(os.path.normpath(p))
+        print(os.path.normpath(os.path.join(os.path.realpath(d), b)))
+' >>"$out/owned.txt"
+	echo "$1: $(LC_ALL=C sort -u "$out/owned.txt" | wc -l) paths so far" >>"$out/owned.log"
+}
+picture "$out/before.txt"
 
 # ---- 3. DKMS straight from a clone ----
 clone=$out/clone
