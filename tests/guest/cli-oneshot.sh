@@ -162,23 +162,23 @@ kept_keys() {
 ok "trace --by errno --keys 1: the first value seen and 'other', by name, in a snapshot file and Prometheus" \
 	kept_keys
 
-# --by cpu and --by pid: calls pinned to CPU 1 and CPU 2 (300, 100) by two
+# --by cpu and --by pid: calls pinned to CPU 0 and CPU 1 (300, 100) by two
 # processes; the keys' names as the module gives them, in text and JSON,
 # and Prometheus' cpu label.
 kept_task_keys() {
 	local n p1 p2
 	"$K" trace ktarget_empty --name cli.kcpu --by cpu --keep &&
 		"$K" trace ktarget_empty --name cli.kpid --by pid --key-values 1 --keep || return 1
-	p1=$(taskset -c 1 sh -c "echo 'empty 300' >$target && echo \$\$") &&
-		p2=$(taskset -c 2 sh -c "echo 'empty 100' >$target && echo \$\$") || return 1
-	n=$("$K" -j show 'cli.kcpu{cpu=1}' 'cli.kcpu{cpu=2}' 'cli.kpid{pid=1}' \
+	p1=$(taskset -c 0 sh -c "echo 'empty 300' >$target && echo \$\$") &&
+		p2=$(taskset -c 1 sh -c "echo 'empty 100' >$target && echo \$\$") || return 1
+	n=$("$K" -j show 'cli.kcpu{cpu=0}' 'cli.kcpu{cpu=1}' 'cli.kpid{pid=1}' \
 		'cli.kpid{pid=other}' | "$py" -c \
 		'import json, sys; print(*[m["count"] for m in json.load(sys.stdin)["metrics"]])') ||
 		return 1
 	echo "# --by cpu, --by pid --key-values 1 (processes $p1, $p2): $n"
 	[[ $n == "300 100 0 400" ]] && ! "$K" show "cli.kpid{pid=$p1}" >/dev/null 2>&1 &&
 		"$K" show 'cli.kcpu*' -f prometheus |
-		grep -qx 'kstats_cli_kcpu_by_cpu_seconds_count{cpu="2"} 100' &&
+		grep -qx 'kstats_cli_kcpu_by_cpu_seconds_count{cpu="1"} 100' &&
 		"$K" untrace cli.kcpu cli.kpid
 }
 ok "trace --by cpu, --by pid --key-values 1: each CPU's exact calls, init's key empty, the rest in other" \
