@@ -37,10 +37,7 @@ if ((${#guest[@]})); then
 	eval "$(tests/vm/kernel.sh "$lane")"
 	. tests/vm/accel.sh
 	vm_accel "$VMLINUZ"	# what run.sh will pick (the probe's verdict is kept for this boot)
-	# 4 vCPUs, as every figure in README and docs/bench.md was measured (make check's lanes run 2
-	# under TCG, tests/vm/run.sh).
-	export KSTATS_VM_SMP=${KSTATS_VM_SMP:-4}
-	echo "# lane $lane, $ACCEL_NOTE, $KSTATS_VM_SMP vCPUs; host CPU: $host_cpu ($(nproc) cores)"
+	echo "# lane $lane, $ACCEL_NOTE, ${KSTATS_VM_SMP:-4} vCPUs; host CPU: $host_cpu ($(nproc) cores)"
 	KSTATS_VM_VERBOSE=0 tests/vm/run.sh "$lane" tests/guest/bench.sh "$top/build/$lane" "${guest[@]}" |
 		tee "build/$lane/bench.out"
 	judge=0

@@ -34,7 +34,7 @@ start=$(date +%s)
 export KSTATS_VM_OUT=$top/build/$lane/vm-out
 mkdir -p "$KSTATS_VM_OUT"
 tests/vm/run.sh "$lane" tests/guest/main-tests.sh "$top/build/$lane"
-# The 6.1 lane boots again with 240 possible CPUs (2 online under TCG): possible_cpus=
+# The 6.1 lane boots again with 240 possible CPUs (4 online): possible_cpus=
 # raises the count up to 6.8 (later kernels only lower it, and do not count
 # QEMU's hot-pluggable CPUs as possible).
 if [[ $lane == 6.1 ]]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kstats on a machine with many possible CPUs (tests/lane.sh boots the 6.1
-# lane a second time with possible_cpus=N; 2 are online under TCG): the ioctl ABI
+# lane a second time with possible_cpus=N; 4 are online): the ioctl ABI
 # suite (abi_test), whose CPU masks then reach past CPU 32 and 64 and whose
 # maxactive bound (2^20 / possible CPUs) is below 65536; the debugfs view's
 # columns past CPU 99 ("CPUS 240", and the same in 'show -f raw'); and what
