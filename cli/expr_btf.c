@@ -281,7 +281,7 @@ bool eb_scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size,
 
 /* ---- messages ---- */
 
-static int levenshtein(const char *a, const char *b)
+int eb_distance(const char *a, const char *b)
 {
 	int la = (int)strlen(a), lb = (int)strlen(b), i, j, prev, cur, tmp;
 	int row[KS_EXPR_IDENT + 1];
@@ -310,7 +310,7 @@ static int levenshtein(const char *a, const char *b)
 /* Keeps in @best the name nearest @want (within a third of its length, at least 2). */
 void eb_nearest(const char *want, const char *name, char *best, int *dist)
 {
-	int d = levenshtein(want, name), max = (int)strlen(want) / 3;
+	int d = eb_distance(want, name), max = (int)strlen(want) / 3;
 
 	if (d < *dist && d <= (max < 2 ? 2 : max)) {
 		*dist = d;
@@ -499,6 +499,16 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		return param(c, p, n, (int)idx, s);
 	}
 named:
+	/* At a tracepoint, a name that is no argument may be a field of its record. */
+	for (i = 0; c->event && c->proto >= 0 && i < eb_nr_params(c); i++)
+		if (!strcmp(eb_param_name(c, i, name, sizeof(name)), id))
+			break;
+	if (c->event && (c->proto < 0 || i == eb_nr_params(c))) {
+		int rc = ks_btf_tp_field(c, p, n, s);
+
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
 	if (c->user) {
 		ks_set_hint(USER_HINT);
 		return eb_refuse(p, n, "'%s': no names for %s's parameters (kstats reads "

@@ -42,7 +42,7 @@ struct ks_btf_ctx *ks_btf_section_open(const char *target,
  */
 int ks_btf_section_pick(struct ks_btf_ctx *c, struct ks_parse *p, struct ks_node *n,
 			struct ks_btf_ctx **pick);
-/* @n names no argument of tracepoint @c: refused, saying if it is a field of its record. */
+/* @n names no argument nor field of tracepoint @c: refused, with a hint. */
 int ks_btf_tp_unknown(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		      const char *best);
 int eb_nr_params(const struct ks_btf_ctx *c);
@@ -87,12 +87,22 @@ bool eb_scalar(const struct ks_btf_ctx *c, const struct rtype *t, int *size, boo
 	       const char **why);
 /* Keeps in @best (KS_EXPR_IDENT bytes) the name nearest @want, if near enough. */
 void eb_nearest(const char *want, const char *name, char *best, int *dist);
+/* The edit distance of @a and @b (large past KS_EXPR_IDENT). */
+int eb_distance(const char *a, const char *b);
 /* The usage error "OPT 'TEXT': MESSAGE (column N)"; returns EXIT_USAGE. */
 int eb_refuse(struct ks_parse *p, const struct ks_node *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A user-space function's refusal of @n, a read of its memory: EXIT_USAGE. */
 int eb_user_refuse_load(const struct ks_btf_ctx *c, struct ks_parse *p,
 			const struct ks_node *n);
+/*
+ * expr_tp.c: @n as a field of tracepoint @c's record into @s: 1 if it is
+ * one, 0 if not, -1 refused (said).
+ */
+int ks_btf_tp_field(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		    struct rstate *s);
+/* Whether tracepoint @c's record has a field @name (tracefs' format, or BTF). */
+bool ks_btf_tp_has_field(const struct ks_btf_ctx *c, const char *name);
 /* @n, a name: its source (a parameter, argN, retval, duration) into @s. */
 int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n, bool pred,
 	      struct rstate *s);

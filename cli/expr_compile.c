@@ -124,6 +124,51 @@ static int compile_pred(struct ks_btf_ctx *bc, const char *pred, struct ks_plan 
 	return rc;
 }
 
+/* Operand @i of @plan: the value (-1) or term @i; NULL past them. */
+static const struct kstats_operand *plan_operand(const struct ks_plan *plan, int i,
+						 const struct ks_operand_desc **d)
+{
+	if (i < 0) {
+		*d = &plan->value;
+		return plan->e.flags & KSTATS_EXPR_VALUE ? &plan->e.value : NULL;
+	}
+	*d = &plan->terms[i];
+	return i < (int)plan->e.nr_terms ? &plan->e.terms[i].operand : NULL;
+}
+
+/*
+ * One event read two ways: the module reads an end's record through perf,
+ * which passes no arguments, and its arguments by a probe of its
+ * tracepoint, which sees no record.
+ */
+static int one_way(const struct ks_plan *plan)
+{
+	static const uint8_t arg[2] = { KSTATS_OPERAND_ARG, KSTATS_OPERAND_END_ARG };
+	static const uint8_t field[2] = { KSTATS_OPERAND_FIELD, KSTATS_OPERAND_END_FIELD };
+	const struct ks_operand_desc *d, *by_arg, *by_field;
+	const struct kstats_operand *op;
+	int end, i;
+
+	for (end = 0; end < 2; end++) {
+		by_arg = by_field = NULL;
+		for (i = -1; i < KSTATS_EXPR_TERMS; i++) {
+			op = plan_operand(plan, i, &d);
+			if (op && op->source == arg[end] && !by_arg)
+				by_arg = d;
+			if (op && op->source == field[end] && !by_field)
+				by_field = d;
+		}
+		if (!by_arg || !by_field)
+			continue;
+		ks_set_hint("name fields only, or arguments only, at one event (a field "
+			    "is computed from the arguments)");
+		return ks_usage("'%s' reads %s and '%s' reads %s: an event is read by its record "
+				"or by its arguments, not both", by_field->text,
+				by_field->source, by_arg->text, by_arg->source);
+	}
+	return 0;
+}
+
 int ks_expr_compile(const char *func, const char *value, const char *pred, bool time,
 		    bool user, struct ks_plan *plan)
 {
@@ -149,6 +194,8 @@ int ks_expr_compile(const char *func, const char *value, const char *pred, bool 
 	}
 	if (!rc && pred)
 		rc = compile_pred(bc, pred, plan);
+	if (!rc)
+		rc = one_way(plan);
 	ks_btf_ctx_close(bc);
 	return rc;
 }

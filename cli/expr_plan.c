@@ -72,13 +72,16 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 /* A tracepoint's start (or point) is an entry, a section's end an exit. */
 static const char *source_at(const struct kstats_operand *op)
 {
-	return op->source == KSTATS_OPERAND_ARG ? "entry" : "exit";
+	return op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_FIELD ? "entry" :
+	       "exit";
 }
 
 static const char *source_name(const struct kstats_operand *op)
 {
 	return op->source == KSTATS_OPERAND_ARG ? "arg" :
 	       op->source == KSTATS_OPERAND_END_ARG ? "end_arg" :
+	       op->source == KSTATS_OPERAND_FIELD ? "field" :
+	       op->source == KSTATS_OPERAND_END_FIELD ? "end_field" :
 	       op->source == KSTATS_OPERAND_RETVAL ? "retval" : "duration";
 }
 
@@ -145,7 +148,8 @@ static void constant_text(char *buf, size_t len, const struct kstats_term *t,
 static bool at_entry(const struct kstats_expr *e, uint32_t from, uint32_t to)
 {
 	for (; from < to; from++)
-		if (e->terms[from].operand.source != KSTATS_OPERAND_ARG)
+		if (e->terms[from].operand.source != KSTATS_OPERAND_ARG &&
+		    e->terms[from].operand.source != KSTATS_OPERAND_FIELD)
 			return false;
 	return true;
 }

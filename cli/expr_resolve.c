@@ -426,8 +426,9 @@ int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 		return -1;
 	if (resolve(c, p, n, pred, &s))
 		return -1;
-	if (op->source == KSTATS_OPERAND_END_ARG ||
-	    (op->source == KSTATS_OPERAND_ARG && c->other)) {
+	if (op->source == KSTATS_OPERAND_END_ARG || op->source == KSTATS_OPERAND_END_FIELD ||
+	    ((op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_FIELD) &&
+	     c->other)) {
 		char src[sizeof(d->source)];
 
 		snprintf(src, sizeof(src), "%s", d->source);

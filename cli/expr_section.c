@@ -84,6 +84,19 @@ int ks_btf_section_pick(struct ks_btf_ctx *c, struct ks_parse *p, struct ks_node
 	}
 	if (e)
 		*pick = c->other;
+	if (s || e)
+		return 0;
+	/* No argument of that name: a field of one end's record. */
+	s = ks_btf_tp_has_field(c, leaf->ident);
+	e = ks_btf_tp_has_field(c->other, leaf->ident);
+	if (s && e) {
+		ks_set_hint("start.%s reads %s's record, end.%s %s's", leaf->ident,
+			    c->event, leaf->ident, c->other->event);
+		return eb_refuse(p, leaf, "both ends' records have a field '%s': say which",
+				 leaf->ident);
+	}
+	if (e)
+		*pick = c->other;
 	if (s || e || c->proto < 0 || c->other->proto < 0)
 		return 0;
 	ks_set_hint("the start's arguments: %s; the end's: %s",

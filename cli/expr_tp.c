@@ -8,11 +8,13 @@
  * trace_event_raw_event_EVENT or __bpf_trace_EVENT when the class is the
  * event (TRACE_EVENT). Without one, argN still works.
  *
- * An event's format fields (the record TP_fast_assign writes into the
- * ring buffer, e.g. block_rq_issue's nr_sector) are not arguments: a probe
- * never sees the record. A name that is one is refused, saying so: the
- * fields are read from tracefs' format file when it is readable, else
- * from BTF's struct trace_event_raw_EVENT (a TRACE_EVENT's record).
+ * A name that is no argument may be a field of the event's record (its
+ * format, which TP_fast_assign writes): its offset and type from BTF's
+ * struct trace_event_raw_EVENT (or its class's), else tracefs' format
+ * file. The module reads such an end's record through perf
+ * (KSTATS_OPERAND_FIELD, module/trace_record.c), so an argument and a
+ * field of one end are not read together (expr_compile.c). A name that is
+ * both is the argument.
  *
  * A section between two tracepoints reads its start's arguments at the
  * start and its end's at the end (expr_section.c).
@@ -125,31 +127,43 @@ struct ks_btf_ctx *ks_btf_tp_open(const char *target)
 				       tp_open_one(target);
 }
 
-/* Whether BTF's struct @record has a member @name. */
-static bool record_has(const struct btf *btf, const char *record, const char *name)
+/* Member @name of BTF struct @id, whole bytes: its offset and type; false if none. */
+static bool struct_member(const struct btf *btf, int id, const char *name, int32_t *off,
+			  int *type)
 {
-	int id = btf__find_by_name_kind(btf, record, BTF_KIND_STRUCT);
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (unsigned int)id) : NULL;
+	const struct btf_member *m;
 	int i;
 
-	for (i = 0; t && i < btf_vlen(t); i++)
-		if (!strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off), name))
-			return true;
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		m = btf_members(t) + i;
+		if (strcmp(btf__name_by_offset(btf, m->name_off), name))
+			continue;
+		if (btf_member_bitfield_size(t, (uint32_t)i) || btf_member_bit_offset(t, (uint32_t)i) % 8)
+			return false;
+		*off = (int32_t)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+		*type = (int)m->type;
+		return true;
+	}
 	return false;
 }
 
 /*
- * Whether the record of a class of @c's prototype has a member @name: an
- * event of a class (DEFINE_EVENT) has the class's record, and the class's
+ * BTF's struct of @c's record, or -1: trace_event_raw_EVENT (a TRACE_EVENT
+ * is its own class), else its class's trace_event_raw_CLASS: an event of a
+ * class (DEFINE_EVENT) has the class's record, and the class's
  * trace_event_raw_event_CLASS the event's named prototype (one BTF type).
  */
-static bool class_has(const struct ks_btf_ctx *c, const char *name)
+static int record_struct(const struct ks_btf_ctx *c)
 {
 	static const char prefix[] = "trace_event_raw_event_";
 	unsigned int id, n = btf__type_cnt(c->btf);
 	char record[192];
+	int sid;
 
-	for (id = 1; c->names >= 0 && id < n; id++) {
+	snprintf(record, sizeof(record), "trace_event_raw_%s", c->event);
+	sid = btf__find_by_name_kind(c->btf, record, BTF_KIND_STRUCT);
+	for (id = 1; sid <= 0 && c->names >= 0 && id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(c->btf, id);
 		const char *fn;
 
@@ -160,90 +174,123 @@ static bool class_has(const struct ks_btf_ctx *c, const char *name)
 			continue;
 		snprintf(record, sizeof(record), "trace_event_raw_%.160s",
 			 fn + sizeof(prefix) - 1);
-		if (record_has(c->btf, record, name))
-			return true;
+		sid = btf__find_by_name_kind(c->btf, record, BTF_KIND_STRUCT);
 	}
-	return false;
+	return sid > 0 ? sid : -1;
 }
 
-/* Whether tracefs' format of @c's event, or BTF's record of it, has a field @name. */
-static bool tp_field(const struct ks_btf_ctx *c, const char *name)
+/* A field of an event's format, as tracefs describes it. */
+struct format_field {
+	int32_t off;
+	int size;
+	bool sign;
+	bool scalar;		/* not an array, nor a __data_loc (a string's place) */
+};
+
+/* Field @name of @c's event in tracefs' format file, into @f; false if none. */
+static bool format_field(const struct ks_btf_ctx *c, const char *name, struct format_field *f)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	const char *sys = c->func + 3, *ev = c->event;
-	char path[512], line[512], struct_name[160], *semi, *at;
+	char path[512], line[512], *semi, *at, *decl;
 	bool found = false;
+	int sign = 0;
 	size_t i;
-	FILE *f;
+	FILE *fp;
 
 	for (i = 0; ev - 1 > sys && i < ARRAY_SIZE(roots) && !found; i++) {
 		snprintf(path, sizeof(path), "%s/events/%.*s/%s/format", roots[i],
 			 (int)(ev - 1 - sys), sys, ev);
-		f = getenv("KSTATS_BTF") ? NULL : fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f) && !found) {
-			semi = strstr(line, "field:") ? strchr(line, ';') : NULL;
+		fp = getenv("KSTATS_BTF") ? NULL : fopen(path, "r");
+		while (fp && !found && fgets(line, sizeof(line), fp)) {
+			decl = strstr(line, "field:");
+			semi = decl ? strchr(decl, ';') : NULL;
 			if (!semi)
 				continue;
 			*semi = 0;
-			if ((at = strchr(line, '[')))
+			f->scalar = !strchr(decl, '[') && !strstr(decl, "__data_loc") &&
+				    !strstr(decl, "__rel_loc");
+			if ((at = strchr(decl, '[')))
 				*at = 0;
-			at = strrchr(line, ' ');
-			found = at && !strcmp(at + 1, name);
+			at = strrchr(decl, ' ');
+			found = at && !strcmp(at + 1, name) &&
+				sscanf(semi + 1, " offset:%d; size:%d; signed:%d;", &f->off,
+				       &f->size, &sign) == 3;
 		}
-		if (f)
-			fclose(f);
+		if (fp)
+			fclose(fp);
 	}
-	snprintf(struct_name, sizeof(struct_name), "trace_event_raw_%s", ev);
-	return found || (c->btf && (record_has(c->btf, struct_name, name) ||
-				    class_has(c, name)));
+	f->sign = sign;
+	return found;
 }
 
-/* An argument pointing to a struct with a member @name: "rq->nr_sector", into @buf. */
-static bool tp_member(const struct ks_btf_ctx *c, const char *name, char *buf, size_t len)
+bool ks_btf_tp_has_field(const struct ks_btf_ctx *c, const char *name)
 {
-	const struct btf_type *pt = btf__type_by_id(c->btf, (unsigned int)c->proto);
-	char arg[KS_EXPR_IDENT];
-	int i, k, id;
+	struct format_field f;
+	int32_t off;
+	int type;
 
-	for (i = 0; i < eb_nr_params(c); i++) {
-		struct rtype t = { .id = (int)btf_params(pt)[c->first + i].type }, s;
-		const struct btf_type *st;
+	return c->event && (format_field(c, name, &f) ||
+			    (c->btf && struct_member(c->btf, record_struct(c), name, &off,
+						     &type)));
+}
 
-		if (!eb_is_ptr(c, &t))
-			continue;
-		s = eb_pointee(c, &t);
-		st = eb_composite(c, &s, &id);
-		for (k = 0; st && k < btf_vlen(st); k++)
-			if (!strcmp(btf__name_by_offset(c->btf, btf_members(st)[k].name_off),
-				    name)) {
-				snprintf(buf, len, "%s->%s", eb_param_name(c, i, arg,
-					 sizeof(arg)), name);
-				return true;
-			}
+int ks_btf_tp_field(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		    struct rstate *s)
+{
+	const char *sys = c->func + 3;
+	struct format_field f;
+	int32_t off;
+	int type;
+
+	if (c->btf && struct_member(c->btf, record_struct(c), n->ident, &off, &type)) {
+		s->t = (struct rtype){ .id = type };
+	} else if (format_field(c, n->ident, &f)) {
+		if (!f.scalar || f.size > 8 || f.size & (f.size - 1)) {
+			ks_set_hint("kstats records integers: a string or an array is "
+				    "not one");
+			eb_refuse(p, n, "'%s' of %s's record is an array or a string",
+				  n->ident, c->event);
+			return -1;
+		}
+		off = f.off;
+		s->t = (struct rtype){ .builtin = true, .size = f.size, .sign = f.sign };
+	} else {
+		return 0;
 	}
-	return false;
+	if (c->event == sys) {
+		ks_set_hint("name its system: tp:SYSTEM:%s (tracefs' events/SYSTEM/%s)",
+			    c->event, c->event);
+		eb_refuse(p, n, "'%s' is a field of %s's record: reading it needs the "
+			  "event's system", n->ident, c->event);
+		return -1;
+	}
+	s->op->source = c->end ? KSTATS_OPERAND_END_FIELD : KSTATS_OPERAND_FIELD;
+	s->at = true;
+	s->off = off;
+	snprintf(s->d->source, sizeof(s->d->source), "%.60s's record", c->event);
+	return 1;
 }
 
 int ks_btf_tp_unknown(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 		      const char *best)
 {
-	char list[512], from[160];
+	int sid = c->btf ? record_struct(c) : -1, dist = 1 << 20, i;
+	const struct btf_type *t = sid > 0 ? btf__type_by_id(c->btf, (unsigned int)sid) : NULL;
+	char list[512], near[KS_EXPR_IDENT] = "";
 
+	/* The nearest field, if nearer than the nearest argument. */
+	for (i = 0; t && i < btf_vlen(t); i++)
+		eb_nearest(n->ident, btf__name_by_offset(c->btf, btf_members(t)[i].name_off),
+			   near, &dist);
+	if (near[0] && (!best[0] || dist < eb_distance(n->ident, best)))
+		best = near;
 	eb_param_list(c, list, sizeof(list));
-	if (tp_field(c, n->ident)) {
-		if (tp_member(c, n->ident, from, sizeof(from)))
-			ks_set_hint("%s's arguments: %s; %s may be what it is computed from",
-				    c->event, list, from);
-		else
-			ks_set_hint("%s's arguments: %s; the field is computed from them",
-				    c->event, list);
-		return eb_refuse(p, n, "'%s' is a field of %s's record (its format), "
-				 "written when the event is recorded; kstats reads the "
-				 "event's arguments, never the record", n->ident, c->event);
-	}
 	if (best[0])
-		ks_set_hint("did you mean '%s'? %s's arguments: %s", best, c->event, list);
+		ks_set_hint("did you mean '%s'? %s's arguments: %s; or a field of its "
+			    "record (its format)", best, c->event, list);
 	else
-		ks_set_hint("%s's arguments: %s; or argN", c->event, list);
-	return eb_refuse(p, n, "%s has no argument '%s'", c->event, n->ident);
+		ks_set_hint("%s's arguments: %s, or argN; or a field of its record (its "
+			    "format)", c->event, list);
+	return eb_refuse(p, n, "%s has no argument and no field '%s'", c->event, n->ident);
 }

@@ -367,6 +367,33 @@ static enum kstats_expr_site kstats_arg_site(const struct kstats_trace *t)
 	       KSTATS_SITE_TP_SECTION : KSTATS_SITE_SECTION;
 }
 
+/*
+ * Whether the string at @uptr names a trace event with its system,
+ * "tp:system:event", as an end read by its record must (unreadable: yes;
+ * the copy says -EFAULT later).
+ */
+static bool kstats_arg_event(u64 uptr)
+{
+	char *s = strndup_user(u64_to_user_ptr(uptr), KSTATS_SYM_MAX);
+	bool ok = IS_ERR(s) || (!strncmp(s, "tp:", 3) && strchr(s + 3, ':'));
+
+	if (!IS_ERR(s))
+		kfree(s);
+	return ok;
+}
+
+/* The ends @e reads by their records name their events' systems. */
+static int kstats_arg_records(const struct kstats_trace *t, const struct kstats_expr_prog *e)
+{
+	u32 ends = kstats_expr_record_ends(e);
+
+	if ((ends & BIT(0)) && !kstats_arg_event(t->func ?: t->start))
+		return -EINVAL;
+	if ((ends & BIT(1)) && !kstats_arg_event(t->end))
+		return -EINVAL;
+	return 0;
+}
+
 /* A "[module:]symbol" or "tp:[system:]event" from user space, or NULL. */
 static char *kstats_arg_symbol(u64 uptr, int *err)
 {
@@ -456,6 +483,9 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	err = kstats_expr_copy(t, kstats_arg_site(t), &expr);
 	if (err)
 		goto free_up;
+	err = kstats_arg_records(t, expr);
+	if (err)
+		goto free_expr;
 	err = -EPERM;
 	if (!kstats_file_privileged(file))
 		goto free_expr;

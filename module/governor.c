@@ -97,7 +97,7 @@ static u64 kstats_gov_batch(struct kstats_probe *floor, enum kstats_cal_work wor
 		if (work == KSTATS_CAL_BARE)
 			kstats_floor_call_bare();
 		else if (work == KSTATS_CAL_FLOOR)
-			kstats_floor_call(floor->mode, floor->mech);
+			kstats_floor_call(floor);
 		else if (work == KSTATS_CAL_RECORD)
 			kstats_record(floor->time, 1000 + i);
 		else if (work == KSTATS_CAL_EXPR)

@@ -369,8 +369,14 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		if (err)
 			goto unlock;
 	}
-	/* The module cannot call user code: no floor for user functions. */
-	p->floor_ns = p->mech == KSTATS_MECH_UPROBE ? 0 : kstats_measure_floor(p);
+	/*
+	 * The module cannot call user code: no floor for user functions. Nor
+	 * for an event read by its record: perf builds the record, which the
+	 * floor probes cannot time (trace_record.c). Neither has a calibrated
+	 * cost then, so the governor records every call, and says so.
+	 */
+	p->floor_ns = p->mech == KSTATS_MECH_UPROBE || kstats_expr_record_ends(p->expr) ? 0 :
+		      kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, req, target);
 	if (err)
 		goto unlock;

@@ -108,6 +108,7 @@ struct kstats_outlier_ring;
 struct kstats_utrace;
 struct kstats_usdt;
 struct trace_event_file;
+struct perf_event;
 
 /* A trace's cost and recording mode (governor.c), under kstats_trace_lock. */
 struct kstats_gov {
@@ -168,6 +169,8 @@ struct kstats_probe {
 		struct {		/* section: start, end */
 			struct tracepoint *tp[2];
 			struct trace_event_file *tp_file[2];	/* or NULL */
+			/* Ends read by their record: a perf counter per CPU (trace_record.c). */
+			struct perf_event * __percpu *tp_rec[2];
 		};
 	};
 };
@@ -319,8 +322,13 @@ int kstats_pair_detach(struct kstats_probe *p);
 /* @args: a tracepoint's arguments, or NULL (a kprobe, a USDT probe, the floor) */
 void kstats_section_begin(struct kstats_probe *p, const unsigned long *args);
 void kstats_section_end(struct kstats_probe *p, const unsigned long *args);
+void kstats_point_hit(struct kstats_probe *p, const unsigned long *args);
+/* trace_record.c: a tracepoint end read by its record, through perf */
+int kstats_record_attach(struct kstats_probe *p, unsigned int end);
+void kstats_record_detach(struct kstats_probe *p, unsigned int end);
 u64 kstats_pair_missed(struct kstats_probe *p);
 void kstats_pair_run_empty(struct kstats_probe *p);	/* floor, tracepoints */
+void kstats_point_run_empty(struct kstats_probe *p);	/* floor, points */
 int kstats_tracepoint_find(const char *name, struct tracepoint **tp,
 			   struct trace_event_file **file);
 struct tracepoint *kstats_core_tracepoint(const char *name);
@@ -371,6 +379,8 @@ int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *
 int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
 			   struct kstats_call_expr *cx);
 void kstats_expr_point(struct kstats_probe *p, const unsigned long *args);
+/* BIT(0): the point's or start's operands are record fields, BIT(1): the end's. */
+u32 kstats_expr_record_ends(const struct kstats_expr_prog *e);
 u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
 		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval,
 		    const unsigned long *end_args);
@@ -419,7 +429,7 @@ int kstats_detach_retrying(struct kstats_probe *p);
 u64 kstats_measure_floor(struct kstats_probe *trace);
 void kstats_floor_fprobe_put(struct kstats_probe *gone);
 void kstats_floors_free(void);
-void kstats_floor_call(u32 mode, u32 mech);
+void kstats_floor_call(struct kstats_probe *floor);
 void kstats_floor_call_bare(void);
 /* trace.c */
 void kstats_gov_run(void);

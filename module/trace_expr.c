@@ -30,11 +30,13 @@ struct kstats_expr_prog {
 	u8 group_start[KSTATS_EXPR_TERMS + 1];	/* terms of group g: [start[g], start[g+1]) */
 	u8 group_exit;			/* BIT(g): group g has exit terms */
 	bool value_at_entry;		/* the value is an argument's */
+	u8 record_ends;			/* read by record: BIT(0) point or start, BIT(1) end */
 };
 
+/* A field's source holds its record's address: the handler's args[0] (trace_record.c). */
 static bool kstats_operand_at_entry(const struct kstats_operand *o)
 {
-	return o->source == KSTATS_OPERAND_ARG;
+	return o->source == KSTATS_OPERAND_ARG || o->source == KSTATS_OPERAND_FIELD;
 }
 
 /*
@@ -52,8 +54,12 @@ static bool kstats_source_ok(u8 source, u8 index, enum kstats_expr_site site)
 		       !index && source >= KSTATS_OPERAND_RETVAL &&
 		       source <= KSTATS_OPERAND_DURATION;
 	case KSTATS_SITE_POINT:
-		return source == KSTATS_OPERAND_ARG && index <= 4;
+		return (source == KSTATS_OPERAND_ARG && index <= 4) ||
+		       (source == KSTATS_OPERAND_FIELD && !index);
 	case KSTATS_SITE_TP_SECTION:
+		if (source == KSTATS_OPERAND_FIELD || source == KSTATS_OPERAND_END_FIELD)
+			return !index;
+		fallthrough;
 	case KSTATS_SITE_SECTION:
 		return source == KSTATS_OPERAND_ARG || source == KSTATS_OPERAND_END_ARG ?
 		       index <= (site == KSTATS_SITE_SECTION ? 5 : 4) :
@@ -75,6 +81,10 @@ static bool kstats_operand_ok(const struct kstats_operand *o, bool is_value,
 	if (!kstats_source_ok(o->source, o->index, site))
 		return false;
 	if (o->source == KSTATS_OPERAND_DURATION && (is_value || o->nr_loads))
+		return false;
+	/* A record's address is no value: a field is read from it. */
+	if ((o->source == KSTATS_OPERAND_FIELD || o->source == KSTATS_OPERAND_END_FIELD) &&
+	    !o->nr_loads)
 		return false;
 	for (i = o->nr_loads; i < KSTATS_EXPR_LOADS; i++)
 		if (o->offsets[i])
@@ -150,6 +160,43 @@ static bool kstats_expr_loads(const struct kstats_expr *x)
 	return loads;
 }
 
+/* Which end @o reads (0: the point's or start's, 1: the end's), and whether by record. */
+static void kstats_operand_end(const struct kstats_operand *o, u8 *args, u8 *records)
+{
+	if (o->source == KSTATS_OPERAND_ARG)
+		*args |= BIT(0);
+	else if (o->source == KSTATS_OPERAND_END_ARG)
+		*args |= BIT(1);
+	else if (o->source == KSTATS_OPERAND_FIELD)
+		*records |= BIT(0);
+	else if (o->source == KSTATS_OPERAND_END_FIELD)
+		*records |= BIT(1);
+}
+
+/*
+ * The ends read by their records into @e->record_ends: false if an end
+ * reads its arguments too (a record's end is attached by perf, which
+ * passes no arguments).
+ */
+static bool kstats_expr_records(struct kstats_expr_prog *e)
+{
+	const struct kstats_expr *x = &e->x;
+	u8 args = 0, records = 0;
+	u32 i;
+
+	if (x->flags & KSTATS_EXPR_VALUE)
+		kstats_operand_end(&x->value, &args, &records);
+	for (i = 0; i < x->nr_terms; i++)
+		kstats_operand_end(&x->terms[i].operand, &args, &records);
+	e->record_ends = records;
+	return !(args & records);
+}
+
+u32 kstats_expr_record_ends(const struct kstats_expr_prog *e)
+{
+	return e ? e->record_ends : 0;
+}
+
 /* Groups, and which reads happen at entry. */
 static void kstats_expr_plan(struct kstats_expr_prog *e)
 {
@@ -195,7 +242,8 @@ int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 		kfree(e);
 		return -EFAULT;
 	}
-	if (!kstats_expr_ok(&e->x, site) || !kstats_expr_fits(t, &e->x, site)) {
+	if (!kstats_expr_ok(&e->x, site) || !kstats_expr_fits(t, &e->x, site) ||
+	    !kstats_expr_records(e)) {
 		kfree(e);
 		return -EINVAL;
 	}
@@ -319,8 +367,9 @@ struct kstats_expr_regs {
 static __always_inline unsigned long kstats_source(const struct kstats_operand *o,
 						   const struct kstats_expr_regs *r)
 {
-	return o->source == KSTATS_OPERAND_ARG ? r->args[o->index] :
-	       o->source == KSTATS_OPERAND_END_ARG ? r->end_args[o->index] :
+	return kstats_operand_at_entry(o) ? r->args[o->index] :
+	       o->source == KSTATS_OPERAND_END_ARG ||
+	       o->source == KSTATS_OPERAND_END_FIELD ? r->end_args[o->index] :
 	       o->source == KSTATS_OPERAND_RETVAL ? r->retval : r->duration;
 }
 

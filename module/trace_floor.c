@@ -61,6 +61,8 @@ static int kstats_u64_cmp(const void *a, const void *b)
  * Under kstats_trace_lock.
  */
 static struct kstats_probe *kstats_floor_probes[2][KSTATS_MECH_TRACEPOINT + 1];
+/* A point's: its handler run directly, as a tracepoint pair's (no floor: no duration). */
+static struct kstats_probe *kstats_floor_point;
 
 /* kstats is unloading: a probe the kernel keeps is never freed (see exit). */
 static void kstats_floor_probe_free(struct kstats_probe *p)
@@ -71,10 +73,11 @@ static void kstats_floor_probe_free(struct kstats_probe *p)
 	kstats_probe_free(p);
 }
 
-static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
+static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech, bool point)
 {
-	struct kstats_probe **slot = &kstats_floor_probes[mode][mech], *p = *slot;
-	int err;
+	struct kstats_probe **slot = point ? &kstats_floor_point :
+				     &kstats_floor_probes[mode][mech], *p = *slot;
+	int err = 0;
 
 	lockdep_assert_held(&kstats_trace_lock);
 	if (p)
@@ -84,12 +87,15 @@ static struct kstats_probe *kstats_floor_probe(u32 mode, u32 mech)
 		return NULL;
 	p->mode = mode;
 	p->mech = mech;
+	p->point = point;
 	p->time = kstats_alloc_bare(KSTATS_FRAC_BITS_MAX);
 	if (!p->time) {
 		kstats_probe_free(p);
 		return NULL;
 	}
-	if (mech == KSTATS_MECH_TRACEPOINT) {
+	if (point) {
+		/* Nothing attached: kstats_floor_call() runs its handler. */
+	} else if (mech == KSTATS_MECH_TRACEPOINT) {
 		err = kstats_pair_init(p);
 	} else if (mode == KSTATS_MODE_SECTION) {
 		p->addr[0] = (unsigned long)kstats_floor_start;
@@ -137,11 +143,15 @@ void kstats_floor_fprobe_put(struct kstats_probe *gone)
 	*slot = NULL;
 }
 
-/* One call of the empty function (or section) the floor probe of @mode, @mech is on. */
-void kstats_floor_call(u32 mode, u32 mech)
+/* One call of the empty function (or section, or point) floor probe @floor is on. */
+void kstats_floor_call(struct kstats_probe *floor)
 {
-	if (mech == KSTATS_MECH_TRACEPOINT)
-		kstats_pair_run_empty(kstats_floor_probes[mode][mech]);
+	u32 mode = floor->mode, mech = floor->mech;
+
+	if (floor->point)
+		kstats_point_run_empty(floor);
+	else if (mech == KSTATS_MECH_TRACEPOINT)
+		kstats_pair_run_empty(floor);
 	else if (mode == KSTATS_MODE_SECTION)
 		kstats_floor_start(), kstats_floor_end();
 	else if (mech == KSTATS_MECH_FPROBE)
@@ -153,23 +163,24 @@ void kstats_floor_call(u32 mode, u32 mech)
 /*
  * The probe floor: the median of what the same mechanism reports for an
  * empty function (or an empty section), called back to back, now. Then
- * what a call costs in all (governor.c) on those same functions.
+ * what a call costs in all (governor.c) on those same functions. A point
+ * times nothing, so it has no floor (0), only its cost.
  */
 u64 kstats_measure_floor(struct kstats_probe *trace)
 {
-	u32 mode = trace->mode, mech = trace->mech;
-	struct kstats_probe *p = kstats_floor_probe(mode, mech);
-	struct kstats_copy *copy;
+	struct kstats_probe *p = kstats_floor_probe(trace->mode, trace->mech, trace->point);
+	struct kstats_copy *copy = NULL;
 	u64 *vals, floor = 0;
 	u32 n = 0, i;
 
 	if (!p)
 		return 0;
 	kstats_clear(p->time);
-	for (i = 0; i < KSTATS_FLOOR_CALLS; i++)
-		kstats_floor_call(mode, mech);
+	for (i = 0; i < KSTATS_FLOOR_CALLS && !trace->point; i++)
+		kstats_floor_call(p);
 	/* Each sample is taken as its slot's mean: within 1/32 of it. */
-	copy = kstats_copy_bare(p->time, U32_MAX, NULL);
+	if (!trace->point)
+		copy = kstats_copy_bare(p->time, U32_MAX, NULL);
 	if (IS_ERR(copy))
 		copy = NULL;
 	vals = copy ? kcalloc(KSTATS_FLOOR_CALLS, sizeof(*vals), GFP_KERNEL) : NULL;
@@ -200,4 +211,6 @@ void kstats_floors_free(void)
 		for (mech = 0; mech < ARRAY_SIZE(kstats_floor_probes[0]); mech++)
 			if (kstats_floor_probes[mode][mech])
 				kstats_floor_probe_free(kstats_floor_probes[mode][mech]);
+	if (kstats_floor_point)
+		kstats_floor_probe_free(kstats_floor_point);
 }

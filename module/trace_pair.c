@@ -335,16 +335,20 @@ static void kstats_tp_end(void *data, unsigned long a0, unsigned long a1,
 }
 
 /* A point: its value at every hit the trace wants (kstats_expr_point()). */
-static void kstats_tp_point(void *data, unsigned long a0, unsigned long a1,
-			    unsigned long a2, unsigned long a3, unsigned long a4)
+void kstats_point_hit(struct kstats_probe *p, const unsigned long *args)
 {
-	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
-	struct kstats_probe *p = data;
-
 	preempt_disable_notrace();
 	if (kstats_probe_wants(p) && !kstats_probe_declines(p, READ_ONCE(p->sample_every)))
 		kstats_expr_point(p, args);
 	preempt_enable_notrace();
+}
+
+static void kstats_tp_point(void *data, unsigned long a0, unsigned long a1,
+			    unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
+
+	kstats_point_hit(data, args);
 }
 
 /*
@@ -415,13 +419,29 @@ int kstats_pair_init(struct kstats_probe *p)
 }
 
 #ifdef KSTATS_HAVE_TRACEPOINT_PAIRS
+/* End @i of @p: by a probe of its tracepoint with @handler, or by its record. */
+static int kstats_tp_end_attach(struct kstats_probe *p, unsigned int i, void *handler)
+{
+	if (kstats_expr_record_ends(p->expr) & BIT(i))
+		return kstats_record_attach(p, i);
+	return tracepoint_probe_register(p->tp[i], handler, p);
+}
+
+static int kstats_tp_end_detach(struct kstats_probe *p, unsigned int i, void *handler)
+{
+	if (!(kstats_expr_record_ends(p->expr) & BIT(i)))
+		return tracepoint_probe_unregister(p->tp[i], handler, p);
+	kstats_record_detach(p, i);
+	return 0;
+}
+
 /* A point: tp[0] only, no task slots. */
 static int kstats_point_attach(struct kstats_probe *p, const char *point)
 {
 	int err = kstats_tracepoint_find(point, &p->tp[0], &p->tp_file[0]);
 
 	if (!err)
-		err = tracepoint_probe_register(p->tp[0], kstats_tp_point, p);
+		err = kstats_tp_end_attach(p, 0, kstats_tp_point);
 	if (err) {
 		p->tp[0] = NULL;
 		kstats_tp_put(p);
@@ -448,13 +468,13 @@ int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *en
 		if (!err && p->tp[0] == p->tp[1])
 			err = -EINVAL;
 		if (!err)
-			err = tracepoint_probe_register(p->tp[0], kstats_tp_start, p);
+			err = kstats_tp_end_attach(p, 0, kstats_tp_start);
 		if (err)
 			goto put;
-		err = tracepoint_probe_register(p->tp[1], kstats_tp_end, p);
+		err = kstats_tp_end_attach(p, 1, kstats_tp_end);
 		if (!err)
 			return 0;
-		tracepoint_probe_unregister(p->tp[0], kstats_tp_start, p);
+		kstats_tp_end_detach(p, 0, kstats_tp_start);
 		tracepoint_synchronize_unregister();
 put:
 		kstats_tp_put(p);
@@ -494,8 +514,7 @@ int kstats_pair_detach(struct kstats_probe *p)
 		for (i = 0; i < 2; i++) {
 			if (!p->tp[i])
 				continue;
-			if (tracepoint_probe_unregister(p->tp[i], p->point ? kstats_tp_point :
-							handler[i], p))
+			if (kstats_tp_end_detach(p, i, p->point ? kstats_tp_point : handler[i]))
 				err = -EBUSY;
 			else
 				p->tp[i] = NULL;
@@ -537,4 +556,18 @@ void kstats_pair_run_empty(struct kstats_probe *p)
 {
 	kstats_section_begin(p, NULL);
 	kstats_section_end(p, NULL);
+}
+
+/*
+ * The floor probe of points: a point's handler, recording a constant where
+ * a point records its value (governor.c adds what the expr's reads cost).
+ */
+void kstats_point_run_empty(struct kstats_probe *p)
+{
+	preempt_disable_notrace();
+	if (kstats_probe_wants(p) && !kstats_probe_declines(p, READ_ONCE(p->sample_every))) {
+		kstats_record(p->time, 1);
+		this_cpu_inc(p->pcpu->hits);
+	}
+	preempt_enable_notrace();
 }

@@ -42,6 +42,10 @@ keep_min() {	# keep_min VAR VALUE
 measure_value() {
 	keep_min "HOT_$1" "$(per_call values_hot $HOT_ROUND)"
 }
+# measure_point LABEL: one round of the event ktarget_value_start, hot, into HOT_<label>
+measure_point() {
+	keep_min "HOT_$1" "$(per_call values_tp_hot $HOT_ROUND)"
+}
 expr_row() {	# expr_row LABEL MECH KIND: a ktarget_value() trace, measured
 	"$build/trace_test" expr-bench bench.x "$2" "$3" >/dev/null
 	measure_value "$1"
@@ -63,6 +67,8 @@ split=0
 "$K" info | grep -q '^features .* split' && split=1
 self=0
 "$K" info | grep -q '^features .* self' && self=1
+tp=0
+"$K" info | grep -q '^tracing .*tracepoint' && tp=1
 # A context switch, with and without --split's scheduler probes (a split
 # trace on a function nobody calls: every switch pays only the check).
 PP_ROUND=2000
@@ -73,6 +79,19 @@ declare -A FLOORS HITS MISSES FLOOR
 for ((r = 0; r < ROUNDS; r++)); do
 	measure base
 	measure_value vbase
+	if ((tp)); then
+		# A value at a tracepoint: by its argument (a probe), and by a
+		# field of its record (perf builds the record).
+		measure_point tpbase
+		"$K" trace tp:kstats_target:ktarget_value_start --name bench.tpa --keep \
+			--value '(s64)arg1' >/dev/null
+		measure_point tparg
+		"$K" untrace bench.tpa
+		"$K" trace tp:kstats_target:ktarget_value_start --name bench.tpf --keep \
+			--value val >/dev/null
+		measure_point tpfield
+		"$K" untrace bench.tpf
+	fi
 	if ((split)); then
 		measure_switch base
 		"$K" trace ktarget_sleep --name bench.sw --keep --split >/dev/null
@@ -282,6 +301,14 @@ for m in "${mechs[@]}"; do
 		ratio "  ${x#*:} / plain ($m, hot)" "${!v} - $HOT_vbase" "${!p} - $HOT_vbase" -
 	done
 done
+if ((tp)); then
+	echo "a point's value (--value at tp:kstats_target:ktarget_value_start, hot):" \
+		"by its argument $(ns $((HOT_tparg - HOT_tpbase)) +) ns per hit," \
+		"by its record's field (perf) $(ns $((HOT_tpfield - HOT_tpbase)) +) ns, over" \
+		"$(ns $HOT_tpbase) ns a hit untraced"
+	ratio "  point by record / by argument (hot)" "$HOT_tpfield - $HOT_tpbase" \
+		"$HOT_tparg - $HOT_tpbase" -
+fi
 ((split)) && echo "--split, per context switch outside traced calls (the scheduler" \
 	"probes' check): $(ns $((PP_split - PP_base)) +) ns over $(ns $PP_base) ns"
 for p in "${peers[@]}"; do

@@ -25,6 +25,8 @@
  * record's v), at frac_bits 0; and on the section from it to
  * ktarget_value_done (emitted after each call, in the same thread):
  * bpftrace keeps v per thread at the start and hist()s it at the done.
+ * At the point, kstats also reads the record's v itself (through perf,
+ * at the offset tracefs' format gives), which is what bpftrace reads.
  * At frac_bits 0 one bpftrace watches the function, the point and the
  * section at once, beside all of kstats' traces: its start takes 6-11 s
  * under TCG, the calls a fraction of that.
@@ -177,6 +179,7 @@ struct bpf_trace {
 	int pred;	/* the predicate alone (at a point: with the value), else the value */
 	enum bpf_site site;
 	char name[KSTATS_NAME_LEN];
+	int32_t field;	/* a point: its record's v at this offset (perf), else 0: the argument */
 };
 
 /*
@@ -237,20 +240,39 @@ static int bpf_attach(const struct bpf_trace *t, uint32_t bits)
 {
 	struct kstats_expr x = { 0 };
 
+	struct kstats_operand v = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
+
+	if (t->field) {
+		v = operand(KSTATS_OPERAND_FIELD, 0, 8, 1);
+		v.nr_loads = 1;
+		v.offsets[0] = t->field;
+	}
 	if (t->pred) {
 		x.nr_terms = 1;
-		x.terms[0] = (struct kstats_term){
-			.operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
-			.cmp = KSTATS_CMP_GT, .constant = 1000 };
+		x.terms[0] = (struct kstats_term){ .operand = v, .cmp = KSTATS_CMP_GT,
+						   .constant = 1000 };
 	}
 	/* A point records a value, also under a predicate. */
 	if (!t->pred || t->site == BPF_POINT) {
 		x.flags = KSTATS_EXPR_VALUE;
-		x.value = operand(KSTATS_OPERAND_ARG, 1, 8, 1);
+		x.value = v;
 	}
 	if (t->site == BPF_FUNC)
 		return xtrace(t->name, t->mech, bits, &x, 0) == 0;
 	return tp_xtrace(t->name, bits, &x, t->site) == 0;
+}
+
+/* Read through perf: neither a probe floor nor a calibrated cost, said so. */
+static void record_costs(const char *name)
+{
+	struct hist h = { 0 };
+	int err = snap(name, &h);
+
+	ok(!err && !h.sn.floor_ns && !h.sn.call_cost_ps &&
+	   (h.sn.trace_flags & KSTATS_TRACE_STATE_UNCALIBRATED),
+	   "%s (by its record): no probe floor (%llu), uncalibrated (%llu ps, flags 0x%x)",
+	   name, (unsigned long long)h.sn.floor_ns, (unsigned long long)h.sn.call_cost_ps,
+	   h.sn.trace_flags);
 }
 
 /*
@@ -316,8 +338,31 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 	for (i = 0; i < nr; i++) {
 		s = traces[i].site;
 		compare(&traces[i], &b.site[s], &warm.site[s], n, bpf_what[s]);
+		if (traces[i].field)
+			record_costs(traces[i].name);
 		untrace(traces[i].name);
 	}
+}
+
+/* Field @field's offset in tracefs' format of @event ("system/event"), or -1. */
+static int format_offset(const char *event, const char *field)
+{
+	char path[160], line[256], want[64];
+	int off = -1, o;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/format", event);
+	snprintf(want, sizeof(want), " %s;", field);
+	f = fopen(path, "r");
+	while (f && off < 0 && fgets(line, sizeof(line), f)) {
+		char *at = strstr(line, want), *o_at = strstr(line, "offset:");
+
+		if (at && strstr(line, "field:") && o_at && sscanf(o_at, "offset:%d;", &o) == 1)
+			off = o;
+	}
+	if (f)
+		fclose(f);
+	return off;
 }
 
 /*
@@ -328,28 +373,39 @@ static void bpf_run(struct bpf_trace *traces, int nr, uint32_t bits, const char 
 void test_expr_bpftrace(int have_fprobe, int supported, int have_tp, uint32_t bits,
 			const char *root)
 {
-	struct bpf_trace traces[8] = {
-		{ "kr", KSTATS_MECH_KRETPROBE, 0, BPF_FUNC, "" },
-		{ "kr", KSTATS_MECH_KRETPROBE, 1, BPF_FUNC, "" },
+	struct bpf_trace traces[10] = {
+		{ "kr", KSTATS_MECH_KRETPROBE, 0, BPF_FUNC, "", 0 },
+		{ "kr", KSTATS_MECH_KRETPROBE, 1, BPF_FUNC, "", 0 },
 	};
-	int nr = 2;
+	int nr = 2, v_off;
 
 	if (!supported) {
 		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
 		return;
 	}
 	if (have_fprobe) {
-		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 0, BPF_FUNC, "" };
-		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 1, BPF_FUNC, "" };
+		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 0, BPF_FUNC, "", 0 };
+		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 1, BPF_FUNC, "", 0 };
 	}
 	if (have_tp && !bits) {
-		traces[nr++] = (struct bpf_trace){ "tp", KSTATS_MECH_TRACEPOINT, 0, BPF_POINT, "" };
-		traces[nr++] = (struct bpf_trace){ "tp", KSTATS_MECH_TRACEPOINT, 1, BPF_POINT, "" };
+		traces[nr++] = (struct bpf_trace){ "tp", KSTATS_MECH_TRACEPOINT, 0, BPF_POINT, "",
+						   0 };
+		traces[nr++] = (struct bpf_trace){ "tp", KSTATS_MECH_TRACEPOINT, 1, BPF_POINT, "",
+						   0 };
 		traces[nr++] = (struct bpf_trace){ "ts", KSTATS_MECH_TRACEPOINT, 0, BPF_SECTION,
-						   "" };
+						   "", 0 };
 		traces[nr++] = (struct bpf_trace){ "ts", KSTATS_MECH_TRACEPOINT, 1, BPF_SECTION,
-						   "" };
-	} else if (!bits) {
+						   "", 0 };
+	}
+	/* The record's v, which bpftrace's args.v is: tracefs' format says where. */
+	v_off = have_tp && !bits ? format_offset("kstats_target/ktarget_value_start", "v") : 0;
+	if (have_tp && !bits && ok(v_off > 0, "ktarget_value_start's format: v at +%d", v_off)) {
+		traces[nr++] = (struct bpf_trace){ "tf", KSTATS_MECH_TRACEPOINT, 0, BPF_POINT, "",
+						   v_off };
+		traces[nr++] = (struct bpf_trace){ "tf", KSTATS_MECH_TRACEPOINT, 1, BPF_POINT, "",
+						   v_off };
+	}
+	if (!have_tp && !bits) {
 		ok(1, "# SKIP bpftrace's hist() at a tracepoint: no tracepoint mechanism");
 	}
 	bpf_run(traces, nr, bits, root);

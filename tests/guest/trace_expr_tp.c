@@ -37,6 +37,24 @@ static int tp_trace(const char *name, const char *func, const char *start, const
 	return ioctl(fd, KSTATS_IOC_TRACE, &t) ? errno : 0;
 }
 
+/*
+ * A point times nothing: no probe floor (0: a section's would be a claim
+ * about a duration it has not), but a calibrated cost, on a point's own
+ * handler.
+ */
+static void point_costs(uint32_t bits)
+{
+	struct hist h = { 0 };
+
+	if (bits || snap("t.tpv", &h))
+		return;
+	ok(!h.sn.floor_ns && h.sn.call_cost_ps &&
+	   !(h.sn.trace_flags & KSTATS_TRACE_STATE_UNCALIBRATED),
+	   "point: no probe floor (%llu ns), a calibrated cost (%llu ps a hit recorded, "
+	   "%llu declined)", (unsigned long long)h.sn.floor_ns,
+	   (unsigned long long)h.sn.call_cost_ps, (unsigned long long)h.sn.skip_cost_ps);
+}
+
 /* A point: v, and o->mid->inner->size (faults); a section: ret at the end under a predicate. */
 static void tp_values(uint32_t bits, struct kv_call *c)
 {
@@ -83,6 +101,7 @@ static void tp_values(uint32_t bits, struct kv_call *c)
 			er.rejected++;
 	}
 	ok(n == MAX_VALUE_CALLS, "tracepoint: the target reports its %d calls", n);
+	point_costs(bits);
 	value_check("tracepoint", bits, "point " TP_START ": v (signed)", "t.tpv", "t.tpv",
 		    &ev, 1, 1);
 	value_check("tracepoint", bits, "point: o->mid->inner->size, a NULL in the chain a fault",
@@ -136,6 +155,25 @@ static void tp_refusals(void)
 		   KSTATS_MECH_AUTO, KSTATS_KEY_ERRNO);
 	tp_refused("a point by kprobe", TP_START, NULL, &good, KSTATS_MECH_KPROBE, 0);
 	tp_refused("a point by fprobe", TP_START, NULL, &good, KSTATS_MECH_FPROBE, 0);
+	/* A record's field (KSTATS_OPERAND_FIELD): read from the record, at an event's own. */
+	x = good, x.value = operand(KSTATS_OPERAND_FIELD, 0, 8, 1);
+	tp_refused("a record's field without a load (the record's address)", TP_START, NULL,
+		   &x, KSTATS_MECH_AUTO, 0);
+	x.value.nr_loads = 1, x.value.offsets[0] = 8, x.value.index = 1;
+	tp_refused("a record's field with an index", TP_START, NULL, &x, KSTATS_MECH_AUTO, 0);
+	x.value.index = 0, x.value.source = KSTATS_OPERAND_END_FIELD;
+	tp_refused("a point's end field", TP_START, NULL, &x, KSTATS_MECH_AUTO, 0);
+	x.value.source = KSTATS_OPERAND_FIELD;
+	tp_refused("a field of \"tp:event\" (no system: no trace event file)",
+		   "tp:ktarget_value_start", NULL, &x, KSTATS_MECH_AUTO, 0);
+	x.nr_terms = 1;
+	x.terms[0] = (struct kstats_term){ .operand = operand(KSTATS_OPERAND_ARG, 1, 8, 1),
+					   .cmp = KSTATS_CMP_GT };
+	tp_refused("a field and an argument of the same event", TP_START, NULL, &x,
+		   KSTATS_MECH_AUTO, 0);
+	x.terms[0].operand = operand(KSTATS_OPERAND_END_ARG, 1, 8, 1);
+	x.value.source = KSTATS_OPERAND_END_FIELD;
+	tp_refused("a section end's field and argument", NULL, TP_START, &x, KSTATS_MECH_AUTO, 0);
 }
 
 void test_expr_tp(int supported)

@@ -65,6 +65,23 @@ void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
 	WARN_ON_ONCE(1);
 }
 
+/* No expr here: no end is read by its record. */
+u32 kstats_expr_record_ends(const struct kstats_expr_prog *e)
+{
+	return 0;
+}
+
+int kstats_record_attach(struct kstats_probe *p, unsigned int end)
+{
+	WARN_ON_ONCE(1);
+	return -EINVAL;
+}
+
+void kstats_record_detach(struct kstats_probe *p, unsigned int end)
+{
+	WARN_ON_ONCE(1);
+}
+
 u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
 		    struct kstats_call_expr *cx, unsigned long ret, unsigned long retval,
 		    const unsigned long *end_args)

@@ -51,6 +51,8 @@
  *				"values" then reads each call's struct kv_call
  *   values_hot N		N calls of ktarget_value(o, 5000), o's chain whole,
  *				back to back; "elapsed" reads the ns
+ *   values_tp_hot N		N hits of the event ktarget_value_start(o, 5000)
+ *				alone, back to back; "elapsed" reads the ns
  *   many N R			the first N of ktarget_many_00.._31 (N <= 32)
  *				round-robin R times, and ktarget_many_notrace()
  *				each round; "many_counts" reads each one's calls
@@ -532,6 +534,8 @@ static int ctl_cmd(char *buf)
 		return kpaths_run(a, b, c, &calls);
 	if (!strcmp(cmd, "values_hot") && n == 2)
 		return ktarget_values_hot(a, &calls, &elapsed);
+	if (!strcmp(cmd, "values_tp_hot") && n == 2)
+		return ktarget_values_tp_hot(a, &calls, &elapsed);
 	if (!strcmp(cmd, "hammer") && n == 2)
 		return run("hammer", 0, a, false, true, 0);
 	if (!strcmp(cmd, "pingpong") && n == 2 && a)

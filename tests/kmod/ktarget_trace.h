@@ -24,8 +24,10 @@ DEFINE_EVENT(ktarget_mark, ktarget_end, TP_PROTO(unsigned int n), TP_ARGS(n));
 /*
  * Around each call of ktarget_value() (ktarget_values.c): its argument at
  * the start, its return value when done, and the chain o->mid->inner of
- * both. Their records hold id (o->id), which is no argument: kstatsctl
- * refuses it by name. TRACE_EVENT: each event is its own class, so BTF
+ * both. Their records hold id (o->id), which is no argument, and the
+ * argument again under another name (val, res): fields only the record
+ * has, read through perf (trace --value val; v stays the argument, which
+ * a name both have means). TRACE_EVENT: each event is its own class, so BTF
  * names the arguments on every kernel (trace_event_raw_event_EVENT). C's
  * own types in the record: bpftrace 0.17 compiles its format without the
  * kernel's (u32 is unknown to it where the module has no BTF).
@@ -33,17 +35,17 @@ DEFINE_EVENT(ktarget_mark, ktarget_end, TP_PROTO(unsigned int n), TP_ARGS(n));
 TRACE_EVENT(ktarget_value_start,
 	TP_PROTO(struct kv_outer *o, long v),
 	TP_ARGS(o, v),
-	TP_STRUCT__entry(__field(unsigned int, id) __field(long, v)),
-	TP_fast_assign(__entry->id = o->id; __entry->v = v;),
-	TP_printk("id=%u v=%ld", __entry->id, __entry->v)
+	TP_STRUCT__entry(__field(unsigned int, id) __field(long, v) __field(long, val)),
+	TP_fast_assign(__entry->id = o->id; __entry->v = v; __entry->val = v;),
+	TP_printk("id=%u v=%ld val=%ld", __entry->id, __entry->v, __entry->val)
 );
 
 TRACE_EVENT(ktarget_value_done,
 	TP_PROTO(struct kv_outer *o, long ret),
 	TP_ARGS(o, ret),
-	TP_STRUCT__entry(__field(unsigned int, id) __field(long, ret)),
-	TP_fast_assign(__entry->id = o->id; __entry->ret = ret;),
-	TP_printk("id=%u ret=%ld", __entry->id, __entry->ret)
+	TP_STRUCT__entry(__field(unsigned int, id) __field(long, ret) __field(long, res)),
+	TP_fast_assign(__entry->id = o->id; __entry->ret = ret; __entry->res = ret;),
+	TP_printk("id=%u ret=%ld res=%ld", __entry->id, __entry->ret, __entry->res)
 );
 
 #endif /* KTARGET_TRACE_H */

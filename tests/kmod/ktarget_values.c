@@ -96,6 +96,23 @@ int ktarget_values(unsigned int n, unsigned int seed, unsigned int bits, u64 *ca
 	return 0;
 }
 
+/* make bench: N hits of the event ktarget_value_start alone, back to back. */
+int ktarget_values_tp_hot(unsigned int n, u64 *calls, u64 *elapsed)
+{
+	struct kv_outer outer = { .id = 2, .self = &outer };
+	unsigned int i;
+	u64 t0 = ktime_get_ns();
+
+	for (i = 0; i < n; i++) {
+		trace_ktarget_value_start(&outer, 5000 + (i & 7));
+		if (!(i & 1023))
+			cond_resched();
+	}
+	*elapsed = ktime_get_ns() - t0;
+	*calls = n;
+	return 0;
+}
+
 /* make bench: N calls of ktarget_value() with a whole chain, back to back. */
 int ktarget_values_hot(unsigned int n, u64 *calls, u64 *elapsed)
 {

@@ -27,6 +27,7 @@ struct kv_outer {
 
 int ktarget_values(unsigned int n, unsigned int seed, unsigned int bits, u64 *calls);
 int ktarget_values_hot(unsigned int n, u64 *calls, u64 *elapsed);
+int ktarget_values_tp_hot(unsigned int n, u64 *calls, u64 *elapsed);
 void ktarget_values_init(struct dentry *dir);
 
 #endif /* KTARGET_VALUES_H */

@@ -496,18 +496,29 @@ struct kstats_record {
  * data: x86-64 passes 5 in registers, so @index is 0..4 (a 6th and later
  * are on the stack). The module does not know how many arguments an event
  * has: past them a register holds whatever was left there (kstatsctl reads
- * the count from BTF's btf_trace_EVENT). An event's format fields, written
- * into its ring-buffer record, are not sources.
+ * the count from BTF's btf_trace_EVENT).
+ * An event's record (its format fields, which its TP_fast_assign writes)
+ * is a source too, at "tp:system:event" only: KSTATS_OPERAND_FIELD (the
+ * point's, or the start's) and KSTATS_OPERAND_END_FIELD (the end's) hold
+ * the record's address, so @nr_loads is at least 1 and offsets[0] the
+ * field's offset in the record (tracefs' format, or BTF's struct
+ * trace_event_raw_*). An end read by its record is attached through an
+ * in-kernel perf counter on the event (every hit: a period of 1), not a
+ * probe of its tracepoint, and has no arguments then: one end's operands
+ * are all fields or all arguments. Such a trace has no probe floor and no
+ * calibrated cost (SNAPSHOT's floor_ns 0, KSTATS_TRACE_STATE_UNCALIBRATED):
+ * perf builds the record, which kstats cannot time apart.
  * - A point: func "tp:[system:]event" (mechanism AUTO or TRACEPOINT) with
  *   a value (KSTATS_EXPR_VALUE, never KSTATS_EXPR_TIME): NAME gets the
  *   value at every hit its predicate holds, from any context (an interrupt
  *   too), NEG-NAME a negative one's magnitude; no GAP-NAME. Sources:
- *   KSTATS_OPERAND_ARG only. Keyed by KSTATS_KEY_CGROUP, NAME{cgroup=ID}
+ *   KSTATS_OPERAND_ARG or KSTATS_OPERAND_FIELD. Keyed by KSTATS_KEY_CGROUP, NAME{cgroup=ID}
  *   gets what NAME gets (a point has no return value: no KSTATS_KEY_ERRNO).
  * - A section between tracepoints (start and end "tp:..."): the start's
  *   arguments (KSTATS_OPERAND_ARG), read at the start and kept with the
  *   task's start as a function's entry data, and the end's
- *   (KSTATS_OPERAND_END_ARG), read at the end, with the duration. "Entry"
+ *   (KSTATS_OPERAND_END_ARG), read at the end, with the duration (or their
+ *   records: KSTATS_OPERAND_FIELD, KSTATS_OPERAND_END_FIELD). "Entry"
  *   above is the start, "exit" the end. A start the predicate declines, or
  *   whose read faults, starts nothing (counted as rejected or a fault), and
  *   ends the task's earlier start, never ended, as a miss.
@@ -528,7 +539,10 @@ struct kstats_record {
  * -EINVAL: an unknown source, flag or compare, an argument index above 5
  * (above 4 at a tracepoint or in a section between tracepoints), a source the site has not (the return value
  * at a tracepoint or a section; the end's argument but in a section; the
- * duration at a point), a point (a "tp:" func) without an
+ * duration at a point; a field but at a tracepoint, the end's field but
+ * in a section between tracepoints), a field without a load, with an
+ * index, or at an event named without its system ("tp:event"), an
+ * argument and a field of the same end, a point (a "tp:" func) without an
  * expr, without a value, with KSTATS_EXPR_TIME, KSTATS_KEY_ERRNO, outliers,
  * KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, or a mechanism other than AUTO
  * or TRACEPOINT,
@@ -546,6 +560,8 @@ struct kstats_record {
 #define KSTATS_OPERAND_RETVAL	2	/* the return value, at exit */
 #define KSTATS_OPERAND_DURATION	3	/* the call's duration, ns (predicates) */
 #define KSTATS_OPERAND_END_ARG	4	/* a section end's argument, at the end */
+#define KSTATS_OPERAND_FIELD	5	/* a tracepoint's record (the start's) */
+#define KSTATS_OPERAND_END_FIELD 6	/* a section end's record, at the end */
 #define KSTATS_OPERAND_SIGNED	(1U << 0)
 #define KSTATS_EXPR_LOADS	8
 #define KSTATS_EXPR_TERMS	8
