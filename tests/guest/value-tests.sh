@@ -303,23 +303,6 @@ else
 		--if 'duration < 10s && end.o->mid->tag == 1' -b "$b"
 	tgt=("$fn")
 	ok "point --by cgroup: the writer's key holds what NAME holds" point_by_cgroup
-	# Fields of the events' records (through perf): val is the start's v,
-	# res the done's ret, id o->id (2): names no argument has.
-	tgt=("$tps")
-	ok "point, frac_bits 0: --value val (a field of its record): every slot" \
-		value kv.tfv arg -- --value val -b 0
-	ok "point: --value id --if 'val > 1000 || val < -1000' (fields): hits, rejected" \
-		pred kv.tfp 'c.arg > 1000 or c.arg < -1000' -- \
-		--value id --if 'val > 1000 || val < -1000' -b 0
-	tgt=(kv.sect --start "$tps" --end "$tpd")
-	ok "section, frac_bits 3: --value res (the end's record's field)" \
-		value kv.sfr ret -- --value res -b 3
-	ok "section: --if 'val > 1000 && ret != -100' (the start's field, the end's argument)" \
-		pred kv.sfp 'c.arg > 1000 and c.ret != -100' -- --if 'val > 1000 && ret != -100'
-	tgt=("$fn")
-	ok "point: a field and an argument of one event: refused" \
-		expect 2 "error: 'val' reads ktarget_value_start's record and 'v' reads arg1 \\(v\\).*|hint: .*" \
-		"$K" trace "$tps" --keep --value val --if 'v > 1'
 	ok "section: 'o', both ends' argument: refused, start.o or end.o" \
 		expect 2 "error: --value 'o->id': both ends have an argument 'o': say which.*|hint: start.o reads it at .*, end.o at .*" \
 		"$K" trace kv.sect --keep --start "$tps" --end "$tpd" --value 'o->id'
@@ -329,6 +312,30 @@ else
 	ok "point: without --value, refused" \
 		expect 2 "error: $tps: a tracepoint alone is a point in time.*|hint: .*" \
 		"$K" trace "$tps" --keep
+fi
+
+# Fields of the events' records, read through perf: val is the start's v,
+# res the done's ret, id o->id (2), names no argument has. Their offsets
+# come from BTF's record, else tracefs' format: with or without BTF.
+if ! has_mech tracepoint; then
+	skip "tracepoints: fields of an event's record" "no tracepoint mechanism (a CFI kernel)"
+else
+	tgt=("$tps")
+	ok "point, frac_bits 0: --value val (a field of its record): every slot" \
+		value kv.tfv arg -- --value val -b 0
+	ok "point: --value id --if 'val > 1000 || val < -1000' (fields): hits, rejected" \
+		pred kv.tfp 'c.arg > 1000 or c.arg < -1000' -- \
+		--value id --if 'val > 1000 || val < -1000' -b 0
+	tgt=(kv.sect --start "$tps" --end "$tpd")
+	ok "section, frac_bits 3: --value res (the end's record's field)" \
+		value kv.sfr ret -- --value res -b 3
+	ok "section: --if 'val > 1000 && (s64)end.arg1 != -100' (the start's field, the end's argument)" \
+		pred kv.sfp 'c.arg > 1000 and c.ret != -100' -- \
+		--if 'val > 1000 && (s64)end.arg1 != -100'
+	tgt=("$fn")
+	ok "point: a field and an argument of one event: refused" \
+		expect 2 "error: 'val' reads ktarget_value_start's record and '\\(s64\\)arg1' reads arg1.*|hint: .*" \
+		"$K" trace "$tps" --keep --value val --if '(s64)arg1 > 1'
 fi
 
 # A section between functions (by kprobe, both ends at their entry): the
