@@ -17,7 +17,11 @@
  *   sleep US N [migrate]	ktarget_sleep(US) N times, a sleeping call that
  *				with "migrate" moves to another CPU half way
  *   busy US N			ktarget_busy(US) N times, here, in the writer's
- *				own task: US of work with cond_resched()
+ *				own task: US of work with cond_resched();
+ *				"busy_run_delay" then reads the kernel's own
+ *				count of the runqueue waits inside those calls
+ *				(schedstat's run_delay just around each; 0
+ *				without CONFIG_SCHED_INFO)
  *   sigstale SCHEDS N		SIGUSR1 to the writer (which must handle it), then
  *				ktarget_sigstale(SCHEDS) N times: SCHEDS calls of
  *				schedule() in TASK_INTERRUPTIBLE with the signal
@@ -88,7 +92,7 @@
 
 static struct dentry *dir;
 static DEFINE_MUTEX(ctl_lock);
-static u64 calls, hz = HZ, kmalloc_pid, elapsed;
+static u64 calls, hz = HZ, kmalloc_pid, elapsed, busy_run_delay;
 static atomic64_t spun;
 static u32 rcu_holding;
 
@@ -222,6 +226,19 @@ static void run_mix(unsigned int n, unsigned int us, unsigned int m, unsigned in
 	}
 	calls = (u64)n + m;
 	durations_array.n_elements = stalls;
+}
+
+/*
+ * This task's runqueue waits so far, as the scheduler counts them
+ * (schedstat's run_delay), or 0: the split tests' oracle.
+ */
+static u64 ktarget_run_delay(void)
+{
+#ifdef CONFIG_SCHED_INFO
+	return READ_ONCE(current->sched_info.run_delay);
+#else
+	return 0;
+#endif
 }
 
 /*
@@ -549,8 +566,13 @@ static int ctl_cmd(char *buf)
 		return err;
 	}
 	if (!strcmp(cmd, "busy") && n == 3) {
-		for (calls = 0; calls < b; calls++)
+		busy_run_delay = 0;
+		for (calls = 0; calls < b; calls++) {
+			u64 before = ktarget_run_delay();
+
 			ktarget_busy(a);
+			busy_run_delay += ktarget_run_delay() - before;
+		}
 		return 0;
 	}
 	if ((!strcmp(cmd, "spin") && n == 1) || (!strcmp(cmd, "spin1") && n <= 2)) {
@@ -666,6 +688,7 @@ static int __init target_init(void)
 	debugfs_create_u64("hz", 0400, dir, &hz);
 	debugfs_create_u64("pid", 0400, dir, &kmalloc_pid);
 	debugfs_create_u64("elapsed", 0400, dir, &elapsed);
+	debugfs_create_u64("busy_run_delay", 0400, dir, &busy_run_delay);
 	debugfs_create_file_unsafe("spun", 0400, dir, NULL, &spun_fops);
 	debugfs_create_u32("rcu_holding", 0600, dir, &rcu_holding);
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
