@@ -128,7 +128,8 @@ static const struct argp_option trace_options[] = {
 	{ "value", OPT_VALUE, "EXPR", 0, "Record a value per call instead of its "
 	  "duration: a parameter (count), argN (arg0 the first), retval, a member "
 	  "through pointers (file->f_inode->i_size), a cast ((s32)arg2); unitless; "
-	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments at every hit; "
+	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments or its record's "
+	  "fields (nr_sector) at every hit; "
 	  "in a section (of tracepoints or of functions), start.NAME or end.NAME; "
 	  "of BINARY:SYMBOL, its registers only: argN, retval, casts", 0 },
 	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "

@@ -251,8 +251,8 @@ def runq_vs_schedstat():
     100 to 200 waits; 1.4 % above seen once on 6.12-rt). Short of it:
     across the whole write (its waits outside the calls too, the hog
     preempting it there by chance) by at most 20 ms + 2 %, judged but on
-    PREEMPT_RT, where RUNQ comes 2 to 5 % short of the sum inside the
-    calls in most runs (6.12-rt; 7.3: 0.4 to 1.3 %), not explained yet:
+    PREEMPT_RT, where RUNQ comes 1 to 5 % short of the sum inside the
+    calls (0.3 to 4 % on the other lanes too), not explained yet:
     reported there as a TODO. A preemption in the few instructions between
     a window's edges is a wait one counts and the other does not, and the
     hog's timing is chance: one run of 3 within the bounds decides.
