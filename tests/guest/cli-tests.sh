@@ -34,9 +34,6 @@ tmp=$(mktemp -d)
 export KSTATS_COLOR=never
 . tests/guest/tap.sh
 
-# Whether process $1 is blocked in clock_nanosleep(2) (x86-64 syscall 230).
-in_clock_nanosleep() { [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 230 ]; }
-
 # A python thread tells its id, and ends when its stdin closes.
 pid_of_thread_refused() {
 	local tid rc
@@ -262,8 +259,7 @@ watch_reset() {	# an interval with a reset in it shows what came after
 	"$K" show selftest.b1 -j --watch 8 --count 1 >"$tmp/wr.json" &
 	pid=$!
 	# Reset once it has its baseline, i.e. is asleep in its interval.
-	wait_for in_clock_nanosleep "$pid" || { echo "show --watch never slept"; return 1; }
-	"$K" reset selftest.b1 && echo 'record 1' >"$ctl" || return 1
+	while_asleep "$pid" sh -c "\"$K\" reset selftest.b1 && echo 'record 1' >$ctl" || return 1
 	wait "$pid" || return 1
 	"$py" - "$tmp/wr.json" "$ncpu" <<'PY'
 import json, sys
@@ -276,8 +272,7 @@ summary_interval() {	# what was recorded during the interval, and its rate
 	local pid
 	"$K" summary 'selftest.b*' -j --interval 3 >"$tmp/si.json" &
 	pid=$!
-	wait_for in_clock_nanosleep "$pid" || { echo "summary never slept"; return 1; }
-	echo 'record 7' >"$ctl" || return 1
+	while_asleep "$pid" sh -c "echo 'record 7' >$ctl" || return 1
 	wait "$pid" || return 1
 	"$py" - "$tmp/si.json" "$ncpu" <<'PY'
 import json, sys

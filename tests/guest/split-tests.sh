@@ -21,9 +21,6 @@ tmp=$(mktemp -d)
 export KSTATS_COLOR=never
 . tests/guest/tap.sh
 
-# Whether process $1 is blocked in clock_nanosleep(2) (x86-64 syscall 230).
-in_clock_nanosleep() { [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 230 ]; }
-
 # cpus_total FILE: "COUNT SUM" from the CPUS lines of a raw view. Each slot
 # holds one value, so each avg is exact and count x avg its slot's sum.
 cpus_total() { awk '/CPUS/ { n += $6; s += $6 * $8 } END { print n + 0, s + 0 }' "$1"; }
@@ -115,12 +112,11 @@ PY
 ok "debugfs: a CPU's part sum far past its count gives the slot's top mean" wide_top
 
 # Intervals: what was added while the command slept, part sums alone too.
-interval() {	# interval CMD...: CMD sleeps, one add, CMD's document has 10, 680.2
+interval() {	# interval CMD...: one add while CMD sleeps, CMD's document has 10, 680.2
 	local pid
 	"$@" >"$tmp/iv.json" &
 	pid=$!
-	wait_for in_clock_nanosleep "$pid" || { echo "$* never slept"; return 1; }
-	echo add >"$ctl" || return 1
+	while_asleep "$pid" sh -c "echo add >$ctl" || return 1
 	wait "$pid" || return 1
 	json_mean "$tmp/iv.json" 10
 }

@@ -36,6 +36,38 @@ wait_for() {
 	return 1
 }
 
+# while_asleep PID CMD...: runs CMD while process PID is held inside
+# clock_nanosleep(2) (x86-64 syscall 230): PID is stopped, its syscall read,
+# and it is continued only after CMD. So CMD falls after what PID did before
+# its sleep and before what it does after, however slow the machine: a sleep
+# seen asleep may end before CMD runs, a stopped one cannot. A stop inside
+# the sleep is a restart of it with the same deadline (an absolute one).
+while_asleep() {
+	local pid=$1 i rc
+	shift
+	for ((i = 0; i < 600; i++)); do
+		kill -STOP "$pid" 2>/dev/null || return 1
+		wait_for is_stopped "$pid" || { kill -CONT "$pid"; return 1; }
+		if [ "$(cut -d' ' -f1 "/proc/$pid/syscall")" = 230 ]; then
+			"$@"
+			rc=$?
+			kill -CONT "$pid"
+			return $rc
+		fi
+		kill -CONT "$pid"
+		sleep 0.1
+	done
+	echo "process $pid never slept in clock_nanosleep"
+	return 1
+}
+# is_stopped PID: PID is in state T, or gone (nothing left to wait for).
+is_stopped() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	[ "${stat%% *}" = T ]
+}
+
 # unwrap: kstatsctl's messages as one line each. It wraps "kstatsctl:
 # error:", "kstatsctl: warning:" and "hint:" at 80 columns, each further
 # line indented by the prefix's width; joined here with one blank.
