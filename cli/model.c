@@ -212,6 +212,7 @@ void ks_set_keep(struct ks_set *set, const struct ks_names *pats)
 			set->m[n++] = set->m[i];
 		} else {
 			ks_outl_free(set->m[i].outl_entries);
+			ks_stack_names_free(set->m[i].stack);
 			ks_metric_free(&set->m[i]);
 		}
 	}
@@ -225,6 +226,7 @@ void ks_metric_cpus(const struct ks_metric *m, const uint8_t *mask, struct ks_me
 
 	*out = *m;
 	out->outl_entries = NULL;	/* its set's */
+	out->stack = NULL;
 	out->cpus = xcalloc(m->nr_cpus ? m->nr_cpus : 1, sizeof(*out->cpus));
 	out->slots = xcalloc(m->nr_slots ? m->nr_slots : 1, sizeof(*out->slots));
 	for (r = 0; r < m->nr_cpus; s += m->cpus[r].nr_slots, r++) {
@@ -246,6 +248,7 @@ void ks_set_free(struct ks_set *s)
 
 	for (i = 0; i < s->nr; i++) {
 		ks_outl_free(s->m[i].outl_entries);	/* the set's; copies borrow it */
+		ks_stack_names_free(s->m[i].stack);
 		ks_metric_free(&s->m[i]);
 	}
 	free(s->m);
@@ -450,6 +453,7 @@ static void metric_copy(struct ks_metric *dst, const struct ks_metric *src)
 {
 	*dst = *src;
 	dst->outl_entries = NULL;	/* its set's */
+	dst->stack = NULL;
 	dst->cpus = xcalloc(src->nr_cpus, sizeof(*dst->cpus));
 	dst->slots = xcalloc(src->nr_slots, sizeof(*dst->slots));
 	memcpy(dst->cpus, src->cpus, (size_t)src->nr_cpus * sizeof(*dst->cpus));
@@ -518,6 +522,7 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	}
 	*out = *cur;
 	out->outl_entries = NULL;	/* its set's */
+	out->stack = NULL;
 	out->cpus = xcalloc(cur->nr_cpus, sizeof(*out->cpus));
 	out->slots = xcalloc(cur->nr_slots, sizeof(*out->slots));
 	out->nr_slots = 0;

@@ -24,6 +24,7 @@ struct ks_sampling {
 #define ks_sampled(m)	((m)->smp.sample_every > 1)
 
 struct ks_outl;
+struct ks_stack_names;
 
 /*
  * One metric at one instant, from KSTATS_IOC_SNAPSHOT or a file. Slots are
@@ -56,6 +57,11 @@ struct ks_metric {
 	 * model.c makes (deltas, CPUs) have none.
 	 */
 	struct ks_outl *outl_entries;
+	/*
+	 * A --by stack key's frames, named (a file's from format 8, or
+	 * 'snapshot' before it writes one); else NULL. Owned likewise.
+	 */
+	struct ks_stack_names *stack;
 	uint32_t nr_cpus, nr_slots;
 	struct kstats_snap_cpu *cpus;
 	struct kstats_snap_slot *slots;
@@ -105,6 +111,18 @@ struct ks_key_stack {
 };
 int ks_snapshot_live_stack(int fd, const char *name, struct ks_metric *m,
 			   bool missing_ok, struct ks_key_stack *st);
+/*
+ * A stack key's frames as text (stack_names.c), "func+0xoff [module]" as
+ * 'outliers' prints them, the caller first: what a snapshot file keeps of
+ * a stack, never an address.
+ */
+struct ks_stack_names {
+	uint32_t flags;		/* KSTATS_OUTLIER_TRUNCATED, _NOADDR (withheld) */
+	uint32_t taken;		/* frames the kernel took (0..KSTATS_OUTLIER_FRAMES) */
+	uint32_t nr;		/* frames here: @taken, or 0 when withheld */
+	char *frame[KSTATS_OUTLIER_FRAMES];
+};
+void ks_stack_names_free(struct ks_stack_names *s);
 /*
  * @cur minus @prev, slot by slot, into @out (a slot whose part sum alone
  * grew too: its counts went to another CPU). When @cur cannot have grown

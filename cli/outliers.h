@@ -118,8 +118,17 @@ void ks_folded_frame(char *buf, size_t len, const char *frame);
 /* "@root;outermost;...;@frames[0];@func" (@root NULL: none), malloc'ed. */
 char *ks_folded_join(const char *root, const char *const *frames, uint32_t nr, const char *func);
 struct ks_names;
-/* show --folded (show_folded.c): the stack keys of the traces @traces. */
-int ks_show_folded(const struct ks_names *traces, bool by_time);
+/*
+ * show --folded (show_folded.c): the stack keys of the traces @traces,
+ * live, or from the snapshot file @path (NULL: live).
+ */
+int ks_show_folded(const struct ks_names *traces, const char *path, bool by_time);
+struct ks_key_stack;
+struct ks_stack_names;
+/* stack_names.c: @st's frames named from @k (loaded when needed), malloc'ed. */
+struct ks_stack_names *ks_stack_name(const struct ks_key_stack *st, struct ks_ksyms *k);
+/* A stack key's folded line, @func last; @other: the key "other" (no frames). */
+char *ks_stack_folded_line(const struct ks_stack_names *s, bool other, const char *func);
 /* Entry @e's folded stack ("root;...;caller;@func"), malloc'ed (fmt_folded.c). */
 char *ks_outl_stack_line(const struct ks_outl *ol, const struct ks_outl_entry *e,
 			 const char *func);

@@ -435,14 +435,18 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	if (a.folded) {
-		if (a.input || a.watch || a.all || a.format_set || a.cpu >= 0 || a.cpu_list ||
-		    a.per_cpu || a.all_slots || a.bits >= 0) {
-			ks_set_hint("kstatsctl show --folded NAME [--weight count|time]");
-			ks_usage("--folded prints a live trace's stacks: no -i, -w, -a, -f, "
-				 "--cpu, --per-cpu, --all-slots or --bits");
+		if (a.watch || a.all || a.format_set || a.cpu >= 0 || a.cpu_list ||
+		    a.per_cpu || a.all_slots || a.bits >= 0 || !a.pats.nr) {
+			ks_set_hint("kstatsctl show --folded [-i FILE] NAME... [--weight count|time]");
+			if (!a.pats.nr)
+				ks_usage("--folded prints the stack keys of the traces NAME...: "
+					 "which trace?");
+			else
+				ks_usage("--folded prints the stack keys of the traces NAME...: "
+					 "no -w, -a, -f, --cpu, --per-cpu, --all-slots or --bits");
 			goto out;
 		}
-		rc = ks_show_folded(&a.pats, a.by_time);
+		rc = ks_show_folded(&a.pats, a.input, a.by_time);
 		goto out;
 	}
 	sh.format = a.format;

@@ -7,8 +7,8 @@
  * function, then its calls, or (--weight time) their summed durations in
  * ns. NAME{stack=other} (more stacks than --keys, or none could be
  * taken) starts with [other]; a stack the unwinder did not give whole
- * with [truncated]; frames withheld (no privilege) with [withheld]. Live
- * only: snapshot files do not keep the frames yet.
+ * with [truncated]; frames withheld (no privilege) with [withheld]. From a
+ * snapshot file (-i FILE), the frames it keeps (format 8): the same lines.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +21,7 @@
 #include "model.h"
 #include "names.h"
 #include "outliers.h"
+#include "snapfile.h"
 #include "stats.h"
 
 /* A key metric's samples summed, in ns (its slots' sums). */
@@ -39,45 +40,43 @@ static uint64_t metric_sum(const struct ks_metric *m)
 	return (uint64_t)llround(sum);
 }
 
-/* One stack key's line: its frames named from @k, @func last. */
-static char *key_line(const struct ks_key_stack *st, bool other, const char *func,
-		      struct ks_ksyms *k)
-{
-	char names[KSTATS_OUTLIER_FRAMES][600];
-	const char *frames[KSTATS_OUTLIER_FRAMES];
-	const char *root = NULL;
-	uint32_t i, n = 0;
-
-	if (other)
-		root = "[other]";
-	else if (st->flags & KSTATS_OUTLIER_NOADDR)
-		root = "[withheld]";
-	else if (!st->nr)
-		root = "[no stack]";
-	else if (st->flags & KSTATS_OUTLIER_TRUNCATED)
-		root = "[truncated]";
-	if (!other && !(st->flags & KSTATS_OUTLIER_NOADDR)) {
-		if (!k->loaded)
-			ks_ksyms_load(k);
-		for (i = 0; i < st->nr; i++, n++) {
-			if (!ks_ksym_name(names[i], sizeof(names[i]), k, st->frames[i]))
-				snprintf(names[i], sizeof(names[i]), "[unknown]");
-			frames[i] = names[i];
-		}
-	}
-	return ks_folded_join(root, frames, n, func);
-}
-
-/* @trace's stack keys, from LIST @li, as folded lines into @v; how many. */
-static int trace_lines(int fd, const char *trace, const struct kstats_metric_info *li,
-		       uint32_t nli, bool by_time, struct ks_ksyms *k, struct ks_folded **v,
-		       size_t *nr, size_t *found)
+/* Whether @name is one of @trace's stack keys; *@other: the key "other". */
+static bool stack_key(const char *name, const char *trace, bool *other)
 {
 	size_t len = strlen(trace);
+
+	if (strncmp(name, trace, len) || strncmp(name + len, "{stack=", 7))
+		return false;
+	*other = !strcmp(name + len, "{stack=other}");
+	return true;
+}
+
+/* One key's line into @v (grown); 0, or an exit code (a file's key without frames). */
+static int add_line(const struct ks_metric *m, bool other, const char *func, bool by_time,
+		    const char *path, struct ks_folded **v, size_t *nr)
+{
+	if (!other && !m->stack) {
+		ks_set_hint("snapshot files keep a stack key's frames from format 8 on: "
+			    "take the snapshot again with this kstatsctl");
+		return ks_fail(EXIT_RUNTIME, NULL, "%s: %s keeps no frames", path, m->name);
+	}
+	*v = xrealloc(*v, *nr + 1, sizeof(**v));
+	(*v)[*nr].stack = ks_stack_folded_line(m->stack, other, func);
+	(*v)[*nr].weight = by_time ? metric_sum(m) : m->hits;
+	(*nr)++;
+	return 0;
+}
+
+/* @trace's stack keys, live (LIST @li says which), as folded lines into @v. */
+static int live_lines(int fd, const char *trace, const struct kstats_metric_info *li,
+		      uint32_t nli, bool by_time, struct ks_ksyms *k, struct ks_folded **v,
+		      size_t *nr, size_t *found)
+{
 	char func[KSTATS_NAME_LEN] = "";
 	struct ks_key_stack st;
 	struct ks_metric m;
 	const char *name;
+	bool other;
 	uint32_t i;
 	int rc;
 
@@ -87,7 +86,7 @@ static int trace_lines(int fd, const char *trace, const struct kstats_metric_inf
 				 (const char *)li[i].owner);
 	for (i = 0; i < nli; i++) {
 		name = (const char *)li[i].name;
-		if (strncmp(name, trace, len) || strncmp(name + len, "{stack=", 7))
+		if (!stack_key(name, trace, &other))
 			continue;
 		memset(&st, 0, sizeof(st));
 		rc = ks_snapshot_live_stack(fd, name, &m, true, &st);
@@ -95,41 +94,73 @@ static int trace_lines(int fd, const char *trace, const struct kstats_metric_inf
 			continue;	/* gone meanwhile */
 		if (rc)
 			return rc;
-		*v = xrealloc(*v, *nr + 1, sizeof(**v));
-		(*v)[*nr].stack = key_line(&st, !strcmp(name + len, "{stack=other}"),
-					   func[0] ? func : trace, k);
-		(*v)[*nr].weight = by_time ? metric_sum(&m) : m.hits;
-		(*nr)++;
-		(*found)++;
+		m.stack = ks_stack_name(&st, k);
+		rc = add_line(&m, other, func[0] ? func : trace, by_time, NULL, v, nr);
+		ks_stack_names_free(m.stack);
 		ks_metric_free(&m);
+		if (rc)
+			return rc;
+		(*found)++;
 	}
 	return 0;
 }
 
-int ks_show_folded(const struct ks_names *traces, bool by_time)
+/* @trace's stack keys in the file @set read from @path, likewise. */
+static int file_lines(const struct ks_set *set, const char *path, const char *trace,
+		      bool by_time, struct ks_folded **v, size_t *nr, size_t *found)
+{
+	const struct ks_metric *base = ks_set_find(set, trace);
+	const char *func;
+	bool other;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < set->nr; i++) {
+		if (!stack_key(set->m[i].name, trace, &other))
+			continue;
+		func = base && base->owner[0] ? base->owner :
+		       set->m[i].owner[0] ? set->m[i].owner : trace;
+		rc = add_line(&set->m[i], other, func, by_time, path, v, nr);
+		if (rc)
+			return rc;
+		(*found)++;
+	}
+	return 0;
+}
+
+int ks_show_folded(const struct ks_names *traces, const char *path, bool by_time)
 {
 	struct kstats_metric_info *li = NULL;
+	struct ks_set set = { 0 };
 	struct ks_folded *v = NULL;
 	struct ks_ksyms k = { 0 };
 	size_t nr = 0, i, found;
 	uint32_t nli = 0;
-	int fd, rc = 0;
+	int fd = -1, rc = 0;
 
-	fd = ks_dev_open();
-	if (fd < 0)
-		return EXIT_RUNTIME;
-	if (ks_dev_list(fd, &li, &nli)) {
-		close(fd);
-		return EXIT_RUNTIME;
+	if (path) {
+		rc = ks_snapfile_read(path, &set);
+		if (rc)
+			return rc;
+	} else {
+		fd = ks_dev_open();
+		if (fd < 0)
+			return EXIT_RUNTIME;
+		if (ks_dev_list(fd, &li, &nli)) {
+			close(fd);
+			return EXIT_RUNTIME;
+		}
 	}
 	for (i = 0; i < traces->nr && !rc; i++) {
 		found = 0;
-		rc = trace_lines(fd, traces->v[i], li, nli, by_time, &k, &v, &nr, &found);
+		rc = path ? file_lines(&set, path, traces->v[i], by_time, &v, &nr, &found) :
+			    live_lines(fd, traces->v[i], li, nli, by_time, &k, &v, &nr, &found);
 		if (!rc && !found) {
 			ks_set_hint("'kstatsctl trace FUNC --by stack' keys calls by their "
 				    "stack; a key appears with its first call");
-			rc = ks_fail(EXIT_RUNTIME, NULL, "%s: no stack keys (not a trace "
-				     "--by stack, or no call yet)", traces->v[i]);
+			rc = ks_fail(EXIT_RUNTIME, NULL, "%s%s%s: no stack keys (not a trace "
+				     "--by stack, or no call yet)", path ? path : "",
+				     path ? ": " : "", traces->v[i]);
 		}
 	}
 	if (!rc)
@@ -140,6 +171,8 @@ int ks_show_folded(const struct ks_names *traces, bool by_time)
 	free(v);
 	free(li);
 	ks_ksyms_free(&k);
-	close(fd);
+	ks_set_free(&set);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }

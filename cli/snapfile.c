@@ -8,13 +8,13 @@
  * byte-order mark tells; readers swap when it reads 0xFFFE. Offsets are
  * from the start of the file (header) or of the record.
  *
- * Header (format version 7; kstatsctl writes 7 when an outlier entry keeps
- * a return value (snapfile_outl.c), else 6 when a key's metric holds a
- * traced value, 5 when a record is else a key's metric, else 4, and reads
- * 1 to 7):
+ * Header (format version 8; kstatsctl writes 8 when a stack key keeps its
+ * frames (snapfile_stack.c), else 7 when an outlier entry keeps a return
+ * value (snapfile_outl.c), else 6 when a key's metric holds a traced value,
+ * 5 when a record is else a key's metric, else 4, and reads 1 to 8):
  *     0  u8[8]  magic "KSTATSNP"
  *     8  u16    byte-order mark 0xFEFF
- *    10  u16    format version: 7 (6, 5, 4)
+ *    10  u16    format version: 8 (7, 6, 5, 4)
  *    12  u8     size of a u16 (2), 13: of a u32 (4), 14: of a u64 (8)
  *    15  u8     0
  *    16  u32    header length: bytes before the first record, a multiple
@@ -34,7 +34,8 @@
  *        zeros up to the header length. Any bytes but NUL: printing them
  *        is text.c's business.
  *
- * Version 5 is 6 without a key's metric of values (kind KSTATS_KIND_KEY with
+ * Version 7 is 8 without a stack key's frames (bit 3 of a record's
+ * outlier flags). Version 5 is 6 without a key's metric of values (kind KSTATS_KIND_KEY with
  * KSTATS_METRIC_VALUE: trace --value --by), which a reader of version 5
  * would show as nanoseconds; the layout is the same.
  * Version 4 is 5 without keyed names (a record's name is never a key's
@@ -46,7 +47,7 @@
  * are 0.
  *
  * Metric record (H, its header's length: 256 from version 3, 208 before):
- *     0  u32    record length: H + 16 * nr_cpus + 24 * nr_slots + E
+ *     0  u32    record length: H + 16 * nr_cpus + 24 * nr_slots + E + S
  *     4  u32    frac_bits (0..5)
  *     8  u32    kind (KSTATS_KIND_*), 12: flags (KSTATS_METRIC_*)
  *    16  u32    nr_cpus, 20: nr_slots
@@ -61,8 +62,10 @@
  *               likewise
  *   208  (version 3 on) outliers (trace --outliers), as the module counted
  *               them: u32 flags (bit 0: the trace keeps outliers, else every
- *               field here is 0; bit 1: its entries follow the slots; bit 2:
- *               their stacks are withheld, the entries' note says why),
+ *               other field here and bits 1 and 2 are 0; bit 1: its entries follow the slots; bit 2:
+ *               their stacks are withheld, the entries' note says why;
+ *               bit 3, format 8: a stack key's frames follow, S bytes, the
+ *               rest of the record),
  *               212: u32 threshold quantile in millionths (0: a fixed
  *               threshold), 216: u64 captured, 224: overwritten,
  *               232: rate-limited, 240: threshold in ns (0: none yet),
@@ -75,6 +78,7 @@
  *               in cpu then slot order: exactly KSTATS_IOC_SNAPSHOT's
  *               layout; part sums as kstats_hist.h defines them.
  *        E bytes: the outlier entries (bit 1; layout in snapfile_outl.c).
+ *        S bytes: a stack key's frames (bit 3; layout in snapfile_stack.c).
  *
  * The reader first tells a file cut short (the length in the header, or
  * in version 1 the header's and records' lengths, go past its end) and,
@@ -100,7 +104,7 @@
 
 #define SNAP_MAGIC	"KSTATSNP"
 #define SNAP_BOM	0xFEFF
-#define SNAP_VERSION	7	/* written when needed, else 6, 5 or 4; 1 to 6 are read too */
+#define SNAP_VERSION	SNAP_VERSION_STACK	/* written when needed, else 7 to 4; 1 to 7 read too */
 #define SNAP_VERSION_VALUE_KEYS 6	/* a key's metric holding a traced value */
 #define SNAP_VERSION_KEYS 5	/* keyed names */
 #define SNAP_HDR_LEN	48
@@ -330,8 +334,9 @@ static int parse_outliers(const struct rd *r, size_t off, struct ks_metric *m,
 			  uint32_t *flags, uint32_t *capacity, uint32_t *elen,
 			  const char **why)
 {
-	const uint32_t known = r->version >= 4 ? SNAP_OUTL_KEEPS | SNAP_OUTL_ENTRIES |
-			       SNAP_OUTL_WITHHELD : SNAP_OUTL_KEEPS;
+	const uint32_t known = (r->version >= 4 ? SNAP_OUTL_KEEPS | SNAP_OUTL_ENTRIES |
+				SNAP_OUTL_WITHHELD : SNAP_OUTL_KEEPS) |
+			       (r->version >= SNAP_VERSION_STACK ? SNAP_STACK : 0);
 	struct kstats_outliers *o = &m->outl;
 	uint32_t f = rd32(r, off + SNAP_OUTL_AT);
 	bool entries = f & SNAP_OUTL_ENTRIES;
@@ -347,7 +352,8 @@ static int parse_outliers(const struct rd *r, size_t off, struct ks_metric *m,
 	*flags = f;
 	m->has_outliers = f & SNAP_OUTL_KEEPS;
 	if ((f & ~known) || o->threshold_ppm >= 1000000 || (!m->has_outliers &&
-	    !all_zero(r->p + off + SNAP_OUTL_AT, SNAP_REC_LEN3 - SNAP_OUTL_AT))) {
+	    ((f & ~SNAP_STACK) || !all_zero(r->p + off + SNAP_OUTL_AT + 4,
+					    SNAP_REC_LEN3 - SNAP_OUTL_AT - 4)))) {
 		*why = "bad outlier block";
 		return -1;
 	}
@@ -383,6 +389,9 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 		return -1;
 	want = hdr + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
 	       (uint64_t)m->nr_slots * SNAP_SLOT_LEN + elen;
+	/* A stack key's frames take what the record's length leaves. */
+	if (oflags & SNAP_STACK)
+		want = len > want ? len : want + 1;
 	if (len != want || len > r->len - off) {
 		*why = "bad metric record length";
 		return -1;
@@ -453,8 +462,11 @@ static int parse_metric(const struct rd *r, size_t off, struct ks_metric *m,
 			return -1;
 		}
 	}
-	if (elen && ks_snap_outl_parse(r, so + (size_t)m->nr_slots * SNAP_SLOT_LEN, elen,
-				       oflags, capacity, m, why))
+	so += (size_t)m->nr_slots * SNAP_SLOT_LEN;
+	if (elen && ks_snap_outl_parse(r, so, elen, oflags, capacity, m, why))
+		return -1;
+	so += elen;
+	if ((oflags & SNAP_STACK) && ks_snap_stack_parse(r, so, off + len - so, m, why))
 		return -1;
 	*rec_len = (size_t)len;
 	return 0;
@@ -634,13 +646,15 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 	for (i = 0; i < set->nr; i++) {
 		const struct ks_metric *m = &set->m[i];
 		const struct ks_outl *ol = m->outl_entries;
-		size_t elen = ks_snap_outl_len(m);
+		size_t elen = ks_snap_outl_len(m), slen = ks_snap_stack_len(m);
 		uint32_t oflags = m->has_outliers ? SNAP_OUTL_KEEPS : 0;
 
 		if (elen)
 			oflags |= SNAP_OUTL_ENTRIES | (ol->withheld ? SNAP_OUTL_WITHHELD : 0);
+		if (slen)
+			oflags |= SNAP_STACK;
 		put32(&w, (uint32_t)(SNAP_REC_LEN3 + (uint64_t)m->nr_cpus * SNAP_CPU_LEN +
-				     (uint64_t)m->nr_slots * SNAP_SLOT_LEN + elen));
+				     (uint64_t)m->nr_slots * SNAP_SLOT_LEN + elen + slen));
 		put32(&w, m->frac_bits);
 		put32(&w, m->kind);
 		put32(&w, m->flags);
@@ -659,8 +673,10 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		if (strchr(m->name, '{') && (m->flags & KSTATS_METRIC_VALUE) &&
 		    version < SNAP_VERSION_VALUE_KEYS)
 			version = SNAP_VERSION_VALUE_KEYS;
-		if (ks_snap_outl_retval(m))
+		if (ks_snap_outl_retval(m) && version < SNAP_VERSION_RETVAL)
 			version = SNAP_VERSION_RETVAL;
+		if (slen)
+			version = SNAP_VERSION_STACK;
 		set16(&w, ver_at, version);
 		ks_snap_put_field(&w, m->name, KSTATS_NAME_LEN);
 		ks_snap_put_field(&w, m->owner, KSTATS_NAME_LEN);
@@ -685,6 +701,8 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		}
 		if (elen)
 			ks_snap_outl_write(&w, m);
+		if (slen)
+			ks_snap_stack_write(&w, m);
 	}
 	if (w.len >= SNAP_MAX_FILE) {	/* no reader would take it */
 		errno = EFBIG;

@@ -13,6 +13,7 @@
 
 #define SNAP_OUTL_AT	208	/* a record's outlier block (format 3 on) */
 #define SNAP_VERSION_RETVAL 7	/* outlier entries with a return value */
+#define SNAP_VERSION_STACK 8	/* a stack key's frames */
 
 struct rd {
 	const uint8_t *p;
@@ -108,6 +109,7 @@ void ks_snap_put_field(struct wr *w, const char *s, size_t len);
 #define SNAP_OUTL_KEEPS		(1u << 0)	/* the trace keeps outliers */
 #define SNAP_OUTL_ENTRIES	(1u << 1)	/* format 4: its entries follow the slots */
 #define SNAP_OUTL_WITHHELD	(1u << 2)	/* ... without stacks (the note says why) */
+#define SNAP_STACK		(1u << 3)	/* format 8: a stack key's frames, last */
 
 /*
  * snapfile_outl.c. The entries block of a record whose outlier block said
@@ -119,6 +121,15 @@ int ks_snap_outl_parse(const struct rd *r, size_t off, size_t len, uint32_t flag
 /* The length of @m's entries block as ks_snap_outl_write writes it (0: none). */
 size_t ks_snap_outl_len(const struct ks_metric *m);
 void ks_snap_outl_write(struct wr *w, const struct ks_metric *m);
+/*
+ * snapfile_stack.c. A stack key's frames: @len bytes at @off, the rest of
+ * the record (checked to be in the file), into m->stack; 0, or -1 with @why.
+ */
+int ks_snap_stack_parse(const struct rd *r, size_t off, size_t len, struct ks_metric *m,
+			const char **why);
+/* The length of @m's frames block as ks_snap_stack_write writes it (0: none). */
+size_t ks_snap_stack_len(const struct ks_metric *m);
+void ks_snap_stack_write(struct wr *w, const struct ks_metric *m);
 /* Whether @m's written entries keep a return value (format 7). */
 bool ks_snap_outl_retval(const struct ks_metric *m);
 

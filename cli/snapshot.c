@@ -4,7 +4,8 @@
  *
  * Saves metrics, as they are now, to a snapshot file (format: snapfile.c
  * and kstatsctl(8)) that show -i and diff read on any machine; with a
- * trace's outliers, symbolized here (outliers -i prints them).
+ * trace's outliers, symbolized here (outliers -i prints them), and a stack
+ * key's frames (show --folded -i).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -80,6 +81,26 @@ static void take_outliers(int fd, struct ks_metric *m, struct ks_ksyms *k)
 	free(e);
 }
 
+/*
+ * One metric; a stack key's frames read with it, and named now as
+ * 'show --folded' names them (the file keeps text, never an address).
+ */
+static int take(int fd, const char *name, struct ks_metric *m, bool missing_ok,
+		struct ks_ksyms *k)
+{
+	const char *key = strchr(name, '{');
+	struct ks_key_stack st;
+	int rc;
+
+	if (!key || strncmp(key, "{stack=", 7) || !strcmp(key, "{stack=other}"))
+		return ks_snapshot_live(fd, name, m, missing_ok);
+	memset(&st, 0, sizeof(st));
+	rc = ks_snapshot_live_stack(fd, name, m, missing_ok, &st);
+	if (!rc)
+		m->stack = ks_stack_name(&st, k);
+	return rc;
+}
+
 const struct argp snapshot_argp = {
 	snapshot_options, snapshot_parse, "NAME... -o FILE\n--all -o FILE",
 	"Saves metrics to a self-describing snapshot file, readable on any machine "
@@ -129,7 +150,7 @@ int cmd_snapshot(int argc, char **argv)
 	for (i = 0; i < nr; i++) {
 		const char *name = li ? (const char *)li[i].name : a.names.v[i];
 
-		rc = ks_snapshot_live(fd, name, &set.m[set.nr], li != NULL);
+		rc = take(fd, name, &set.m[set.nr], li != NULL, &k);
 		if (rc < 0)
 			continue;
 		if (rc)

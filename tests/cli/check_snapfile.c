@@ -9,7 +9,8 @@
  *                               refuses the file, or what show prints of
  *                               it (hist and raw per CPU, JSON per CPU
  *                               with every slot and the source) and
- *                               outliers of its traces (table, JSON) is
+ *                               outliers of its traces (table, JSON) and
+ *                               its stack keys' frames are
  *                               what it prints of FILE. Prints how many of
  *                               each; fails on any other output
  *   check_snapfile cuts FILE    FILE cut at every length from 0 to its
@@ -52,6 +53,11 @@ static char *output(const struct ks_set *set, size_t *len)
 		fmt_raw(f, &set->m[i]);
 		if (set->m[i].outl_entries)
 			fmt_outliers_table(f, set->m[i].name, set->m[i].outl_entries);
+		for (uint32_t k = 0; set->m[i].stack && k < set->m[i].stack->nr; k++)
+			fprintf(f, "%s\n", set->m[i].stack->frame[k]);
+		if (set->m[i].stack)
+			fprintf(f, "flags %u taken %u\n", set->m[i].stack->flags,
+				set->m[i].stack->taken);
 	}
 	sh.all_slots = true;
 	j = json_new(f, false);

@@ -185,13 +185,12 @@ static void fill(struct ks_metric *m, struct gen *g)
 	attach(&m[O_HOSTILE], &o, e, 1, &k);
 }
 
-static uint32_t le32(const uint8_t *p)
+uint32_t le32(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Where record @i starts, and (@entries) its outlier entries; a little-endian file. */
-static size_t record(const uint8_t *p, uint32_t i, bool entries)
+size_t record(const uint8_t *p, uint32_t i, bool entries)
 {
 	size_t off;
 
@@ -201,9 +200,8 @@ static size_t record(const uint8_t *p, uint32_t i, bool entries)
 		      24 * (size_t)le32(p + off + 20) : 0);
 }
 
-/* FILE: @p with the u32 at @off made @v (@add: plus @v), and sealed. */
-static int bad(const char *dir, const char *file, const uint8_t *p, size_t len,
-	       size_t off, uint32_t v, bool add)
+int bad(const char *dir, const char *file, const uint8_t *p, size_t len,
+	size_t off, uint32_t v, bool add)
 {
 	uint8_t *b = xcalloc(len, 1);
 	uint32_t x;
@@ -339,6 +337,14 @@ static int paths_file(const char *dir)
 	return rc;
 }
 
+int little_endian(const struct ks_set *set, char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	return !f || ks_snapfile_write(f, set, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
+	       fclose(f);
+}
+
 int outliers(const char *dir)
 {
 	struct ks_metric m[NR_O];
@@ -348,7 +354,6 @@ int outliers(const char *dir)
 	size_t len = 0;
 	uint32_t i;
 	int rc = 0;
-	FILE *f;
 
 	rng = 0x6a09e667f3bcc909ull;
 	fill(m, g);
@@ -356,9 +361,7 @@ int outliers(const char *dir)
 	set.m = m;
 	set.nr = NR_O;
 	rc |= write_set(dir, "outliers.ksnap", &set, false);
-	f = open_memstream(&buf, &len);
-	if (!f || ks_snapfile_write(f, &set, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
-	    fclose(f))
+	if (little_endian(&set, &buf, &len))
 		return 1;
 	rc |= bad_files(dir, (const uint8_t *)buf, len);
 	free(buf);

@@ -26,7 +26,8 @@
  *                          split across CPUs, as migrations leave them;
  *                          and the few-samples, HdrHistogram and plot
  *                          tests' inputs (gen_views.c), the outlier
- *                          entries' (gen_outliers.c)
+ *                          entries' (gen_outliers.c), the stack keys'
+ *                          (gen_stacks.c)
  *   gen_snapshots --bench FILE   64 CPUs x every slot of frac_bits 5
  *
  * Samples are placed with kstats_hist_locate(), the kernel's own math;
@@ -713,7 +714,7 @@ int main(int argc, char **argv)
 		return golden(argv[1]) | big(argv[1]) | interval(argv[1]) |
 		       hostile(argv[1]) | split(argv[1]) | few(argv[1]) | hdr(argv[1]) |
 		       plots(argv[1]) | heatmap_log(argv[1]) | outliers(argv[1]) |
-		       keys(argv[1]) | values(argv[1]);
+		       keys(argv[1]) | values(argv[1]) | stacks(argv[1]);
 	fprintf(stderr, "usage: gen_snapshots DIR | --bench FILE\n");
 	return 2;
 }

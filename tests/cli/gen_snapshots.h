@@ -69,5 +69,16 @@ int keys(const char *dir);
 int values(const char *dir);
 /* gen_outliers.c: outlier entries (format 4), and damaged ones. */
 int outliers(const char *dir);
+/* @set as a little-endian file, in memory (*@buf: free it); 1 on error. */
+int little_endian(const struct ks_set *set, char **buf, size_t *len);
+/* A little-endian u32 at @p. */
+uint32_t le32(const uint8_t *p);
+/* Where record @i starts, and (@entries) what follows its slots; a little-endian file. */
+size_t record(const uint8_t *p, uint32_t i, bool entries);
+/* DIR/FILE: @p with the u32 at @off made @v (@add: plus @v), and sealed. */
+int bad(const char *dir, const char *file, const uint8_t *p, size_t len,
+	size_t off, uint32_t v, bool add);
+/* gen_stacks.c: a trace --by stack's keys with their frames (format 8), and damaged ones. */
+int stacks(const char *dir);
 
 #endif

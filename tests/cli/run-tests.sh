@@ -197,16 +197,18 @@ outl_v3() {	# show of later-v3's trace: as of later.ksnap, counters and all
 	done
 }
 check "a version-3 file reads as before: outlier counters, the same output as version 4" outl_v3
-for f in outliers outliers-be later-v3; do
+for f in outliers outliers-be later-v3 stack-keys; do
 	check "every truncation of $f.ksnap says so (in-process)" \
 		"$cli/build/check_snapfile" cuts "data/$f.ksnap"
 done
-what="every change of one byte of outliers.ksnap: refused, or shown as before"
-if out=$("$cli/build/check_snapfile" flips data/outliers.ksnap 2>&1); then
-	ok "$what (${out#*: })"
-else
-	not_ok "$what" "$out"
-fi
+for f in outliers stack-keys; do
+	what="every change of one byte of $f.ksnap: refused, or shown as before"
+	if out=$("$cli/build/check_snapfile" flips "data/$f.ksnap" 2>&1); then
+		ok "$what (${out#*: })"
+	else
+		not_ok "$what" "$out"
+	fi
+done
 
 # 4. JSON schema: every JSON golden output, and the error documents
 if out=$("$py" validate.py golden-schema "$cli/kstatsctl.schema.json" golden/*.out 2>&1); then
@@ -458,14 +460,17 @@ check "a damaged file says so" sh -c \
 check "trailing bytes are an error" malformed "$tmp/trailing"
 { printf 'KSTATSNQ'; tail -c +9 data/basic.ksnap; } >"$tmp/magic"
 check "a bad magic is an error" malformed "$tmp/magic"
-{ head -c 10 data/basic.ksnap; printf '\x08\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v8"
+{ head -c 10 data/basic.ksnap; printf '\x09\x00'; tail -c +13 data/basic.ksnap; } >"$tmp/v9"
 check "a newer format version is an error" sh -c \
-	"\"$bin\" show -i $tmp/v8 2>&1 | grep -q 'unsupported format version 8'"
+	"\"$bin\" show -i $tmp/v9 2>&1 | grep -q 'unsupported format version 9'"
 # Version 6 (a key's metric of values): an older reader refuses it rather
 # than show the values as nanoseconds; 7 (outliers' return values): an older
-# reader says to upgrade rather than call the entries bad; the rest stay at 4 or 5.
-check "format 7 only where outliers keep return values, 6 where a key's metric holds values (values-a), 5 for keys, 4 else" sh -c \
-	"[ \"\$(od -An -tu2 -j10 -N2 data/outliers-retval.ksnap | tr -d ' ')\" = 7 ] &&
+# reader says to upgrade rather than call the entries bad; 8 (a stack key's
+# frames) likewise; the rest stay at 4 or 5.
+check "format 8 only where stack keys keep frames, 7 where outliers keep return values, 6 where a key's metric holds values (values-a), 5 for keys, 4 else" sh -c \
+	"[ \"\$(od -An -tu2 -j10 -N2 data/stack-keys.ksnap | tr -d ' ')\" = 8 ] &&
+	 [ \"\$(od -An -tu2 -j10 -N2 data/stack-keys-v5.ksnap | tr -d ' ')\" = 5 ] &&
+	 [ \"\$(od -An -tu2 -j10 -N2 data/outliers-retval.ksnap | tr -d ' ')\" = 7 ] &&
 	 [ \"\$(od -An -tu2 -j10 -N2 data/outliers.ksnap | tr -d ' ')\" = 4 ] &&
 	 [ \"\$(od -An -tu2 -j10 -N2 data/values-a.ksnap | tr -d ' ')\" = 6 ] &&
 	 [ \"\$(od -An -tu2 -j10 -N2 data/keys-a.ksnap | tr -d ' ')\" = 5 ] &&

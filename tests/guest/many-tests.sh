@@ -237,7 +237,20 @@ stack_keys() {	# stack_keys MECH
 		"$K" show --folded ktarget_leaf --weight time >"$tmp/stack-time.folded" 2>&1 ||
 		{ cat "$tmp/stack.folded"; "$K" untrace ktarget_leaf; return 1; }
 	"$K" -j show 'ktarget_leaf*' >"$tmp/stack.json"
+	# A snapshot file keeps each key's frames: the same lines from it.
+	# Taken without privilege, it keeps none: every line [withheld].
+	"$K" snapshot --all -o "$tmp/stack.ksnap" &&
+		setpriv --bounding-set=-all --inh-caps=-all "$K" snapshot --all -o "$tmp/nocap.ksnap" &&
+		"$K" show --folded -i "$tmp/nocap.ksnap" ktarget_leaf >"$tmp/nocap.folded" &&
+		"$K" show --folded -i "$tmp/stack.ksnap" ktarget_leaf >"$tmp/file.folded" &&
+		"$K" show --folded -i "$tmp/stack.ksnap" ktarget_leaf --weight time \
+			>"$tmp/file-time.folded" ||
+		{ "$K" untrace ktarget_leaf; return 1; }
 	"$K" untrace ktarget_leaf || return 1
+	cmp "$tmp/stack.folded" "$tmp/file.folded" && cmp "$tmp/stack-time.folded" "$tmp/file-time.folded" ||
+		{ echo "show --folded -i differs from the live trace's"; diff "$tmp/stack.folded" "$tmp/file.folded"; return 1; }
+	[[ $(cat "$tmp/nocap.folded") == "[withheld];ktarget_leaf 60" ]] ||
+		{ echo "a snapshot without privilege:"; cat "$tmp/nocap.folded"; return 1; }
 	echo "# paths_calls before: $before, after: $after"
 	[[ $after == "$(awk '{ print $1 + 30, $2 + 20, $3 + 10 }' <<<"$before")" ]] || return 1
 	folded_paths "$tmp/stack.folded" 30 20 10 || { cat "$tmp/stack.folded"; return 1; }
@@ -307,7 +320,7 @@ print(next(m["count"] for m in json.load(open(sys.argv[1]))["metrics"] if m["nam
 }
 if "$K" info | grep -q 'stack-key'; then
 	for mech in "${mechs[@]}"; do
-		ok "$mech: trace ktarget_leaf --by stack: three stacks, 30, 20 and 10 calls, each its path's own count; show --folded names each path" \
+		ok "$mech: trace ktarget_leaf --by stack: three stacks, 30, 20 and 10 calls, each its path's own count; show --folded names each path, and from a snapshot file the same" \
 			stack_keys "$mech"
 	done
 	bpftrace_oracle "kretprobe --by stack against bpftrace's @[kstack] on the same calls: the same paths, the same counts" \
