@@ -50,7 +50,7 @@ const struct argp info_argp = {
 static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
 	"split", "self", "keys", "cgroup", "key-values", "expr", "uprobe", "usdt",
-	"uprobe-expr", "task-keys", "comm-key", "matched", "stack-key",
+	"uprobe-expr", "task-keys", "comm-key", "matched", "stack-key", "uprobe-split",
 };
 
 static const char *const mech_names[] = {

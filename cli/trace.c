@@ -39,6 +39,7 @@
 #include "names.h"
 #include "trace.h"
 #include "trace_args.h"
+#include "trace_many.h"
 #include "units.h"
 #include "usdt.h"
 #include "usym.h"
@@ -544,14 +545,9 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 		rc = EXIT_USAGE;
 	} else if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
-		/* What user-space functions cannot have yet (kstats(4)). */
-		if (a.split || a.self || a.outliers || a.budget_ppm ||
-		    a.key == KSTATS_KEY_STACK) {
-			ks_set_hint("kstats(4) lists what user-space functions have so far");
-			ks_usage("--split, --self, --outliers, --budget and --by stack: not yet "
-				 "with a user-space function");
+		rc = ks_user_unsupported(&a);
+		if (rc)
 			goto out;
-		}
 		a.x.user = true;	/* --value/--if: its registers (expr_btf.c) */
 		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
 		if (rc)

@@ -156,6 +156,12 @@ static int trace_user_error(int err, int fd, const char *func, const struct ks_t
 			       "lists 'uprobe' in 'kstatsctl info'", "tracing %s: this "
 			       "kernel or kstats module cannot trace user-space "
 			       "functions", func);
+	if (err == EOPNOTSUPP && (a->split || a->self) && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_UPROBE_SPLIT))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'uprobe-split' where a "
+			       "kstats module can; a newer one can", "tracing %s --split/--self: "
+			       "this kstats module cannot split a user-space function's time",
+			       func);
 	if (err == EOPNOTSUPP)
 		return ks_fail(EXIT_RUNTIME, "uprobes refuses some instructions; "
 			       "another function may do", "tracing %s: the kernel "

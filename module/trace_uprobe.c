@@ -17,7 +17,9 @@
  * the thread, every entry whose frame is at or below the new one is dead;
  * at a return, every entry below the returning frame; at the thread's
  * exit (sched_process_exit), all. No entry is ever timed into a later
- * call: a return matches only its own frame.
+ * call: a return matches only its own frame. With --split or --self a
+ * dropped entry also leaves its task's context (trace_split.c), as a call
+ * not recorded would.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -66,8 +68,17 @@ struct kstats_utrace {
 	struct mm_struct *mm;		/* -p: the process's (mmgrab), or NULL */
 	struct list_head node;		/* kstats_utraces */
 	bool listed;
+	/* --split, --self: record r's call d began at marks[r][d]; else NULL. */
+	struct kstats_split_mark (*marks)[KSTATS_UDEPTH];
 	struct kstats_urec recs[1U << KSTATS_UREC_BITS];
 };
+
+/* Where @r's call @depth began, for --split and --self. */
+static struct kstats_split_mark *kstats_ucall_mark(struct kstats_utrace *ut,
+						   struct kstats_urec *r, u32 depth)
+{
+	return &ut->marks[r - ut->recs][depth];
+}
 
 /* Every attached user-function trace, for the exit hook; under kstats_trace_lock, RCU. */
 static LIST_HEAD(kstats_utraces);
@@ -102,10 +113,18 @@ static void kstats_urec_release(struct kstats_urec *r)
 	smp_store_release(&r->tid, 0);
 }
 
-/* Entries that will never return, dropped: each a miss. */
-static void kstats_urec_drop(struct kstats_probe *p, struct kstats_urec *r, u32 depth)
+/*
+ * Entries that will never return, dropped: each a miss, and (--split,
+ * --self) counted out of its task's context, as a call not recorded. Only
+ * ever in the thread that made them (or at its exit), which owns it.
+ */
+static void kstats_urec_drop(struct kstats_utrace *ut, struct kstats_urec *r, u32 depth)
 {
+	struct kstats_probe *p = ut->p;
+
 	this_cpu_add(p->pcpu->misses, r->depth - depth);
+	while (unlikely(p->task_ctx) && r->depth > depth)
+		kstats_split_end(p, kstats_ucall_mark(ut, r, --r->depth), KSTATS_NOT_RECORDED);
 	r->depth = depth;
 }
 
@@ -113,7 +132,7 @@ static void kstats_urec_drop(struct kstats_probe *p, struct kstats_urec *r, u32 
  * A new entry at @ret_sp: entries whose frame is not above it are dead
  * (uprobes' RP_CHECK_CALL rule), and so is everything after an exec.
  */
-static void kstats_urec_clean(struct kstats_probe *p, struct kstats_urec *r, u64 ret_sp)
+static void kstats_urec_clean(struct kstats_utrace *ut, struct kstats_urec *r, u64 ret_sp)
 {
 	u32 depth = r->depth;
 
@@ -123,7 +142,7 @@ static void kstats_urec_clean(struct kstats_probe *p, struct kstats_urec *r, u64
 	}
 	while (depth && r->stack[depth - 1].ret_sp <= ret_sp)
 		depth--;
-	kstats_urec_drop(p, r, depth);
+	kstats_urec_drop(ut, r, depth);
 }
 
 static int kstats_uprobe_entry(KSTATS_UPROBE_ENTRY_ARGS)
@@ -146,7 +165,7 @@ static int kstats_uprobe_entry(KSTATS_UPROBE_ENTRY_ARGS)
 	r = kstats_urec_find(ut, current->pid, false);
 	/* Even for a call declined below: the dead go first. */
 	if (r)
-		kstats_urec_clean(p, r, ret_sp);
+		kstats_urec_clean(ut, r, ret_sp);
 	n = READ_ONCE(p->sample_every);
 	if (!kstats_probe_wants(p) || kstats_probe_declines(p, n))
 		goto out;
@@ -159,10 +178,13 @@ static int kstats_uprobe_entry(KSTATS_UPROBE_ENTRY_ARGS)
 		this_cpu_inc(p->pcpu->misses);
 		goto out;
 	}
+	c = &r->stack[r->depth];
+	/* Before the clock: claiming the task's context is not the call's time. */
+	if (unlikely(p->task_ctx))
+		kstats_split_begin(p, kstats_ucall_mark(ut, r, r->depth));
 	now = kstats_probe_now();
 	if (n <= 1)
 		kstats_probe_begin_gap(p, now);
-	c = &r->stack[r->depth];
 	c->ret_sp = ret_sp;
 	c->t0 = now;
 	c->cpu = smp_processor_id();
@@ -211,21 +233,23 @@ static int kstats_uprobe_return(KSTATS_UPROBE_RET_ARGS)
 	if (i < 0)
 		goto out;
 	/* Deeper entries are dead: longjmp'd over. */
-	kstats_urec_drop(p, r, i + 1);
+	kstats_urec_drop(ut, r, i + 1);
 	c = &r->stack[i];
 	/* The registers' ip is where the call returns to. */
 	if (unlikely(p->expr)) {
 		struct kstats_call call = { .t0 = c->t0, .cpu = c->cpu };
 
 		/* The predicate's rest, the value, the key: as a kernel function's. */
-		kstats_expr_end(p, &call, &c->cx, instruction_pointer(regs),
-				regs_return_value(regs), NULL);
+		wall = kstats_expr_end(p, &call, &c->cx, instruction_pointer(regs),
+				       regs_return_value(regs), NULL);
 	} else {
 		wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs),
 					regs_return_value(regs));
 		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
 			kstats_keys_record(p, regs_return_value(regs), 0, wall);
 	}
+	if (unlikely(p->task_ctx))
+		kstats_split_end(p, kstats_ucall_mark(ut, r, i), wall);
 	r->depth = i;
 	if (!r->depth)
 		kstats_urec_release(r);
@@ -252,7 +276,7 @@ static void kstats_uprobe_task_exit(KSTATS_EXIT_PROBE_ARGS)
 		r = kstats_urec_find(ut, t->pid, false);
 		if (!r)
 			continue;
-		kstats_urec_drop(ut->p, r, 0);
+		kstats_urec_drop(ut, r, 0);
 		kstats_urec_release(r);
 	}
 	rcu_read_unlock();
@@ -356,6 +380,11 @@ int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u, 
 		return -ENOMEM;
 	ut->p = p;
 	p->up = ut;
+	if (p->task_ctx) {
+		ut->marks = kvcalloc(ARRAY_SIZE(ut->recs), sizeof(*ut->marks), GFP_KERNEL_ACCOUNT);
+		if (!ut->marks)
+			return -ENOMEM;	/* kstats_uprobe_free() takes it down */
+	}
 	err = kstats_uprobe_file(u, &ut->path, &ut->site);
 	if (!err && (p->filter & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID)))
 		err = kstats_uprobe_mm(p, &ut->mm);
@@ -399,6 +428,7 @@ void kstats_uprobe_free(struct kstats_probe *p)
 		path_put(&ut->path);
 	if (ut->mm)
 		mmdrop(ut->mm);
+	kvfree(ut->marks);
 	kvfree(ut);
 	p->up = NULL;
 }
@@ -427,7 +457,7 @@ void kstats_uprobe_free(struct kstats_probe *p)
  */
 int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 {
-	const u32 unsupported = KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF | KSTATS_TRACE_OUTLIERS;
+	const u32 unsupported = KSTATS_TRACE_OUTLIERS;
 	u32 i, roles = 0;
 	int err;
 
@@ -460,8 +490,8 @@ int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 	    roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func)
 		return -EINVAL;
 	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) ||
-	    (t->flags & unsupported) || t->budget_ppm || (t->expr && !t->func) ||
-	    !kstats_have_uprobe)
+	    (t->flags & unsupported) || t->budget_ppm ||
+	    (t->expr && !t->func) || !kstats_have_uprobe)
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -10,6 +10,7 @@ tap() { if "${@:2}"; then echo "ok - $1"; else echo "not ok - $1"; rc=1; fi; }
 tap "insmod kstats" insmod "$build/module/kstats.ko"
 python3 tests/guest/uprobe_test.py "$build" || rc=1
 python3 tests/guest/uvalue_test.py "$build" || rc=1
+python3 tests/guest/usplit_test.py "$build" || rc=1
 python3 tests/guest/usdt_test.py "$build" || rc=1
 tap "rmmod kstats right after the last untrace" rmmod kstats
 exit $rc

@@ -188,9 +188,9 @@ def glob():
     ok(rc == 0 and metric("utarget:u_leaf") is None, "untrace 'utarget:u_*': both gone", out)
     rc, out = ctl("trace", "--keep", TARGET + ":zz*")
     ok(rc == 1 and "matches no function of" in out, "trace 'utarget:zz*': no match, exit 1", out)
-    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--split")
+    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--outliers", "1ms")
     ok(rc == 2 and "not yet with a user-space function" in out,
-       "trace 'utarget:u_*' --split: refused as for one user-space function, exit 2", out)
+       "trace 'utarget:u_*' --outliers 1ms: refused as for one user-space function, exit 2", out)
     rc, out = ctl("trace", "--keep", TARGET + ":u_*", "vfs_read")
     ok(rc == 2 and "kernel and user-space functions" in out,
        "a user-space pattern and a kernel function in one command: refused, exit 2", out)
@@ -381,7 +381,7 @@ def abi_refusals():
              errno.EINVAL),
             ("nr_uprobes 0", dict(fd=fd, offset=off, nr=0), errno.EINVAL),
             ("nr_uprobes 2", dict(fd=fd, offset=off, nr=2), errno.EOPNOTSUPP),
-            ("KSTATS_TRACE_SPLIT", dict(fd=fd, offset=off, flags=1 << 5), errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_SPLIT: accepted", dict(fd=fd, offset=off, flags=1 << 5), 0),
             ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4, outlier_ns=10**6),
              errno.EOPNOTSUPP),
             ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),

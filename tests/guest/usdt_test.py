@@ -108,6 +108,9 @@ def oracle():
         tids = t.ask("go %d %s" % (n, d))
         rc, out = ctl("trace", "--keep", "u.ta", "--tid", tids[1], "--start", START, "--end", END)
         ok(rc == 0, "trace u.ta --tid (thread usdt-a)", out)
+        rc, out = ctl("trace", "--keep", "u.split", "--split", "--pid", str(t.p.pid),
+                      "--start", START, "--end", END)
+        ok(rc == 0, "trace u.split --split", out)
         got = t.ask("run")
         ok(got == ["go", str(2 * n), str(2 * n)], "two threads ran %d sections each, every "
            "one with its start semaphore on" % n, got)
@@ -120,6 +123,7 @@ def oracle():
            "--tid: thread usdt-a's own %d sections exactly" % n,
            ta and "hits %d misses %d" % (ta["trace"]["hits"], ta["trace"]["misses"]))
         ctl("untrace", "u.ta")
+        split_parts(n)
         if bt is None:
             ok(True, "# SKIP bpftrace: " + why)
         else:
@@ -145,6 +149,23 @@ def oracle():
     ok(rc == 0, "untrace u.sec", out)
     ok(t.ask("sem") == ["sem", "0", "0"], "untraced again, the semaphores read 0")
     ok(t.quit() == 0, "the program ran on untouched")
+
+
+def split_parts(n):
+    """--split: every section in ONCPU, RUNQ and BLOCKED, summing to its wall
+    time (their sums: 0.1 %); one section in five sleeps, so BLOCKED > 0."""
+    m = {p: metric(p + "u.split") for p in ("", "ONCPU-", "RUNQ-", "BLOCKED-")}
+    if ok(all(m.values()), "u.split: its metrics exist"):
+        counts = [m[p]["count"] for p in ("ONCPU-", "RUNQ-", "BLOCKED-")]
+        ok(m[""]["count"] == 2 * n and counts == [2 * n] * 3,
+           "--split: every section in ONCPU, RUNQ and BLOCKED (%d; %s)" % (2 * n, counts))
+        total = sum(m[p]["sum"] for p in ("ONCPU-", "RUNQ-", "BLOCKED-"))
+        ok(abs(total - m[""]["sum"]) <= m[""]["sum"] * 0.001 + 1000,
+           "--split: ONCPU + RUNQ + BLOCKED = wall time (%d vs %d ns)" % (total, m[""]["sum"]))
+        ok(m["BLOCKED-"]["sum"] > 0 and m["ONCPU-"]["sum"] > 0,
+           "--split: sections asleep and on a CPU (BLOCKED %d ns, ONCPU %d ns)" %
+           (m["BLOCKED-"]["sum"], m["ONCPU-"]["sum"]))
+    ctl("untrace", "u.split")
 
 
 def only_pid():

@@ -18,6 +18,15 @@
  *       "v r" per call (r what it returned)
  *   utarget wait           prints "waiting", waits for a line on stdin, then
  *       calls u_leaf(0) once and prints "called"
+ *   utarget split N        waits for a line on stdin, then calls N times each
+ *       u_nap (sleeps 2 ms), u_busy (spins 300 us) and u_outer (spins 50 us
+ *       and calls u_inner, which spins 100 us, twice), and prints per
+ *       function its calls, their summed wall time (CLOCK_MONOTONIC) and
+ *       CPU time (CLOCK_THREAD_CPUTIME_ID: the kernel's sum_exec_runtime)
+ *       inside them: "u_nap N WALL CPU" a line (usplit_test.py's oracle);
+ *       and "control N WALL CPU", N windows with nothing in them: the CPU
+ *       clock is read by a syscall, part of which falls inside the wall
+ *       window but outside the CPU window
  */
 #include <setjmp.h>
 #include <stdint.h>
@@ -107,6 +116,96 @@ NOT_OPTIMIZED void u_block(void)
 		pause();
 }
 
+/* usplit_test.py's: each call's wall and CPU time, summed per function. */
+struct spent {
+	uint64_t n, wall, cpu;
+};
+static struct spent nap_spent, busy_spent, outer_spent, inner_spent, control_spent;
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void spent(struct spent *s, uint64_t t0, uint64_t c0)
+{
+	uint64_t c1 = cpu_ns(), t1 = now_ns();
+
+	s->n++;
+	s->wall += t1 - t0;
+	s->cpu += c1 - c0;
+}
+
+NOT_OPTIMIZED void u_nap(void)
+{
+	uint64_t t0 = now_ns(), c0 = cpu_ns();
+	struct timespec ts = { 0, 2000000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts))
+		;
+	spent(&nap_spent, t0, c0);
+}
+
+NOT_OPTIMIZED void u_busy(void)
+{
+	uint64_t t0 = now_ns(), c0 = cpu_ns();
+
+	spin_ns(300000);
+	spent(&busy_spent, t0, c0);
+}
+
+NOT_OPTIMIZED void u_inner(void)
+{
+	uint64_t t0 = now_ns(), c0 = cpu_ns();
+
+	spin_ns(100000);
+	spent(&inner_spent, t0, c0);
+}
+
+NOT_OPTIMIZED void u_outer(void)
+{
+	uint64_t t0 = now_ns(), c0 = cpu_ns();
+
+	spin_ns(50000);
+	u_inner();
+	u_inner();
+	spent(&outer_spent, t0, c0);
+}
+
+static int split_run(unsigned int n)
+{
+	const struct {
+		const char *name;
+		const struct spent *s;
+	} out[] = {
+		{ "u_nap", &nap_spent }, { "u_busy", &busy_spent },
+		{ "u_outer", &outer_spent }, { "u_inner", &inner_spent },
+		{ "control", &control_spent },
+	};
+	uint64_t t0, c0;
+	char line[64];
+	unsigned int i;
+
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (i = 0; i < n; i++) {
+		u_nap();
+		u_busy();
+		u_outer();
+		/* The measurement alone: its wall less its CPU time is what it adds. */
+		t0 = now_ns();
+		c0 = cpu_ns();
+		spent(&control_spent, t0, c0);
+	}
+	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
+		printf("%s %llu %llu %llu\n", out[i].name, (unsigned long long)out[i].s->n,
+		       (unsigned long long)out[i].s->wall, (unsigned long long)out[i].s->cpu);
+	return 0;
+}
+
 static int save(const char *dir, const char *name, const struct own *o)
 {
 	char path[4096];
@@ -194,7 +293,9 @@ int main(int argc, char **argv)
 		return vals(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "wait"))
 		return wait_then_call();
+	if (argc == 3 && !strcmp(argv[1], "split"))
+		return split_run(atoi(argv[2]));
 	fprintf(stderr, "usage: utarget run LEAF REC DEPTH JUMPY OUTDIR | loop S | block | "
-		"vals N | wait\n");
+		"vals N | wait | split N\n");
 	return 2;
 }

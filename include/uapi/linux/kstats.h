@@ -94,6 +94,7 @@
 #define KSTATS_FEAT_COMM_KEY	(1ULL << 18)	/* KSTATS_KEY_COMM */
 #define KSTATS_FEAT_MATCHED	(1ULL << 19)	/* TRACE's KSTATS_TRACE_MATCHED */
 #define KSTATS_FEAT_STACK_KEY	(1ULL << 20)	/* KSTATS_KEY_STACK, SNAPSHOT's frames */
+#define KSTATS_FEAT_UPROBE_SPLIT (1ULL << 21)	/* KSTATS_TRACE_SPLIT, _SELF: user functions too */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
