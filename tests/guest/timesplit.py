@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """trace --split in a VM: where each call's time went, against the kernel.
 
-  timesplit.py KSTATSCTL MECHANISM
+  timesplit.py KSTATSCTL MECHANISM HOG   (HOG: the lane's tests/guest/hog.c)
 
 Needs kstats and kstats_target loaded. Prints TAP lines; exits 1 on a failure.
 For each case a trace of a target function with --split, one known workload
@@ -31,13 +31,17 @@ written to the target's ctl, then the four metrics read with show -j:
     calls (a real loss would be in every run, a stall is by chance: up to
     3 runs, one within the bound decides). Runs on every kernel (no
     CONFIG_SCHED_INFO needed);
-  - 5 ms busy calls x 100, one writer pinned beside the hog: the sum of RUNQ against the change of
-    the writer's run_delay (field 2). The writer also waits outside the
-    calls (its wakeup, the way back to block), so RUNQ <= run_delay, short
-    of it by at most what a few of those waits take beside the hog: 20 ms,
-    plus 2 % (the emulated CPU's stalls stretch the hog's 2 ms); those
-    waits land outside the calls by chance, so up to 3 runs, one within
-    the bound decides;
+  - 5 ms busy calls x 100, one writer pinned beside the hog: the sum of
+    RUNQ against the writer's run_delay inside the calls (the target sums
+    it), short of it by at most the hog's own wakeup latencies (the
+    scheduler dates a preempted task's wait from its waker's clock update)
+    + 2 ms + 1 %, and not above it by 2 ms + 2 %; and against the change
+    of run_delay (field 2) across the write: the writer also waits outside
+    the calls (its wakeup, the way back to block), so RUNQ <= run_delay,
+    short of it by at most what a few of those waits take beside the hog:
+    20 ms, plus 2 % (the emulated CPU's stalls stretch the hog's 2 ms),
+    judged but on PREEMPT_RT; those waits land outside the calls by
+    chance, so up to 3 runs, one within the bounds decides;
   - sigstale 1000 x 20 (ktarget_sigstale: schedule() in TASK_INTERRUPTIBLE
     with a handled SIGUSR1 pending, so the task never leaves its runqueue)
     pinned beside a spinning shell: BLOCKED exactly 0, RUNQ > 0 (Debian's
@@ -53,7 +57,7 @@ import subprocess
 import sys
 import time
 
-KSTATSCTL, MECH = sys.argv[1], sys.argv[2]
+KSTATSCTL, MECH, HOG = sys.argv[1], sys.argv[2], sys.argv[3]
 CTL = "/sys/kernel/debug/kstats_target/ctl"
 PARTS = ("ONCPU", "RUNQ", "BLOCKED")
 failed = False
@@ -108,16 +112,20 @@ def schedstat(pid):
 
 
 def start_hog(cpu):
-    """A SCHED_FIFO task on CPU that spins 2 ms and sleeps 2 ms, running."""
-    hog = subprocess.Popen(["chrt", "-f", "50", "taskset", "-c", cpu, "python3", "-c",
-                            "import sys, time\n"
-                            "print('spinning', flush=True)\n"
-                            "while True:\n"
-                            "    t = time.monotonic()\n"
-                            "    while time.monotonic() - t < 0.002: pass\n"
-                            "    time.sleep(0.002)\n"], stdout=subprocess.PIPE, text=True)
+    """A SCHED_FIFO task on CPU that spins 2 ms and sleeps 2 ms, running
+    (tests/guest/hog.c: it sums how late it runs after each sleep's
+    deadline, which stop_hog() reads)."""
+    hog = subprocess.Popen(["chrt", "-f", "50", "taskset", "-c", cpu, HOG],
+                           stdout=subprocess.PIPE, text=True)
     hog.stdout.readline()  # it runs: the calls will meet it
     return hog
+
+
+def stop_hog(hog):
+    """Stops the hog: the ns it ran late after its sleeps, summed, or None."""
+    hog.terminate()
+    out = hog.communicate(timeout=60)[0].split()
+    return int(out[1]) if hog.returncode == 0 and len(out) == 3 else None
 
 
 def blocked_in_pipe(pid):
@@ -232,11 +240,10 @@ def runq_run():
         got = show(name)
         inside = int(open("/sys/kernel/debug/kstats_target/busy_run_delay").read())
     finally:
-        hog.kill()
-        hog.wait()
+        late = stop_hog(hog)
         kstatsctl("untrace", name)
         os.unlink(fifo)
-    return ok, got["RUNQ-" + name][1], after[1] - before[1], inside
+    return ok, got["RUNQ-" + name][1], after[1] - before[1], inside, late
 
 
 def runq_vs_schedstat():
@@ -245,17 +252,26 @@ def runq_vs_schedstat():
     own count of the same waits: the target reads the writer's schedstat
     run_delay just before and just after each call and sums the changes.
     Those windows hold the traced ones and a few instructions more, where
-    the probes run with preemption off. RUNQ above that sum by more than
-    2 ms + 2 % is wrong on any kernel (the two clock a wait a few us apart,
-    the runqueue's clock at enqueue and arrival, kstats' at the switches;
-    100 to 200 waits; 1.4 % above seen once on 6.12-rt). Short of it:
-    across the whole write (its waits outside the calls too, the hog
-    preempting it there by chance) by at most 20 ms + 2 %, judged but on
-    PREEMPT_RT, where RUNQ comes 1 to 5 % short of the sum inside the
-    calls (0.3 to 4 % on the other lanes too), not explained yet:
-    reported there as a TODO. A preemption in the few instructions between
-    a window's edges is a wait one counts and the other does not, and the
-    hog's timing is chance: one run of 3 within the bounds decides.
+    the probes run with preemption off. The two clock a wait differently:
+    kstats from the switch out to the switch in; the scheduler from the
+    runqueue's clock at the switch in back to its clock when the writer
+    was queued, which for a preemption is the waker's: wakeup_preempt()
+    asks __schedule() to skip its clock update (rq_clock_skip_update), so
+    sched_info_depart() stamps the wait with the hog's wakeup, while the
+    writer still runs until it is switched out. So RUNQ is short of the
+    sum by at most the hog's wakeup latencies, which the hog measures
+    itself (how late it runs after each sleep's deadline: an upper bound,
+    which also holds the timer's delivery: under TCG a ms or so a sleep,
+    so there the bound only catches a gross loss; on hardware it is us),
+    + 2 ms + 1 %; and RUNQ above the sum by more than
+    2 ms + 2 % is wrong (the two clock a wait a few us apart at the other
+    end; 1.4 % above seen once on 6.12-rt). Both judged on every kernel.
+    Across the whole write (its waits outside the calls too, the hog
+    preempting it there by chance) RUNQ is short by at most 20 ms + 2 %,
+    judged but on PREEMPT_RT (44 to 70 ms short there). A preemption in the
+    few instructions between a window's edges is a wait one counts and the
+    other does not, and the hog's timing is chance: one run of 3 within
+    the bounds decides.
     """
     if not os.path.exists("/proc/self/schedstat"):
         print("ok - # SKIP RUNQ vs schedstat: no /proc/PID/schedstat "
@@ -264,23 +280,20 @@ def runq_vs_schedstat():
     rt = "PREEMPT_RT" in os.uname().version
     runs = []
     for _ in range(3):
-        blocked, runq, delay_ns, inside = runq_run()
-        runs.append("RUNQ %.0f ns, run_delay %d ns inside the calls, %d ns across the write"
-                    % (runq, inside, delay_ns))
+        blocked, runq, delay_ns, inside, late = runq_run()
+        runs.append("RUNQ %.0f ns, run_delay %d ns inside the calls, %d ns across the write, "
+                    "the hog %s ns late" % (runq, inside, delay_ns, late))
         above = runq > inside + 2e6 + 0.02 * inside
+        short_inside = late is None or inside - runq > late + 2e6 + 0.01 * inside
         short = delay_ns - runq > 20e6 + 0.02 * delay_ns
-        if not blocked or runq <= 0 or above or rt or not short:
+        if not blocked or runq <= 0 or (not above and not short_inside and (rt or not short)):
             break
-    tap(blocked and runq > 0 and not above and (rt or not short),
+    tap(blocked and runq > 0 and not above and not short_inside and (rt or not short),
         "RUNQ sum %.0f ns vs the writer's schedstat run_delay %d ns inside the calls (not "
-        "above by 2 ms + 2 %%) and %d ns across the write (%s, in one of 3 runs: %s)"
-        % (runq, inside, delay_ns, "not judged: PREEMPT_RT" if rt else
+        "above by 2 ms + 2 %%, not short by more than the hog's wakeup latencies %s ns "
+        "+ 2 ms + 1 %%) and %d ns across the write (%s, in one of 3 runs: %s)"
+        % (runq, inside, late, delay_ns, "not judged: PREEMPT_RT" if rt else
            "not short by 20 ms + 2 %", "; ".join(runs)))
-    if rt:
-        print("%s - RUNQ %.1f %% short of run_delay inside the calls on PREEMPT_RT # TODO "
-              "not explained yet [%s]" % ("not ok" if inside - runq > 2e6 + 0.01 * inside
-                                          else "ok", 100.0 * (inside - runq) / max(inside, 1),
-                                          MECH))
 
 
 def sigstale(cpu):

@@ -91,7 +91,7 @@ K_=$build/../../cli/kstatsctl
 if $K_ --no-autoload info | grep -q '^features .* split'; then
 	for m in $($K_ --no-autoload -j info | python3 -c 'import json, sys
 print(" ".join(m for m in json.load(sys.stdin)["module"]["mechanisms"] if m in ("fprobe", "kretprobe")))'); do
-		python3 tests/guest/timesplit.py "$K_" "$m" || rc=1
+		python3 tests/guest/timesplit.py "$K_" "$m" "$build/hog" || rc=1
 	done
 else
 	tap "--split on a kernel without it: a clear error, nothing attached" sh -c \
