@@ -107,6 +107,8 @@ void fmt_outliers_json(struct json *j, const char *name, const struct ks_outl *o
 		}
 		json_kbool(j, "truncated", e->flags & KSTATS_OUTLIER_TRUNCATED);
 		json_kbool(j, "task", !(e->flags & KSTATS_OUTLIER_NOTASK));
+		if (e->flags & KSTATS_OUTLIER_USER)
+			json_kbool(j, "user", true);
 		json_ku64(j, "nr_frames", e->nr_frames);
 		json_key(j, "stack");
 		json_arr(j);

@@ -63,6 +63,8 @@ void ks_ksyms_load(struct ks_ksyms *k)
 	qsort(k->v, k->nr, sizeof(*k->v), ksym_cmp);
 }
 
+char *(*ks_uaddr_namer)(char *buf, size_t len, long pid, uint64_t addr);
+
 void ks_ksyms_free(struct ks_ksyms *k)
 {
 	size_t i;

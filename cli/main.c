@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kstatsctl.h"
+#include "outliers.h"
 #include "device.h"
 #include "hdr.h"
 #include "json.h"
@@ -483,6 +484,7 @@ int main(int argc, char **argv)
 	int rc, done;
 
 	setup_color();
+	ks_uaddr_namer = ks_uaddr_name;	/* user frames: libelf, here only */
 	hide_global_options();
 	prescan_json(argc, argv);
 	build_main_doc();

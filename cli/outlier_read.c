@@ -74,6 +74,7 @@ void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
 {
 	char sym[600];
 	uint32_t i, f;
+	bool kernel;
 
 	memset(ol, 0, sizeof(*ol));
 	ol->o = *o;
@@ -82,9 +83,12 @@ void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
 	ol->withheld = o->out_flags & KSTATS_OUTLIERS_NOADDR;
 	if (ol->withheld)
 		snprintf(ol->note, sizeof(ol->note), "%s", noaddr_reason);
-	if (nr && !ol->withheld && !k->loaded)
+	/* User code's frames are named through their process, not kallsyms. */
+	for (i = 0, kernel = false; i < nr; i++)
+		kernel |= !(e[i].flags & KSTATS_OUTLIER_USER);
+	if (kernel && !ol->withheld && !k->loaded)
 		ks_ksyms_load(k);
-	if (nr && !ol->withheld && k->hidden) {
+	if (kernel && !ol->withheld && k->hidden) {
 		ol->withheld = file;
 		snprintf(ol->note, sizeof(ol->note), "%s",
 			 file ? hidden_file_reason : hidden_reason);
@@ -111,7 +115,10 @@ void ks_outl_from_module(struct ks_outl *ol, const struct kstats_outliers *o,
 		if (ol->withheld || (e[i].flags & KSTATS_OUTLIER_NOADDR))
 			continue;
 		for (f = 0; f < x->nr_frames; f++) {
-			const char *s = ks_ksym_name(sym, sizeof(sym), k, e[i].frames[f]);
+			const char *s = !(e[i].flags & KSTATS_OUTLIER_USER) ?
+					ks_ksym_name(sym, sizeof(sym), k, e[i].frames[f]) :
+					ks_uaddr_namer ? ks_uaddr_namer(sym, sizeof(sym), e[i].tgid,
+									e[i].frames[f]) : NULL;
 
 			if (!s && file)
 				s = "[unknown]";

@@ -32,6 +32,14 @@ void ks_ksyms_load(struct ks_ksyms *k);
 void ks_ksyms_free(struct ks_ksyms *k);
 /* "func+0xoff [module]", or NULL when no symbol holds @addr. */
 char *ks_ksym_name(char *buf, size_t len, const struct ks_ksyms *k, uint64_t addr);
+/*
+ * A user address of process @pid: "func+0xoff [file]" through its mappings
+ * and the file's symbols (usym_addr.c, libelf), or NULL. The code shared
+ * with the tests reaches it through ks_uaddr_namer, which kstatsctl sets
+ * (main.c); NULL: user frames are not named.
+ */
+char *ks_uaddr_name(char *buf, size_t len, long pid, uint64_t addr);
+extern char *(*ks_uaddr_namer)(char *buf, size_t len, long pid, uint64_t addr);
 
 /*
  * A trace's outliers as 'outliers' prints them, from the module

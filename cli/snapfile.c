@@ -9,7 +9,7 @@
  * from the start of the file (header) or of the record.
  *
  * Header (format version 8; kstatsctl writes 8 when a stack key keeps its
- * frames (snapfile_stack.c), else 7 when an outlier entry keeps a return
+ * frames (snapfile_stack.c) or an outlier entry is user code's, else 7 when an outlier entry keeps a return
  * value (snapfile_outl.c), else 6 when a key's metric holds a traced value,
  * 5 when a record is else a key's metric, else 4, and reads 1 to 8):
  *     0  u8[8]  magic "KSTATSNP"
@@ -35,7 +35,7 @@
  *        is text.c's business.
  *
  * Version 7 is 8 without a stack key's frames (bit 3 of a record's
- * outlier flags). Version 5 is 6 without a key's metric of values (kind KSTATS_KIND_KEY with
+ * outlier flags) and outlier entries of user code (their flag 16). Version 5 is 6 without a key's metric of values (kind KSTATS_KIND_KEY with
  * KSTATS_METRIC_VALUE: trace --value --by), which a reader of version 5
  * would show as nanoseconds; the layout is the same.
  * Version 4 is 5 without keyed names (a record's name is never a key's
@@ -673,9 +673,9 @@ int ks_snapfile_write(FILE *f, const struct ks_set *set, bool swap)
 		if (strchr(m->name, '{') && (m->flags & KSTATS_METRIC_VALUE) &&
 		    version < SNAP_VERSION_VALUE_KEYS)
 			version = SNAP_VERSION_VALUE_KEYS;
-		if (ks_snap_outl_retval(m) && version < SNAP_VERSION_RETVAL)
+		if (ks_snap_outl_has(m, KSTATS_OUTLIER_RETVAL) && version < SNAP_VERSION_RETVAL)
 			version = SNAP_VERSION_RETVAL;
-		if (slen)
+		if (slen || ks_snap_outl_has(m, KSTATS_OUTLIER_USER))
 			version = SNAP_VERSION_STACK;
 		set16(&w, ver_at, version);
 		ks_snap_put_field(&w, m->name, KSTATS_NAME_LEN);

@@ -14,6 +14,7 @@
 #define SNAP_OUTL_AT	208	/* a record's outlier block (format 3 on) */
 #define SNAP_VERSION_RETVAL 7	/* outlier entries with a return value */
 #define SNAP_VERSION_STACK 8	/* a stack key's frames */
+#define SNAP_VERSION_USER 8	/* outlier entries of user code */
 
 struct rd {
 	const uint8_t *p;
@@ -130,7 +131,7 @@ int ks_snap_stack_parse(const struct rd *r, size_t off, size_t len, struct ks_me
 /* The length of @m's frames block as ks_snap_stack_write writes it (0: none). */
 size_t ks_snap_stack_len(const struct ks_metric *m);
 void ks_snap_stack_write(struct wr *w, const struct ks_metric *m);
-/* Whether @m's written entries keep a return value (format 7). */
-bool ks_snap_outl_retval(const struct ks_metric *m);
+/* Whether one of @m's written entries has @flag (RETVAL: format 7; USER: 8). */
+bool ks_snap_outl_has(const struct ks_metric *m, uint32_t flag);
 
 #endif /* KS_SNAPFILE_IO_H */

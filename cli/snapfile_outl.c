@@ -17,7 +17,9 @@
  *               + 8 with a return value
  *     4  u32    flags (KSTATS_OUTLIER_*: bit 0, the stack is the caller
  *               alone; 1, no addresses; 2, the call ended outside a task;
- *               3, a return value follows the frames: format 7 only)
+ *               3, a return value follows the frames: format 7 on;
+ *               4, user code's: its one frame, where the call returns
+ *               to, named in its process: format 8 on)
  *     8  u64    seq: 1 for the trace's first outlier; ascending
  *    16  u64    end of the call, CLOCK_MONOTONIC ns
  *    24  s64    the same as CLOCK_REALTIME ns
@@ -52,7 +54,7 @@
 #define OUTL_ENTRY_LEN	80	/* an entry without its frames */
 #define OUTL_STR_MAX	255	/* a frame, the note */
 #define OUTL_FLAGS	(KSTATS_OUTLIER_TRUNCATED | KSTATS_OUTLIER_NOADDR | \
-			 KSTATS_OUTLIER_NOTASK | KSTATS_OUTLIER_RETVAL)
+			 KSTATS_OUTLIER_NOTASK | KSTATS_OUTLIER_RETVAL | KSTATS_OUTLIER_USER)
 
 static size_t up8(size_t n)
 {
@@ -90,6 +92,11 @@ static size_t parse_entry(const struct rd *r, size_t off, size_t len,
 	if ((e->flags & KSTATS_OUTLIER_RETVAL) && r->version < SNAP_VERSION_RETVAL) {
 		*why = "an outlier entry with a return value in a file of format 6 or "
 		       "before (format 7's)";
+		return 0;
+	}
+	if ((e->flags & KSTATS_OUTLIER_USER) && r->version < SNAP_VERSION_USER) {
+		*why = "an outlier entry of user code in a file of format 7 or before "
+		       "(format 8's)";
 		return 0;
 	}
 	if ((e->flags & ~OUTL_FLAGS) || !e->seq ||
@@ -237,7 +244,7 @@ static bool writable(const struct ks_metric *m, const struct ks_outl *ol)
 	return true;
 }
 
-bool ks_snap_outl_retval(const struct ks_metric *m)
+bool ks_snap_outl_has(const struct ks_metric *m, uint32_t flag)
 {
 	const struct ks_outl *ol = m->outl_entries;
 	uint32_t i;
@@ -245,7 +252,7 @@ bool ks_snap_outl_retval(const struct ks_metric *m)
 	if (!writable(m, ol))
 		return false;
 	for (i = 0; i < ol->nr; i++)
-		if (ol->e[i].flags & KSTATS_OUTLIER_RETVAL)
+		if (ol->e[i].flags & flag)
 			return true;
 	return false;
 }

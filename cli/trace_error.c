@@ -156,6 +156,11 @@ static int trace_user_error(int err, int fd, const char *func, const struct ks_t
 			       "lists 'uprobe' in 'kstatsctl info'", "tracing %s: this "
 			       "kernel or kstats module cannot trace user-space "
 			       "functions", func);
+	if (err == EOPNOTSUPP && a->outliers && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_UPROBE_OUTLIERS))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'uprobe-outliers' where a "
+			       "kstats module can; a newer one can", "tracing %s --outliers: "
+			       "this kstats module keeps no outliers of user code", func);
 	if (err == EOPNOTSUPP && (a->split || a->self) && !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_UPROBE_SPLIT))
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'uprobe-split' where a "

@@ -176,9 +176,21 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 		e->flags |= KSTATS_OUTLIER_RETVAL;
 	}
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(e->frames[0]));
-	e->nr_frames = kstats_stack_capture((unsigned long *)e->frames, ret, &truncated);
-	if (truncated)
-		e->flags |= KSTATS_OUTLIER_TRUNCATED;
+	if (p->mech == KSTATS_MECH_UPROBE) {
+		/*
+		 * User code: where the call returns to, the one frame known
+		 * (the kernel's stack here is the breakpoint's, and it exports
+		 * no user unwinder); a section has none.
+		 */
+		memset(e->frames, 0, sizeof(e->frames));
+		e->frames[0] = ret;
+		e->nr_frames = !!ret;
+		e->flags |= KSTATS_OUTLIER_USER | (ret ? KSTATS_OUTLIER_TRUNCATED : 0);
+	} else {
+		e->nr_frames = kstats_stack_capture((unsigned long *)e->frames, ret, &truncated);
+		if (truncated)
+			e->flags |= KSTATS_OUTLIER_TRUNCATED;
+	}
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
 }

@@ -457,7 +457,6 @@ void kstats_uprobe_free(struct kstats_probe *p)
  */
 int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 {
-	const u32 unsupported = KSTATS_TRACE_OUTLIERS;
 	u32 i, roles = 0;
 	int err;
 
@@ -490,7 +489,7 @@ int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 	    roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func)
 		return -EINVAL;
 	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) ||
-	    (t->flags & unsupported) || t->budget_ppm ||
+	    t->budget_ppm ||
 	    (t->expr && !t->func) || !kstats_have_uprobe)
 		return -EOPNOTSUPP;
 	return 0;

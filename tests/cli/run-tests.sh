@@ -136,6 +136,8 @@ check "trace BINARY:SYMBOL and usdt:BINARY:PROVIDER:NAME: file offsets as readel
 	--prelinked "$cli/build/usym_prelinked" "$cli/build/usym_nopie" \
 	"$cli/build/usym_pie" "$cli/build/usym_nopie" \
 	"$cli/build/usym_lib.so" "$cli/build/usym_stripped"
+check "user outliers' frames: addresses in libc functions of a live process named as glibc's dladdr() names them" \
+	"$cli/build/check_usym" --addr
 check "version-4 files hold their length and CRC-32C" "$py" validate.py crc "${v2[@]}"
 check "the version-2 and 3 files hold their length and CRC-32C" "$py" validate.py crc \
 	data/basic-v2.ksnap data/basic-v3.ksnap data/later-v3.ksnap

@@ -163,6 +163,48 @@ def oracle():
         untrace("u.leaf", "u.rec", "u.jumpy")
 
 
+def user_outliers():
+    """--outliers on a user-space function: every call the program itself
+    timed at or above the threshold is kept (kstats' window encloses its
+    own), none below it, each with one frame: where the call returns to,
+    named through the process (utarget's run()); a snapshot file keeps the
+    names."""
+    leaf, threshold = 100, 90000
+    with tempfile.TemporaryDirectory() as outdir:
+        # Alive after its calls (hold): its mappings name the frames.
+        p = subprocess.Popen([TARGET, "run", str(leaf), "0", "1", "0", outdir, "hold"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        if not trace("u.ol", "u_leaf", "--pid", str(p.pid), "--outliers", "90us",
+                     "--outlier-rate", "1000000"):
+            p.kill()
+            return
+        p.stdin.write("go\n")
+        p.stdin.flush()
+        p.stdout.readline()
+        own = [int(x) for x in open(outdir + "/leaf").read().split()]
+        rc, out = ctl("-j", "outliers", "u.ol")
+        doc = json.loads(out) if rc == 0 else {}
+        entries = doc.get("outliers", [])
+        above = sum(1 for o in own if o >= threshold)
+        ok(rc == 0 and doc["captured"] == len(entries) and doc["ratelimited"] == 0 and
+           above <= len(entries) <= leaf and all(e["duration"] >= threshold for e in entries),
+           "--outliers 90us: the %d calls the program timed at 90 us or more are kept, and "
+           "none under 90 us (%d kept)" % (above, len(entries)), out[:600])
+        names = {e["stack"][0].split("+")[0] + " " + e["stack"][0].split(" ")[-1]
+                 for e in entries if e.get("user") and e["nr_frames"] == 1 and e["truncated"]}
+        ok(entries and names == {"run [utarget]"} and all(e["user"] for e in entries),
+           "each kept call has one frame, where it returns to: run+0x.. [utarget], named "
+           "through the process", names)
+        with tempfile.NamedTemporaryFile(suffix=".ksnap") as f:
+            rc, out = ctl("snapshot", "u.ol", "-o", f.name)
+            rc2, out2 = ctl("-j", "outliers", "-i", f.name, "u.ol")
+            kept = json.loads(out2).get("outliers", []) if rc == 0 and rc2 == 0 else []
+            ok([e["stack"] for e in kept] == [e["stack"] for e in entries],
+               "snapshot -o F; outliers -i F: the same frames, named", out + out2[:300])
+        p.communicate("done\n", timeout=60)
+        untrace("u.ol")
+
+
 def glob():
     """BINARY:GLOB: a trace per matching function, each counting exactly."""
     leaf, rec, depth = 50, 10, 4
@@ -188,9 +230,9 @@ def glob():
     ok(rc == 0 and metric("utarget:u_leaf") is None, "untrace 'utarget:u_*': both gone", out)
     rc, out = ctl("trace", "--keep", TARGET + ":zz*")
     ok(rc == 1 and "matches no function of" in out, "trace 'utarget:zz*': no match, exit 1", out)
-    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--outliers", "1ms")
+    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--budget", "1%")
     ok(rc == 2 and "not yet with a user-space function" in out,
-       "trace 'utarget:u_*' --outliers 1ms: refused as for one user-space function, exit 2", out)
+       "trace 'utarget:u_*' --budget 1%: refused as for one user-space function, exit 2", out)
     rc, out = ctl("trace", "--keep", TARGET + ":u_*", "vfs_read")
     ok(rc == 2 and "kernel and user-space functions" in out,
        "a user-space pattern and a kernel function in one command: refused, exit 2", out)
@@ -382,8 +424,8 @@ def abi_refusals():
             ("nr_uprobes 0", dict(fd=fd, offset=off, nr=0), errno.EINVAL),
             ("nr_uprobes 2", dict(fd=fd, offset=off, nr=2), errno.EOPNOTSUPP),
             ("KSTATS_TRACE_SPLIT: accepted", dict(fd=fd, offset=off, flags=1 << 5), 0),
-            ("KSTATS_TRACE_OUTLIERS", dict(fd=fd, offset=off, flags=1 << 4, outlier_ns=10**6),
-             errno.EOPNOTSUPP),
+            ("KSTATS_TRACE_OUTLIERS: accepted", dict(fd=fd, offset=off, flags=1 << 4,
+                                                      outlier_ns=10**6), 0),
             ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
             ("an expr reading user memory", dict(fd=fd, offset=off, expr=(1, 0, 1, 8)),
              errno.EOPNOTSUPP),
@@ -439,6 +481,7 @@ rc, out = ctl("-j", "info")
 if not ok(rc == 0 and "uprobe" in out, "kstatsctl info lists the uprobe mechanism", out):
     sys.exit(1)
 oracle()
+user_outliers()
 glob()
 only_pid()
 exit_inside()

@@ -19,6 +19,7 @@ inside a section leaves nothing. Usage: usdt_test.py BUILD_DIR
 import ctypes
 import errno
 import fcntl
+import json
 import os
 import struct
 import subprocess
@@ -111,6 +112,9 @@ def oracle():
         rc, out = ctl("trace", "--keep", "u.split", "--split", "--pid", str(t.p.pid),
                       "--start", START, "--end", END)
         ok(rc == 0, "trace u.split --split", out)
+        rc, out = ctl("trace", "--keep", "u.ol", "--outliers", "60us", "--outlier-rate",
+                      "1000000", "--pid", str(t.p.pid), "--start", START, "--end", END)
+        ok(rc == 0, "trace u.ol --outliers 60us", out)
         got = t.ask("run")
         ok(got == ["go", str(2 * n), str(2 * n)], "two threads ran %d sections each, every "
            "one with its start semaphore on" % n, got)
@@ -139,6 +143,7 @@ def oracle():
            "inside a section count nowhere", m and "hits %d misses %d"
            % (m["trace"]["hits"], m["trace"]["misses"]))
         own = sorted(int(x) for x in open(d + "/own").read().split())
+        section_outliers(own)
         got = samples(m) if m else []
         if ok(len(got) == len(own), "a sample per section (%d, own %d)" % (len(got), len(own))):
             off = [(o, lo, hi) for o, (lo, hi) in zip(own, got) if not (lo - BOUND <= o < hi)]
@@ -166,6 +171,22 @@ def split_parts(n):
            "--split: sections asleep and on a CPU (BLOCKED %d ns, ONCPU %d ns)" %
            (m["BLOCKED-"]["sum"], m["ONCPU-"]["sum"]))
     ctl("untrace", "u.split")
+
+
+def section_outliers(own):
+    """--outliers 60us (all the sections, the edge cases' too): every one
+    the program timed (@own) at 60 us or more is kept, none under it, each
+    user code's and without a frame (a section ends at a probe, not a
+    return)."""
+    rc, out = ctl("-j", "outliers", "u.ol")
+    doc = json.loads(out) if rc == 0 else {}
+    e = doc.get("outliers", [])
+    above = sum(1 for o in own if o >= 60000)
+    ok(rc == 0 and doc["ratelimited"] == 0 and above <= len(e) <= len(own) and
+       all(x["duration"] >= 60000 and x.get("user") and x["nr_frames"] == 0 for x in e),
+       "--outliers 60us: the %d sections the program timed at 60 us or more kept, none under "
+       "(%d kept), each user code's, no frame" % (above, len(e)), out[:600])
+    ctl("untrace", "u.ol")
 
 
 def only_pid():

@@ -8,9 +8,10 @@
  *   u_val(v, w)  returns 3 * v - 100: its arguments and return value are
  *                the values uvalue_test.py records.
  * Usage:
- *   utarget run LEAF REC DEPTH JUMPY OUTDIR   waits for a line on stdin, makes
- *       the calls, writes OUTDIR/{leaf,rec,jumpy} (a duration in ns a line,
- *       returned calls only) and prints "leaf N rec N jumpy N longjmps N"
+ *   utarget run LEAF REC DEPTH JUMPY OUTDIR [hold]   waits for a line on
+ *       stdin, makes the calls, writes OUTDIR/{leaf,rec,jumpy} (a duration in
+ *       ns a line, returned calls only) and prints "leaf N rec N jumpy N
+ *       longjmps N"; with hold, then waits for another line before exiting
  *   utarget loop SECONDS   calls u_leaf until then (load for trace cycles)
  *   utarget block          waits inside u_block() (which prints "blocked")
  *   utarget vals N         waits for a line on stdin, then calls
@@ -23,12 +24,10 @@
  *       and calls u_inner, which spins 100 us, twice), and prints per
  *       function its calls, their summed wall time (CLOCK_MONOTONIC) and
  *       CPU time (CLOCK_THREAD_CPUTIME_ID: the kernel's sum_exec_runtime)
- *       inside them: "u_nap N WALL CPU" a line (usplit_test.py's oracle);
- *       and "control N WALL CPU", N windows with nothing in them: the CPU
- *       clock is read by a syscall, part of which falls inside the wall
- *       window but outside the CPU window
+ *       inside them: "u_nap N WALL CPU" a line (usplit_test.py's oracle)
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +119,7 @@ NOT_OPTIMIZED void u_block(void)
 struct spent {
 	uint64_t n, wall, cpu;
 };
-static struct spent nap_spent, busy_spent, outer_spent, inner_spent, control_spent;
+static struct spent nap_spent, busy_spent, outer_spent, inner_spent;
 
 static uint64_t cpu_ns(void)
 {
@@ -183,9 +182,7 @@ static int split_run(unsigned int n)
 	} out[] = {
 		{ "u_nap", &nap_spent }, { "u_busy", &busy_spent },
 		{ "u_outer", &outer_spent }, { "u_inner", &inner_spent },
-		{ "control", &control_spent },
 	};
-	uint64_t t0, c0;
 	char line[64];
 	unsigned int i;
 
@@ -195,10 +192,6 @@ static int split_run(unsigned int n)
 		u_nap();
 		u_busy();
 		u_outer();
-		/* The measurement alone: its wall less its CPU time is what it adds. */
-		t0 = now_ns();
-		c0 = cpu_ns();
-		spent(&control_spent, t0, c0);
 	}
 	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++)
 		printf("%s %llu %llu %llu\n", out[i].name, (unsigned long long)out[i].s->n,
@@ -251,7 +244,7 @@ static int wait_then_call(void)
 }
 
 static int run(unsigned int leaf, unsigned int rec, unsigned int depth, unsigned int jumpy,
-	       const char *dir)
+	       const char *dir, bool hold)
 {
 	char line[64];
 	volatile unsigned int i;	/* kept across longjmp */
@@ -271,6 +264,10 @@ static int run(unsigned int leaf, unsigned int rec, unsigned int depth, unsigned
 		return 1;
 	printf("leaf %u rec %u jumpy %u longjmps %u\n", leaf_own.n, rec_own.n, jumpy_own.n,
 	       longjmps);
+	fflush(stdout);
+	/* hold: alive until another line (or EOF), its mappings readable. */
+	if (hold)
+		fgets(line, sizeof(line), stdin);
 	return 0;
 }
 
@@ -279,8 +276,9 @@ int main(int argc, char **argv)
 	unsigned int i = 0;
 	uint64_t end;
 
-	if (argc == 7 && !strcmp(argv[1], "run"))
-		return run(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6]);
+	if ((argc == 7 || (argc == 8 && !strcmp(argv[7], "hold"))) && !strcmp(argv[1], "run"))
+		return run(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6],
+			   argc == 8);
 	if (argc == 3 && !strcmp(argv[1], "loop")) {
 		end = now_ns() + (uint64_t)atoi(argv[2]) * 1000000000u;
 		while (now_ns() < end)

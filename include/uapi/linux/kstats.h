@@ -95,6 +95,7 @@
 #define KSTATS_FEAT_MATCHED	(1ULL << 19)	/* TRACE's KSTATS_TRACE_MATCHED */
 #define KSTATS_FEAT_STACK_KEY	(1ULL << 20)	/* KSTATS_KEY_STACK, SNAPSHOT's frames */
 #define KSTATS_FEAT_UPROBE_SPLIT (1ULL << 21)	/* KSTATS_TRACE_SPLIT, _SELF: user functions too */
+#define KSTATS_FEAT_UPROBE_OUTLIERS (1ULL << 22)	/* KSTATS_TRACE_OUTLIERS: user functions too */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -754,7 +755,10 @@ struct kstats_untrace {
  * KSTATS_OUTLIERS_NOADDR. retval (entry VER1) is the return register as
  * the function left it, the whole of it (an int's upper half is whatever
  * the ABI leaves there), with KSTATS_OUTLIER_RETVAL; a section has none,
- * and an unprivileged file gets none (it may be a kernel pointer).
+ * and an unprivileged file gets none (it may be a kernel pointer). A
+ * user-space function's or USDT section's entry (KSTATS_OUTLIER_USER;
+ * INFO: KSTATS_FEAT_UPROBE_OUTLIERS) has at most one frame, the user
+ * address its call returns to in process tgid (a section's: none).
  * Needs only an open descriptor.
  */
 #define KSTATS_OUTLIER_FRAMES	32
@@ -762,6 +766,7 @@ struct kstats_untrace {
 #define KSTATS_OUTLIER_NOADDR	(1U << 1)	/* frames withheld: no privilege */
 #define KSTATS_OUTLIER_NOTASK	(1U << 2)	/* ended outside task context */
 #define KSTATS_OUTLIER_RETVAL	(1U << 3)	/* a function's: retval is what it returned */
+#define KSTATS_OUTLIER_USER	(1U << 4)	/* frames[0]: a user address of tgid's, no more */
 struct kstats_outlier {
 	__u64 seq;		/* 1 for the first outlier since the trace began */
 	__u64 time_ns;		/* CLOCK_MONOTONIC at the end of the call */
