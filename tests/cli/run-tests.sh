@@ -212,6 +212,28 @@ for f in outliers stack-keys; do
 	fi
 done
 
+# info's feature names (cli/info.c, one a KSTATS_FEAT_* bit) are the schema's:
+# a live module's info document would not validate otherwise.
+info_features() {
+	"$py" - "$cli/info.c" "$cli/kstatsctl.schema.json" <<'PY'
+import json, re, sys
+src = open(sys.argv[1]).read()
+names = re.findall(r'"([a-z0-9-]+)"', src[src.index("feature_names[]"):].split("};")[0])
+def enums(node):
+    if isinstance(node, dict):
+        if "enum" in node and "stack-key" in node["enum"]:
+            yield node["enum"]
+        for v in node.values():
+            yield from enums(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from enums(v)
+found = list(enums(json.load(open(sys.argv[2]))))
+assert found and all(e == names for e in found), (names, found)
+PY
+}
+check "info's feature names are the JSON schema's, in order" info_features
+
 # 4. JSON schema: every JSON golden output, and the error documents
 if out=$("$py" validate.py golden-schema "$cli/kstatsctl.schema.json" golden/*.out 2>&1); then
 	ok "JSON schema: the golden outputs' ${out##*# } validate"
