@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,32 +103,57 @@ out:
 	return found;
 }
 
+int ks_maps_each(long pid, int (*fn)(uint64_t start, uint64_t end, uint64_t off,
+				      const char *path, void *arg), void *arg)
+{
+	char maps[64], line[4096 + 128], file[4096];
+	uint64_t start, end, off;
+	int rc = 0;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%ld/maps", pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return -2;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		file[0] = '\0';
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %4095[^\n]",
+			   &start, &end, &off, file) == 4 && file[0] == '/')
+			rc = fn(start, end, off, file, arg);
+	}
+	fclose(f);
+	return rc;
+}
+
+struct stem_find {
+	const char *stem;
+	long pid;
+	char *out;
+	size_t size;
+};
+
+static int stem_match(uint64_t start, uint64_t end, uint64_t off, const char *file, void *arg)
+{
+	struct stem_find *s = arg;
+	const char *base = strrchr(file, '/') + 1;
+	size_t len = strlen(s->stem);
+
+	(void)start;
+	(void)end;
+	(void)off;
+	if (strncmp(base, s->stem, len) || (base[len] != '.' && base[len] != '-'))
+		return 0;
+	snprintf(s->out, s->size, "/proc/%ld/root%s", s->pid, file);
+	return 1;
+}
+
 /* With --pid: the first mapping of @stem (".../libc.so.6", ".../libc-2.36.so"). */
 static int maps_find(long pid, const char *stem, char *out, size_t size)
 {
-	char path[64], line[4096], *file;
-	size_t len = strlen(stem);
-	int found = -1;
-	FILE *f;
+	struct stem_find s = { stem, pid, out, size };
+	int rc = ks_maps_each(pid, stem_match, &s);
 
-	snprintf(path, sizeof(path), "/proc/%ld/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -2;
-	while (found && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		file = strchr(line, '/');
-		if (!file)
-			continue;
-		char *base = strrchr(file, '/') + 1;
-
-		if (!strncmp(base, stem, len) && (base[len] == '.' || base[len] == '-')) {
-			snprintf(out, size, "/proc/%ld/root%s", pid, file);
-			found = 0;
-		}
-	}
-	fclose(f);
-	return found;
+	return rc == 1 ? 0 : rc == -2 ? -2 : -1;
 }
 
 /* A bare program name through $PATH. */

@@ -18,6 +18,13 @@ bool ks_usym_wanted(const char *func, bool asked);
  * /etc/ld.so.cache; else a program on $PATH. The fd, or -1 (error printed).
  */
 int ks_usym_open(const char *binary, long pid, char *path, size_t size);
+/*
+ * Each file mapping of process @pid, in /proc/PID/maps order: @fn(start,
+ * end, file offset, path) until it returns nonzero. That value, 0 at the
+ * end, or -2 when the process is gone.
+ */
+int ks_maps_each(long pid, int (*fn)(uint64_t start, uint64_t end, uint64_t off,
+				      const char *path, void *arg), void *arg);
 /* FUNC's file offset in the ELF file @fd: 0, or an exit code (error printed). */
 int ks_usym_offset(int fd, const char *path, const char *func, uint64_t *off);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A user address named, for the outliers of user-space functions: the
- * file that process PID maps there (/proc/PID/maps), the address's place
+ * file that process PID maps there (/proc/PID/maps, ks_maps_each()), opened
+ * through /proc/PID/root as elf_sym.c opens a process's libraries, the
+ * address's place
  * in it (its PT_LOAD), and the function symbol of .symtab, else .dynsym,
  * that holds it (libelf): "func+0xoff [file]", as a kernel frame reads
  * "func+0xoff [module]". Quiet: an address it cannot name is for the
@@ -19,30 +21,21 @@
 #include "outliers.h"
 #include "usym.h"
 
-/* The file mapped at @addr in @pid, and @addr's offset in it: 0, or -1. */
-static int mapped_file(long pid, uint64_t addr, char *path, size_t size, uint64_t *off)
-{
-	char maps[64], line[4096 + 128], file[4096];
-	uint64_t start, end, moff;
-	int rc = -1;
-	FILE *f;
+struct addr_find {
+	uint64_t addr, off;
+	char *path;
+	size_t size;
+};
 
-	snprintf(maps, sizeof(maps), "/proc/%ld/maps", pid);
-	f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		file[0] = '\0';
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %4095[^\n]",
-			   &start, &end, &moff, file) == 4 && file[0] == '/' &&
-		    addr >= start && addr < end) {
-			snprintf(path, size, "%s", file);
-			*off = addr - start + moff;
-			rc = 0;
-		}
-	}
-	fclose(f);
-	return rc;
+static int addr_match(uint64_t start, uint64_t end, uint64_t off, const char *file, void *arg)
+{
+	struct addr_find *a = arg;
+
+	if (a->addr < start || a->addr >= end)
+		return 0;
+	snprintf(a->path, a->size, "%s", file);
+	a->off = a->addr - start + off;
+	return 1;
 }
 
 /* File offset @off's address in @e, through the PT_LOAD holding it: 0, or -1. */
@@ -86,20 +79,23 @@ char *ks_uaddr_name(char *buf, size_t len, long pid, uint64_t addr)
 {
 	Elf_Scn *symtab, *dynsym;
 	const char *name = NULL, *base;
-	char path[4096];
+	char path[4096], root[4200];
+	struct addr_find a = { addr, 0, path, sizeof(path) };
 	Elf_Data *versym;
-	uint64_t off, v, at = 0;
+	uint64_t v, at = 0;
 	Elf *e;
 	int fd;
 
-	if (pid <= 0 || mapped_file(pid, addr, path, sizeof(path), &off))
+	if (pid <= 0 || ks_maps_each(pid, addr_match, &a) != 1)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Its own file, as the process sees it (another mount namespace too). */
+	snprintf(root, sizeof(root), "/proc/%ld/root%s", pid, path);
+	fd = open(root, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF && !file_vaddr(e, off, &v)) {
+	if (e && elf_kind(e) == ELF_K_ELF && !file_vaddr(e, a.off, &v)) {
 		ks_uelf_tables(e, &symtab, &dynsym, &versym);
 		name = holder(e, symtab, v, &at);
 		if (!name)
