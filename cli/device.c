@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libkmod.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 
 #include "kstatsctl.h"
 #include "device.h"
+#include "kmod_dl.h"
 
 #define HINT_ROOT "needs root or CAP_PERFMON (e.g. sudo kstatsctl ...)"
 #define HINT_INSTALL "install the kstats-dkms package ('make deb' in kstats' " \
@@ -88,29 +88,32 @@ int ks_module_file(char *path, size_t plen, char *ver, size_t vlen)
 {
 	struct kmod_list *info = NULL, *l;
 	struct kmod_module *mod = NULL;
-	struct kmod_ctx *ctx = kmod_new(NULL, NULL);
-	const char *p = NULL;
+	const struct ks_kmod *km;
+	struct kmod_ctx *ctx;
+	const char *p = NULL, *why;
 	int rc = -1;
 
+	km = ks_kmod(&why);
+	ctx = km ? km->new(NULL, NULL) : NULL;
 	if (!ctx)
 		return -1;
-	kmod_set_log_fn(ctx, quiet_log, NULL);
-	if (!kmod_module_new_from_name(ctx, "kstats", &mod))
-		p = kmod_module_get_path(mod);
+	km->set_log_fn(ctx, quiet_log, NULL);
+	if (!km->module_new_from_name(ctx, "kstats", &mod))
+		p = km->module_get_path(mod);
 	if (p) {
 		snprintf(path, plen, "%s", p);
 		snprintf(ver, vlen, "?");
-		if (kmod_module_get_info(mod, &info) >= 0) {
-			kmod_list_foreach(l, info)
-				if (!strcmp(kmod_module_info_get_key(l), "version"))
-					snprintf(ver, vlen, "%s", kmod_module_info_get_value(l));
-			kmod_module_info_free_list(info);
+		if (km->module_get_info(mod, &info) >= 0) {
+			for (l = info; l; l = km->list_next(info, l))
+				if (!strcmp(km->module_info_get_key(l), "version"))
+					snprintf(ver, vlen, "%s", km->module_info_get_value(l));
+			km->module_info_free_list(info);
 		}
 		rc = 0;
 	}
 	if (mod)
-		kmod_module_unref(mod);
-	kmod_unref(ctx);
+		km->module_unref(mod);
+	km->unref(ctx);
 	return rc;
 }
 
@@ -118,33 +121,40 @@ int ks_module_file(char *path, size_t plen, char *ver, size_t vlen)
 static int autoload(void)
 {
 	struct kmod_module *mod = NULL;
+	const struct ks_kmod *km;
 	struct kmod_ctx *ctx;
 	struct utsname un;
-	const char *path;
+	const char *path, *why;
 	char lock[64];
 	const char *mode;
 	int err;
 
 	uname(&un);
-	ctx = kmod_new(NULL, NULL);
+	km = ks_kmod(&why);
+	if (!km)
+		return ks_fail(EXIT_RUNTIME, "install libkmod2 (kmod's library), or load "
+			       "kstats with 'sudo modprobe kstats'",
+			       "the kstats module is not loaded, and libkmod "
+			       "cannot be opened to load it: %s", why);
+	ctx = km->new(NULL, NULL);
 	if (!ctx)
 		return ks_fail(EXIT_RUNTIME, HINT_INSTALL,
 			       "the kstats module is not loaded, and libkmod cannot "
 			       "read /lib/modules/%s", un.release);
-	kmod_set_log_fn(ctx, quiet_log, NULL);
-	err = kmod_module_new_from_name(ctx, "kstats", &mod);
-	path = err ? NULL : kmod_module_get_path(mod);
+	km->set_log_fn(ctx, quiet_log, NULL);
+	err = km->module_new_from_name(ctx, "kstats", &mod);
+	path = err ? NULL : km->module_get_path(mod);
 	if (!path) {
 		if (mod)
-			kmod_module_unref(mod);
-		kmod_unref(ctx);
+			km->module_unref(mod);
+		km->unref(ctx);
 		return ks_fail(EXIT_RUNTIME, HINT_INSTALL,
 			       "the kstats module is not loaded, and not installed "
 			       "for kernel %s", un.release);
 	}
-	err = kmod_module_probe_insert_module(mod, 0, NULL, NULL, NULL, NULL);
-	kmod_module_unref(mod);
-	kmod_unref(ctx);
+	err = km->module_probe_insert_module(mod, 0, NULL, NULL, NULL, NULL);
+	km->module_unref(mod);
+	km->unref(ctx);
 	if (err >= 0 || err == -EEXIST)
 		return 0;
 	err = -err;

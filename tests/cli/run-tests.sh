@@ -234,6 +234,15 @@ PY
 }
 check "info's feature names are the JSON schema's, in order" info_features
 
+# libkmod (and libcrypto behind it) is opened only to load the module
+# (cli/kmod_dl.c): linked, it was half of every kstatsctl start.
+not_linked_kmod() {
+	local needed
+	needed=$(readelf -d "$cli/kstatsctl" | grep NEEDED) || return 1
+	! grep -E 'libkmod|libcrypto' <<<"$needed"
+}
+check "kstatsctl links neither libkmod nor libcrypto (dlopen when loading the module)" not_linked_kmod
+
 # 4. JSON schema: every JSON golden output, and the error documents
 if out=$("$py" validate.py golden-schema "$cli/kstatsctl.schema.json" golden/*.out 2>&1); then
 	ok "JSON schema: the golden outputs' ${out##*# } validate"
