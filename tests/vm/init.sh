@@ -111,7 +111,7 @@ say "BEGIN job (lane $LANE, kernel $(uname -r), guest uptime $(uptime_s) s)"
 chroot $R /bin/bash /run/kstats-job.sh
 rc=$?
 kill $dog
-say "END job (exit status $rc, guest uptime $(uptime_s) s, $(grep '^processes ' /proc/stat | cut -d' ' -f2) processes started)"
+say "END job (exit status $rc, guest uptime $(uptime_s) s, $(grep '^processes ' /proc/stat | cut -d' ' -f2) tasks started)"
 
 ok=1
 [ $rc -eq 0 ] || { say "FAIL: job exited with status $rc"; ok=0; }
