@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "kstatsctl.h"
 #include "kmod_dl.h"
 
 #define KMOD_SONAME "libkmod.so.2"
@@ -26,7 +27,6 @@ static const struct {
 	KMOD_FN(module_probe_insert_module),
 };
 
-
 const struct ks_kmod *ks_kmod(const char **err)
 {
 	static struct ks_kmod fns;
@@ -45,7 +45,7 @@ const struct ks_kmod *ks_kmod(const char **err)
 		*err = why = dlerror();
 		return NULL;
 	}
-	for (i = 0; i < sizeof(kmod_fns) / sizeof(kmod_fns[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(kmod_fns); i++) {
 		sym = dlsym(lib, kmod_fns[i].name);
 		if (!sym) {
 			*err = why = dlerror();
