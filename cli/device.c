@@ -80,23 +80,33 @@ static void quiet_log(void *data, int priority, const char *file, int line,
 	(void)format, (void)args;
 }
 
-/*
- * Where modprobe would find kstats.ko for the running kernel, and its
- * version: 0, or -1 when it is not installed (or libkmod cannot tell).
- */
-int ks_module_file(char *path, size_t plen, char *ver, size_t vlen)
+/* Where modprobe would find kstats.ko for the running kernel (device.h). */
+enum ks_installed ks_module_file(char *path, size_t plen, char *ver, size_t vlen,
+				 const char **why)
 {
+	static char reason[512];
 	struct kmod_list *info = NULL, *l;
 	struct kmod_module *mod = NULL;
 	const struct ks_kmod *km;
 	struct kmod_ctx *ctx;
-	const char *p = NULL, *why;
-	int rc = -1;
+	enum ks_installed rc = KS_NOT_INSTALLED;
+	struct utsname un;
+	const char *p = NULL, *err;
 
-	km = ks_kmod(&why);
-	ctx = km ? km->new(NULL, NULL) : NULL;
-	if (!ctx)
-		return -1;
+	km = ks_kmod(&err);
+	if (!km) {
+		snprintf(reason, sizeof(reason), "libkmod cannot be opened: %s", err);
+		*why = reason;
+		return KS_INSTALLED_UNKNOWN;
+	}
+	ctx = km->new(NULL, NULL);
+	if (!ctx) {
+		uname(&un);
+		snprintf(reason, sizeof(reason), "libkmod cannot read /lib/modules/%s",
+			 un.release);
+		*why = reason;
+		return KS_INSTALLED_UNKNOWN;
+	}
 	km->set_log_fn(ctx, quiet_log, NULL);
 	if (!km->module_new_from_name(ctx, "kstats", &mod))
 		p = km->module_get_path(mod);
@@ -109,7 +119,7 @@ int ks_module_file(char *path, size_t plen, char *ver, size_t vlen)
 					snprintf(ver, vlen, "%s", km->module_info_get_value(l));
 			km->module_info_free_list(info);
 		}
-		rc = 0;
+		rc = KS_INSTALLED;
 	}
 	if (mod)
 		km->module_unref(mod);
@@ -247,9 +257,11 @@ int ks_dev_open(void)
 		}
 		if (opts.no_autoload) {
 			char path[4096], ver[64];
+			const char *why;
 
 			/* modprobe needs kstats.ko installed: say so first. */
-			if (ks_module_file(path, sizeof(path), ver, sizeof(ver)))
+			if (ks_module_file(path, sizeof(path), ver, sizeof(ver), &why) ==
+			    KS_NOT_INSTALLED)
 				ks_fail(EXIT_RUNTIME, HINT_INSTALL,
 					"the kstats module is not loaded, and not "
 					"installed for this kernel");

@@ -11,8 +11,13 @@
 int ks_dev_open(void);
 /* Opens it if it is there, without loading anything or printing; fd or -1. */
 int ks_dev_try_open(void);
-/* kstats.ko as modprobe would find it, and its version; 0 or -1. */
-int ks_module_file(char *path, size_t plen, char *ver, size_t vlen);
+enum ks_installed { KS_INSTALLED, KS_NOT_INSTALLED, KS_INSTALLED_UNKNOWN };
+/*
+ * kstats.ko as modprobe would find it, and its version. KS_INSTALLED_UNKNOWN
+ * when libkmod cannot be opened or cannot read /lib/modules: @why says so.
+ */
+enum ks_installed ks_module_file(char *path, size_t plen, char *ver, size_t vlen,
+				 const char **why);
 const char *ks_dev_path(void);
 /*
  * An ioctl failed with @err: prints "what: reason" with the hint that fits.

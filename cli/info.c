@@ -140,7 +140,9 @@ static char *config_value(FILE *f, const char *key, char *buf, size_t len)
 static int info_unloaded(void)
 {
 	char path[4096], ver[64], lock[64], cfgpath[300], v[64], t[4 * 4096 + 1];
-	bool installed = !ks_module_file(path, sizeof(path), ver, sizeof(ver));
+	const char *why = NULL;
+	enum ks_installed installed = ks_module_file(path, sizeof(path), ver, sizeof(ver),
+						     &why);
 	const char *lockmode = ks_lockdown_mode(lock, sizeof(lock));
 	struct utsname un;
 	FILE *cfg;
@@ -154,7 +156,7 @@ static int info_unloaded(void)
 
 		json_null(j);
 		json_key(j, "installed");
-		if (installed) {
+		if (installed == KS_INSTALLED) {
 			json_obj(j);
 			json_kstr(j, "path", path);
 			json_kstr(j, "version", ver);
@@ -162,6 +164,8 @@ static int info_unloaded(void)
 		} else {
 			json_null(j);
 		}
+		if (installed == KS_INSTALLED_UNKNOWN)
+			json_kstr(j, "installed_unknown", why);
 		json_key(j, "kernel_config");
 		if (cfg) {
 			json_obj(j);
@@ -182,10 +186,13 @@ static int info_unloaded(void)
 		return 0;
 	}
 	printf("kstatsctl    %s (ABI %u)\n", KSTATS_VERSION, KSTATS_ABI_VERSION);
-	if (installed)
+	if (installed == KS_INSTALLED)
 		field("module", "not loaded; installed: %s, version %s ('sudo modprobe "
 		      "kstats', or any command as root, loads it)",
 		      ks_text(t, sizeof(t), path), ks_text(v, sizeof(v), ver));
+	else if (installed == KS_INSTALLED_UNKNOWN)
+		field("module", "not loaded; whether it is installed cannot be told: %s "
+		      "(install libkmod2, kmod's library)", ks_text(t, sizeof(t), why));
 	else
 		field("module", "not loaded, and not installed for this kernel (the "
 		      "kstats-dkms package, or 'dkms install' from the source tree)");

@@ -243,6 +243,46 @@ not_linked_kmod() {
 }
 check "kstatsctl links neither libkmod nor libcrypto (dlopen when loading the module)" not_linked_kmod
 
+# Without libkmod: an empty file bound over libkmod.so.2 in a private mount
+# namespace (root, as make check runs; a user namespace otherwise, which a
+# chroot such as check-fresh's does not allow). The module is never loaded on
+# the host, so every command reaches the lookup.
+no_libkmod() {	# no_libkmod CMD...: CMD with libkmod.so.2 unloadable
+	local lib ns=(unshare --mount) prop=private
+	lib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
+	[[ -n $lib ]] || { echo "no libkmod.so.2 in ldconfig's cache"; return 1; }
+	((EUID == 0)) || ns+=(--map-root-user)
+	# a chroot whose / is no mount point cannot make / private (tests/vm/lib.sh)
+	mountpoint -q / || prop=unchanged
+	"${ns[@]}" --propagation "$prop" -- \
+		bash -c 'mount --bind /dev/null "$1" && shift && exec "$@"' _ "$lib" "$@"
+}
+libkmod_missing() {
+	local out rc
+	[[ ! -e /sys/module/kstats ]] || { echo "kstats is loaded on this host"; return 1; }
+	# (messages are wrapped: compared with their whitespace squeezed)
+	out=$(no_libkmod "$bin" list 2>&1) && { echo "list exited 0: $out"; return 1; }
+	out=$(tr -s ' \n' '  ' <<<"$out")
+	grep -q "error: the kstats module is not loaded, and libkmod cannot be opened to load it: .*libkmod.so.2" \
+		<<<"$out" && grep -q "hint: install libkmod2" <<<"$out" || { echo "list: $out"; return 1; }
+	out=$(no_libkmod "$bin" -j list 2>/dev/null)
+	rc=$?
+	((rc == 1)) || { echo "-j list: exit status $rc"; return 1; }
+	"$py" -c 'import json, sys; d = json.loads(sys.argv[1]); assert set(d) == {"error", "hint"} and "libkmod2" in d["hint"], d' "$out" || return 1
+	out=$(no_libkmod "$bin" info 2>&1) || { echo "info failed: $out"; return 1; }
+	out=$(tr -s ' \n' '  ' <<<"$out")
+	grep -q "module not loaded; whether it is installed cannot be told: libkmod cannot" <<<"$out" ||
+		{ echo "info: $out"; return 1; }
+	no_libkmod "$bin" info -j >"$tmp/info-nokmod.json" || return 1
+	"$py" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["installed"] is None and d["installed_unknown"].startswith("libkmod cannot be opened: "), d' \
+		"$tmp/info-nokmod.json" || return 1
+	"$py" validate.py schema "$cli/kstatsctl.schema.json" "$tmp/info-nokmod.json" || return 1
+	# --no-autoload cannot say "not installed" either: only "not loaded"
+	out=$(no_libkmod "$bin" --no-autoload list 2>&1) && return 1
+	grep -qx "kstatsctl: error: the kstats module is not loaded" <<<"$out" || { echo "--no-autoload: $out"; return 1; }
+}
+check "libkmod missing: list says so with a hint (text, -j), info cannot tell whether kstats is installed (text, -j validates), --no-autoload says only 'not loaded'" libkmod_missing
+
 # 4. JSON schema: every JSON golden output, and the error documents
 if out=$("$py" validate.py golden-schema "$cli/kstatsctl.schema.json" golden/*.out 2>&1); then
 	ok "JSON schema: the golden outputs' ${out##*# } validate"
