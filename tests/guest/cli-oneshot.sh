@@ -3,7 +3,7 @@
 # kstats_target loaded: its "empty N" makes exactly N calls of
 # ktarget_empty() before the write returns, so every count here is exact.
 target=/sys/kernel/debug/kstats_target/ctl
-listed() { "$K" list | grep -q "^$1 "; }
+listed() { "$K" list | grepq "^$1 "; }
 # A trace's metrics are listed from their creation, a moment before its
 # probe is attached; a trace reports its probe floor once attached.
 attached() {
@@ -156,7 +156,7 @@ kept_keys() {
 	"$K" snapshot -o "$tmp/kk.ksnap" cli.kk 'cli.kk{errno=-EAGAIN}' 'cli.kk{errno=other}' &&
 		"$K" untrace cli.kk || return 1
 	[[ $(od -An -tu2 -j10 -N2 "$tmp/kk.ksnap" | tr -d ' ') == 5 ]] &&
-		"$K" show -i "$tmp/kk.ksnap" -f prometheus | grep -qx 'kstats_cli_kk_by_errno_seconds_count{errno="other"} 20' &&
+		"$K" show -i "$tmp/kk.ksnap" -f prometheus | grepq -x 'kstats_cli_kk_by_errno_seconds_count{errno="other"} 20' &&
 		! listed 'cli.kk{errno=other}'
 }
 ok "trace --by errno --keys 1: the first value seen and 'other', by name, in a snapshot file and Prometheus" \
@@ -197,7 +197,7 @@ kept_comm() {
 		return 1
 	echo "# --by comm, JSON: $n"
 	[[ $n == "cli.kcomm{comm=6b6b2e777269746572}=70 cli.kcomm{comm=7368}=30" ]] &&
-		"$K" list | grep -Eq '^cli\.kcomm\{comm=kk\.writer\} +key .* 70$' &&
+		"$K" list | grepq -E '^cli\.kcomm\{comm=kk\.writer\} +key .* 70$' &&
 		"$K" show 'cli.kcomm*' -f prometheus |
 		grep -qx 'kstats_cli_kcomm_by_comm_seconds_count{comm="kk.writer"} 70' &&
 		"$K" untrace cli.kcomm
@@ -209,8 +209,8 @@ ok "trace --by comm: 70 calls of kk.writer and 30 of sh, by name in list, show a
 # calls; paths in text and Prometheus, the module's ids in JSON and files.
 cg=/sys/fs/cgroup
 in_cgroup() { sh -c "echo \$\$ >$cg/$1/cgroup.procs && echo 'empty $2' >$target"; }
-kept_cgroup() {
-	local id_a n
+kept_cgroup_checks() {
+	local id_a n out
 	{ grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg; } &&
 		mkdir -p $cg/kstats-cli/a $cg/kstats-cli/b || return 1
 	id_a=$(stat -c %i $cg/kstats-cli/a)
@@ -222,13 +222,25 @@ kept_cgroup() {
 		return 1
 	echo "# --by cgroup and --cgroup a, JSON: $n (a's id $id_a)"
 	[[ $n == "cli.kc{cgroup=$id_a}=1000 cli.kca=1000" ]] || return 1
-	"$K" list | grep -Eq '^cli\.kc\{cgroup=/kstats-cli/b\} +key .* 500$' &&
-		"$K" show 'cli.kc*' -f prometheus |
-		grep -qx 'kstats_cli_kc_by_cgroup_seconds_count{cgroup="/kstats-cli/a"} 1000' &&
-		"$K" snapshot -o "$tmp/kc.ksnap" 'cli.kc{cgroup=/kstats-cli/a}' \
-			'cli.kc{cgroup=/kstats-cli/b}' &&
-		"$K" summary -i "$tmp/kc.ksnap" | grep -Eq '^cli\.kc\{cgroup=/kstats-cli/b\} +500 ' &&
-		"$K" untrace cli.kc cli.kca && rmdir $cg/kstats-cli/a $cg/kstats-cli/b $cg/kstats-cli
+	# Each step's output is shown when it is not what is wanted.
+	out=$("$K" list 2>&1)
+	grep -Eq '^cli\.kc\{cgroup=/kstats-cli/b\} +key .* 500$' <<<"$out" ||
+		{ printf '# list:\n%s\n' "$out"; return 1; }
+	out=$("$K" show 'cli.kc*' -f prometheus 2>&1)
+	grep -qx 'kstats_cli_kc_by_cgroup_seconds_count{cgroup="/kstats-cli/a"} 1000' <<<"$out" ||
+		{ printf '# show -f prometheus:\n%s\n' "$out"; return 1; }
+	"$K" snapshot -o "$tmp/kc.ksnap" 'cli.kc{cgroup=/kstats-cli/a}' \
+		'cli.kc{cgroup=/kstats-cli/b}' || return 1
+	out=$("$K" summary -i "$tmp/kc.ksnap" 2>&1)
+	grep -Eq '^cli\.kc\{cgroup=/kstats-cli/b\} +500 ' <<<"$out" ||
+		{ printf '# summary -i:\n%s\n' "$out"; return 1; }
+	"$K" untrace cli.kc cli.kca && rmdir $cg/kstats-cli/a $cg/kstats-cli/b $cg/kstats-cli
+}
+# A failure leaves nothing traced behind it for the checks that follow.
+kept_cgroup() {
+	kept_cgroup_checks && return 0
+	"$K" untrace cli.kc cli.kca >/dev/null 2>&1
+	return 1
 }
 ok "trace --by cgroup, --cgroup: each cgroup's exact calls, by path in text, by id in JSON" \
 	kept_cgroup

@@ -109,7 +109,7 @@ ok "--no-autoload, installed, not loaded: error, hint modprobe, exit 1" errors 1
 info_installed() {
 	local out
 	out=$("$K" info) || return 1
-	tr -s ' \n' ' ' <<<"$out" | grep -Eq \
+	tr -s ' \n' ' ' <<<"$out" | grepq -E \
 		"module not loaded; installed: /lib/modules/[^ ]+/extra/kstats\\.ko(\\.xz)?, version $version " ||
 		{ echo "$out"; return 1; }
 }
@@ -153,7 +153,7 @@ each_cpu() {
 		n=$(jq_ "$tmp/cpu.json" 'd["metrics"][0]["cpus"][0]["count"]')
 		[[ $n == 1000 ]] || { echo "CPU $c: $n samples"; return 1; }
 		# the footer wraps at 80 columns: "count 1000" may end its line
-		"$K" show selftest.b2 --cpu "$c" | grep -Eq "^count 1000( |\$)" || return 1
+		"$K" show selftest.b2 --cpu "$c" | grepq -E "^count 1000( |\$)" || return 1
 	done
 }
 ok "show --cpu N: 1000 samples on each CPU" each_cpu
@@ -324,8 +324,8 @@ autoremove() {	# the metric lives while the command does
 	"$K" create cli.auto --autoremove 2>"$tmp/auto.err" &
 	pid=$!
 	wait_for grep -q "cli.auto exists until this command ends" "$tmp/auto.err" &&
-		"$K" list | grep -q '^cli.auto ' || { kill -INT "$pid"; return 1; }
-	kill -INT "$pid" && wait "$pid" && ! "$K" list | grep -q '^cli.auto '
+		"$K" list | grepq '^cli.auto ' || { kill -INT "$pid"; return 1; }
+	kill -INT "$pid" && wait "$pid" && ! "$K" list | grepq '^cli.auto '
 }
 ok "--autoremove: the metric lives while the command does" autoremove
 
@@ -379,7 +379,7 @@ cl.close()
 t.join()
 PY
 }
-if "$K" info -j | grep -q '"trace"'; then
+if "$K" info -j | grepq '"trace"'; then
 	ok "trace tcp_sendmsg --keep" "$K" trace tcp_sendmsg --keep
 	ok "push data over loopback TCP" push_tcp
 	ok "show tcp_sendmsg: calls were timed" expect 0 '^count [1-9]' "$K" show tcp_sendmsg

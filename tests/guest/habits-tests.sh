@@ -183,8 +183,8 @@ untrace_pattern() {
 	"$py" "$validate" schema "$schema" "$tmp/unp.json" && "$py" -c 'import json, sys
 sys.exit(sorted(json.load(open(sys.argv[1]))["names"]) != ["hb.a", "hb.b"])' "$tmp/unp.json" ||
 		{ cat "$tmp/unp.json"; return 1; }
-	"$K" list | grep -q '^hb\.c ' && "$K" list | grep -q '^hb\.other ' &&
-		! "$K" list | grep -q '^hb\.a \|^hb\.b \|SELF-hb\.b'
+	"$K" list | grepq '^hb\.c ' && "$K" list | grepq '^hb\.other ' &&
+		! "$K" list | grepq '^hb\.a \|^hb\.b \|SELF-hb\.b'
 }
 ok "untrace 'hb.[ab]*': those two traces (and SELF-hb.b), not the others" untrace_pattern
 ok "untrace 'nomatch*': exit 1, nothing untraced, the hint lists the traces there are" \

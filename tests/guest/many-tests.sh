@@ -312,13 +312,13 @@ stack_outliers_only() {
 	local rc=$?
 	"$K" untrace ktarget_leaf || return 1
 	((rc == 0)) && [[ $(count_of "$tmp/so.json" ktarget_leaf) == 6 ]] &&
-		! "$K" list | grep -q 'ktarget_leaf{'
+		! "$K" list | grepq 'ktarget_leaf{'
 }
 count_of() {	# count_of FILE NAME: the count of NAME in a show -j document
 	"$py" -c 'import json, sys
 print(next(m["count"] for m in json.load(open(sys.argv[1]))["metrics"] if m["name"] == sys.argv[2]))' "$1" "$2"
 }
-if "$K" info | grep -q 'stack-key'; then
+if "$K" info | grepq 'stack-key'; then
 	for mech in "${mechs[@]}"; do
 		ok "$mech: trace ktarget_leaf --by stack: three stacks, 30, 20 and 10 calls, each its path's own count; show --folded names each path, and from a snapshot file the same" \
 			stack_keys "$mech"

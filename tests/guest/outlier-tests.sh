@@ -59,7 +59,7 @@ exact_ten() {
 		"$K" outliers "$name" >"$tmp/o.txt" || { "$K" untrace "$name"; return 1; }
 		head -n 8 "$tmp/o.txt" | sed 's/^/# /'
 		# The header, wrapped to 80 columns: its two lines as one.
-		sed -n '1,2p' "$tmp/o.txt" | tr -s ' \n' ' ' | grep -Eq \
+		sed -n '1,2p' "$tmp/o.txt" | tr -s ' \n' ' ' | grepq -E \
 			"^$name: ([0-9]+) outliers over 2ms kept of \\1 \\(ring of 256\\); 0 overwritten, 0 rate-limited \$" &&
 			grep -Eq '^    [a-z_]+\+0x[0-9a-f]+ \[kstats_target\]$' "$tmp/o.txt" ||
 			{ "$K" untrace "$name"; return 1; }
@@ -381,7 +381,7 @@ refused() {
 	rc=$?
 	echo "$out" | head -n 2
 	((rc == 2)) && [[ $out == *"error: "* && $out == *"hint: "* ]] &&
-		! "$K" list | grep -q '^outl.bad '
+		! "$K" list | grepq '^outl.bad '
 }
 
 ok "insmod kstats" insmod "$build/module/kstats.ko"

@@ -68,7 +68,7 @@ cp "$view/splittest.m" "$tmp/debugfs"
 ok "debugfs: the CPUS lines fold every CPU's part sum (sum 6802 of 10)" is_exact "$tmp/debugfs"
 ok "debugfs: each CPU line's avg inside its slot" cpu_lines_in_slots "$tmp/debugfs" 3
 # A module's metric: plain numbers, no unit (kstatsctl knows only traces' unit).
-hist_mean() { "$K" show splittest.m | grep -Eq '^count 10  mean 680.2( |$)'; }
+hist_mean() { "$K" show splittest.m | grepq -E '^count 10  mean 680.2( |$)'; }
 show_json() { "$K" show splittest.m -j >"$tmp/s.json" && json_mean "$tmp/s.json" 10; }
 raw_same() { "$K" show splittest.m -f raw | cmp - "$tmp/debugfs"; }
 summary_json() { "$K" summary splittest.m -j >"$tmp/su.json" && json_mean "$tmp/su.json" 10; }

@@ -4,6 +4,11 @@
 # test did.
 nr_tests=0 nr_failed=0
 
+# grepq GREP-ARGS...: grep -q that reads all of its input. Under pipefail,
+# `CMD | grep -q RE` fails (CMD dies of SIGPIPE) when grep exits at its
+# match before CMD has written the rest, and `! CMD | grep -q RE` passes.
+grepq() { grep "$@" >/dev/null; }
+
 # ok NAME CMD...: runs CMD, prints a TAP line (with the time taken if that
 # is 5 s or more), shows its output on failure.
 ok() {

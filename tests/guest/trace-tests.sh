@@ -88,7 +88,7 @@ tap "a SNAPSHOT waiting behind UNTRACE dies at SIGKILL" snapshot_killable
 # --split: where each call's time went, against the scheduler (each
 # mechanism); kernels whose sched_switch has no prev_state say so instead.
 K_=$build/../../cli/kstatsctl
-if $K_ --no-autoload info | grep -q '^features .* split'; then
+if $K_ --no-autoload info | grepq '^features .* split'; then
 	for m in $($K_ --no-autoload -j info | python3 -c 'import json, sys
 print(" ".join(m for m in json.load(sys.stdin)["module"]["mechanisms"] if m in ("fprobe", "kretprobe")))'); do
 		python3 tests/guest/timesplit.py "$K_" "$m" "$build/hog" || rc=1

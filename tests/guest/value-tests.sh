@@ -207,7 +207,7 @@ show_text() {
 		grep -qE '^kv\.text .* 64/0 +0/0$' "$tmp/sum" &&
 		grep -qE '^NEG-kv\.text .* - +-$' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
 	grep -qE '^hits 64  misses 0  faults 0  rejected 0  probe floor [0-9.]+(ns|us)$' "$tmp/text" &&
-		! grep -E '^\[' "$tmp/text" | grep -qE '[0-9](ns|us|ms|s)\b' ||
+		! grep -E '^\[' "$tmp/text" | grepq -E '[0-9](ns|us|ms|s)\b' ||
 		{ cat "$tmp/text"; return 1; }
 }
 ok "show and summary: a value's rows have no unit; faults and rejected beside hits" show_text
@@ -238,7 +238,7 @@ oneshot() {
 	wait_for sh -c "'$K' list | grep -q '^kv.once '" || { kill -INT "$pid"; return 1; }
 	echo "values $N 11 30" >"$ctl" && cat "$blob" >"$tmp/kv.once.bin" &&
 		kill -INT "$pid" && wait "$pid" || return 1
-	! "$K" list | grep -q '^kv\.once\|NEG-kv\.once' || return 1
+	! "$K" list | grepq '^kv\.once\|NEG-kv\.once' || return 1
 	# (Its document is checked against the schema with the others, at the end.)
 	vcheck values "$tmp/kv.once.bin" "$tmp/kv.once.json" kv.once arg
 }
