@@ -252,10 +252,16 @@ no_libkmod() {	# no_libkmod CMD...: CMD with libkmod.so.2 unloadable
 	lib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
 	[[ -n $lib ]] || { echo "no libkmod.so.2 in ldconfig's cache"; return 1; }
 	((EUID == 0)) || ns+=(--map-root-user)
-	# a chroot whose / is no mount point cannot make / private (tests/vm/lib.sh)
+	# A chroot whose / is no mount point cannot make / private (tests/vm/lib.sh).
+	# Its mounts then keep their propagation: a shared one would carry the
+	# bind over libkmod out of the namespace, to stay, so it is refused.
 	mountpoint -q / || prop=unchanged
-	"${ns[@]}" --propagation "$prop" -- \
-		bash -c 'mount --bind /dev/null "$1" && shift && exec "$@"' _ "$lib" "$@"
+	"${ns[@]}" --propagation "$prop" -- bash -c '
+		if [[ $1 == unchanged ]] && grep -q " shared:" /proc/self/mountinfo; then
+			echo "shared mounts here: libkmod.so.2 is not hidden (it would be outside too)"
+			exit 1
+		fi
+		mount --bind /dev/null "$2" && shift 2 && exec "$@"' _ "$prop" "$lib" "$@"
 }
 libkmod_missing() {
 	local out rc
