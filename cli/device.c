@@ -80,36 +80,53 @@ static void quiet_log(void *data, int priority, const char *file, int line,
 	(void)format, (void)args;
 }
 
+/*
+ * libkmod's context (quiet) and kstats' module in it, as modprobe would find
+ * it: *@path NULL when it is not installed. NULL when libkmod cannot be
+ * opened (*@km NULL, *@err says why) or cannot read /lib/modules. The caller
+ * unrefs *@mod (when set) and the context.
+ */
+static struct kmod_ctx *kmod_lookup(const struct ks_kmod **km, struct kmod_module **mod,
+				    const char **path, const char **err)
+{
+	struct kmod_ctx *ctx;
+
+	*mod = NULL;
+	*path = NULL;
+	*km = ks_kmod(err);
+	ctx = *km ? (*km)->new(NULL, NULL) : NULL;
+	if (!ctx)
+		return NULL;
+	(*km)->set_log_fn(ctx, quiet_log, NULL);
+	if (!(*km)->module_new_from_name(ctx, "kstats", mod))
+		*path = (*km)->module_get_path(*mod);
+	return ctx;
+}
+
 /* Where modprobe would find kstats.ko for the running kernel (device.h). */
 enum ks_installed ks_module_file(char *path, size_t plen, char *ver, size_t vlen,
 				 const char **why)
 {
 	static char reason[512];
 	struct kmod_list *info = NULL, *l;
-	struct kmod_module *mod = NULL;
+	struct kmod_module *mod;
 	const struct ks_kmod *km;
 	struct kmod_ctx *ctx;
 	enum ks_installed rc = KS_NOT_INSTALLED;
 	struct utsname un;
-	const char *p = NULL, *err;
+	const char *p, *err;
 
-	km = ks_kmod(&err);
-	if (!km) {
-		snprintf(reason, sizeof(reason), "libkmod cannot be opened: %s", err);
-		*why = reason;
-		return KS_INSTALLED_UNKNOWN;
-	}
-	ctx = km->new(NULL, NULL);
+	ctx = kmod_lookup(&km, &mod, &p, &err);
 	if (!ctx) {
 		uname(&un);
-		snprintf(reason, sizeof(reason), "libkmod cannot read /lib/modules/%s",
-			 un.release);
+		if (!km)
+			snprintf(reason, sizeof(reason), "libkmod cannot be opened: %s", err);
+		else
+			snprintf(reason, sizeof(reason), "libkmod cannot read /lib/modules/%s",
+				 un.release);
 		*why = reason;
 		return KS_INSTALLED_UNKNOWN;
 	}
-	km->set_log_fn(ctx, quiet_log, NULL);
-	if (!km->module_new_from_name(ctx, "kstats", &mod))
-		p = km->module_get_path(mod);
 	if (p) {
 		snprintf(path, plen, "%s", p);
 		snprintf(ver, vlen, "?");
@@ -130,7 +147,7 @@ enum ks_installed ks_module_file(char *path, size_t plen, char *ver, size_t vlen
 /* Loads kstats with libkmod, as modprobe would; 0 or an exit code. */
 static int autoload(void)
 {
-	struct kmod_module *mod = NULL;
+	struct kmod_module *mod;
 	const struct ks_kmod *km;
 	struct kmod_ctx *ctx;
 	struct utsname un;
@@ -140,20 +157,16 @@ static int autoload(void)
 	int err;
 
 	uname(&un);
-	km = ks_kmod(&why);
+	ctx = kmod_lookup(&km, &mod, &path, &why);
 	if (!km)
 		return ks_fail(EXIT_RUNTIME, "install libkmod2 (kmod's library), or load "
 			       "kstats with 'sudo modprobe kstats'",
 			       "the kstats module is not loaded, and libkmod "
 			       "cannot be opened to load it: %s", why);
-	ctx = km->new(NULL, NULL);
 	if (!ctx)
 		return ks_fail(EXIT_RUNTIME, HINT_INSTALL,
 			       "the kstats module is not loaded, and libkmod cannot "
 			       "read /lib/modules/%s", un.release);
-	km->set_log_fn(ctx, quiet_log, NULL);
-	err = km->module_new_from_name(ctx, "kstats", &mod);
-	path = err ? NULL : km->module_get_path(mod);
 	if (!path) {
 		if (mod)
 			km->module_unref(mod);
