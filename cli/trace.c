@@ -651,6 +651,9 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	if (usdt && (rc = ks_usdt_supported(fd, usdt->start)))
 		goto out;
+	/* The probe floor and costs of a uprobe here: the module cannot measure them. */
+	if ((user.fd >= 0 || usdt) && (rc = ks_ucost_fill(fd, &t, usdt, NULL)))
+		goto out;
 	if (a.cpus) {
 		struct kstats_info info;
 		uint32_t c;

@@ -80,4 +80,17 @@ int ks_trace_expr_supported(int fd, const char *func, bool user);
 void ks_trace_expr_names(const struct ks_plan *plan, const char *name,
 			 char bufs[2][KSTATS_NAME_LEN + 8], const char **names, size_t *n);
 
+/* What a uprobe reports for an empty function and costs here (ucost.c). */
+struct ks_ucost {
+	uint64_t floor_ns, call_ps, skip_ps;
+};
+/* Measured on kstatsctl's own functions (@section: a start and an end): 0 or -errno. */
+int ks_ucost_measure(int fd, bool section, struct ks_ucost *c);
+/*
+ * @t's user_floor_ns, _call_ps and _skip_ps, from @cache when it holds
+ * them, else measured (and kept in @cache, if given). 0, or with a budget
+ * an exit code (said) when the module takes no cost or none was measured.
+ */
+int ks_ucost_fill(int fd, struct kstats_trace *t, bool section, struct ks_ucost *cache);
+
 #endif /* KSTATSCTL_TRACE_H */

@@ -374,8 +374,10 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 {
 	size_t i, refused = 0, einval = 0;
 	const char *first = NULL;
+	struct ks_ucost ucost = { 0 };
 	struct kstats_uprobe up;
 	struct kstats_trace t;
+	int rc;
 
 	*traced = 0;
 	for (i = 0; i < m->nr; i++) {
@@ -399,6 +401,10 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 			t.uprobes = (uint64_t)(uintptr_t)&up;
 			t.nr_uprobes = 1;
 			t.uprobe_size = sizeof(up);
+			/* Measured once, for every function. */
+			rc = ks_ucost_fill(fd, &t, false, &ucost);
+			if (rc)
+				return rc;
 		}
 		if (a->cgroup_fd >= 0) {
 			t.flags |= KSTATS_TRACE_CGROUP;

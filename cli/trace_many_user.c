@@ -80,9 +80,9 @@ static int one(const struct ks_trace_args *a, const char *pat, struct many *m)
 
 int ks_user_unsupported(const struct ks_trace_args *a)
 {
-	if (a->budget_ppm || a->key == KSTATS_KEY_STACK) {
+	if (a->key == KSTATS_KEY_STACK) {
 		ks_set_hint("kstats(4) lists what user-space functions have so far");
-		return ks_usage("--budget and --by stack: not yet with a user-space function");
+		return ks_usage("--by stack: not yet with a user-space function");
 	}
 	return 0;
 }

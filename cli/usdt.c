@@ -69,10 +69,6 @@ static int usdt_args_check(const struct ks_trace_args *a)
 	}
 	if (a->mech != KSTATS_MECH_AUTO && a->mech != KSTATS_MECH_UPROBE)
 		return ks_usage("--mechanism: USDT probes are uprobes");
-	if (a->budget_ppm) {
-		ks_set_hint("kstats(4) lists what USDT sections have so far");
-		return ks_usage("--budget: not yet with USDT probes");
-	}
 	if (a->x.value || a->x.pred) {
 		ks_set_hint("kstats(4) lists what USDT sections have so far");
 		return ks_usage("--value and --if: not yet with USDT probes (their "

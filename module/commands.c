@@ -24,7 +24,8 @@
 			 KSTATS_FEAT_KEY_VALUES | KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | \
 			 KSTATS_FEAT_USDT | KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS | \
 			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY | \
-			 KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS)
+			 KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS | \
+			 KSTATS_FEAT_UPROBE_COST)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -448,6 +449,18 @@ static int kstats_arg_cpus(const struct kstats_trace *t, unsigned long *cpus)
 	return err;
 }
 
+/* What the caller measured of a uprobe (kstats(4)): its own, bounded. */
+static bool kstats_user_cost_ok(const struct kstats_trace *t)
+{
+	const u64 max_ps = (u64)KSTATS_TRACE_USER_COST_MAX * 1000;
+
+	if (t->mechanism != KSTATS_MECH_UPROBE)
+		return !t->user_floor_ns && !t->user_call_ps && !t->user_skip_ps;
+	return t->user_floor_ns <= KSTATS_TRACE_USER_COST_MAX &&
+	       t->user_call_ps <= max_ps && t->user_skip_ps <= max_ps &&
+	       (t->user_call_ps || !t->user_skip_ps);
+}
+
 int kstats_cmd_trace(struct file *file, void *arg)
 {
 	struct kstats_trace *t = arg;
@@ -474,7 +487,8 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
 	    ((t->flags & (KSTATS_TRACE_SELF | KSTATS_TRACE_MATCHED)) && !t->func) ||
 	    ((t->flags & KSTATS_TRACE_MATCHED) && t->mechanism == KSTATS_MECH_UPROBE) ||
-	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t))
+	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t) ||
+	    !kstats_user_cost_ok(t))
 		return -EINVAL;
 	/* A user function's form first: a USDT section runs no expr (-EOPNOTSUPP). */
 	err = kstats_uprobe_args(t, &up);

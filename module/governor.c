@@ -169,6 +169,16 @@ void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor)
 	p->gov.skip_ps = min(skip, call);
 }
 
+/* A user function's floor and costs, as its tracer measured them (kstats(4)). */
+void kstats_gov_given(struct kstats_probe *p, u64 floor_ns, u64 call_ps, u64 skip_ps)
+{
+	p->floor_ns = floor_ns;
+	if (!call_ps || !skip_ps)
+		return;
+	p->gov.call_ps = call_ps;
+	p->gov.skip_ps = min(skip_ps, call_ps);
+}
+
 /* LIST and SNAPSHOT flag a sampling trace's metrics. */
 void kstats_gov_mark(struct kstats_probe *p)
 {

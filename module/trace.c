@@ -351,9 +351,6 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	      kstats_gov_setup(p, req);
 	if (err)
 		goto free;
-	/* User functions: no calibrated cost, so no governor (kstats(4)). */
-	if (p->mech == KSTATS_MECH_UPROBE)
-		p->gov.budget_ppm = 0;
 
 	/* A pattern's match: a kernel function, its place checked first. */
 	if ((req->flags & KSTATS_TRACE_MATCHED) &&
@@ -370,13 +367,16 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 			goto unlock;
 	}
 	/*
-	 * The module cannot call user code: no floor for user functions. Nor
-	 * for an event read by its record: perf builds the record, which the
-	 * floor probes cannot time (trace_record.c). Neither has a calibrated
-	 * cost then, so the governor records every call, and says so.
+	 * The module cannot call user code: a user function's floor and costs
+	 * are what the caller measured (kstats(4)), or unknown. No floor
+	 * either for an event read by its record: perf builds the record,
+	 * which the floor probes cannot time (trace_record.c). Without a
+	 * calibrated cost the governor records every call, and says so.
 	 */
-	p->floor_ns = p->mech == KSTATS_MECH_UPROBE || kstats_expr_record_ends(p->expr) ? 0 :
-		      kstats_measure_floor(p);
+	if (p->mech == KSTATS_MECH_UPROBE)
+		kstats_gov_given(p, req->user_floor_ns, req->user_call_ps, req->user_skip_ps);
+	else if (!kstats_expr_record_ends(p->expr))
+		p->floor_ns = kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, req, target);
 	if (err)
 		goto unlock;

@@ -337,6 +337,7 @@ struct tracepoint *kstats_core_tracepoint(const char *name);
 extern unsigned int kstats_budget_ppm;
 int kstats_gov_setup(struct kstats_probe *p, const struct kstats_trace *req);
 void kstats_gov_calibrate(struct kstats_probe *p, struct kstats_probe *floor);
+void kstats_gov_given(struct kstats_probe *p, u64 floor_ns, u64 call_ps, u64 skip_ps);
 bool kstats_gov_update(struct kstats_probe *p, u64 now);
 void kstats_gov_detached(struct kstats_probe *p, u64 now);
 void kstats_gov_snapshot(struct kstats_probe *p, struct kstats_snapshot *sn);

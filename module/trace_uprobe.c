@@ -489,7 +489,6 @@ int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 	    roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func)
 		return -EINVAL;
 	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) ||
-	    t->budget_ppm ||
 	    (t->expr && !t->func) || !kstats_have_uprobe)
 		return -EOPNOTSUPP;
 	return 0;

@@ -135,7 +135,10 @@
 	X(kstats_trace, uprobes, 200, 8) \
 	X(kstats_trace, nr_uprobes, 208, 4) \
 	X(kstats_trace, uprobe_size, 212, 4) \
-	X(kstats_trace, reserved, 216, 8) \
+	X(kstats_trace, user_floor_ns, 216, 8) \
+	X(kstats_trace, user_call_ps, 224, 8) \
+	X(kstats_trace, user_skip_ps, 232, 8) \
+	X(kstats_trace, reserved, 240, 8) \
 	X(kstats_operand, source, 0, 1) \
 	X(kstats_operand, index, 1, 1) \
 	X(kstats_operand, nr_loads, 2, 1) \
@@ -198,7 +201,7 @@
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
 	X(kstats_snapshot, 256, KSTATS_SNAPSHOT_SIZE_VER4, 240, KSTATS_IOC_SNAPSHOT, 0xC100BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
-	X(kstats_trace, 224, KSTATS_TRACE_SIZE_VER7, 216, KSTATS_IOC_TRACE, 0x40E0BC07u) \
+	X(kstats_trace, 248, KSTATS_TRACE_SIZE_VER8, 240, KSTATS_IOC_TRACE, 0x40F8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
 	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER1, 152, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
 
@@ -532,7 +535,8 @@ void test_info(void)
 			      KSTATS_FEAT_EXPR | KSTATS_FEAT_UPROBE | KSTATS_FEAT_USDT |
 			      KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS |
 			      KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY |
-			      KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS;
+			      KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS |
+			      KSTATS_FEAT_UPROBE_COST;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;

@@ -40,6 +40,13 @@ const struct tcase trace_cases[] = {
 	{ "flags AUTOREMOVE", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_AUTOREMOVE) }, .expect = OK },
 	{ "pad 1", C_TRACE, .set = { TSET(pad, 1) }, .expect = EINVAL },
 	{ "reserved[0] = 1", C_TRACE, .set = { TSET(reserved[0], 1) }, .expect = EINVAL },
+	/* VER8's measured uprobe costs: a user-space function's only (uprobe_test.py has the rest). */
+	{ "user_floor_ns 1 on a kernel function", C_TRACE, .set = { TSET(user_floor_ns, 1) },
+	  .expect = EINVAL },
+	{ "user_call_ps 1 on a kernel function", C_TRACE, .set = { TSET(user_call_ps, 1) },
+	  .expect = EINVAL },
+	{ "user_skip_ps 1 on a kernel function", C_TRACE, .set = { TSET(user_skip_ps, 1) },
+	  .expect = EINVAL },
 	/* VER5's key_values: only with a key and nr_keys (trace_keys.c has the rest). */
 	{ "key_values without a key", C_TRACE, .set = { TSET(key_values, 8) }, .expect = EINVAL },
 	{ "key_values with a key, nr_keys 0", C_TRACE,

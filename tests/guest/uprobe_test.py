@@ -230,9 +230,9 @@ def glob():
     ok(rc == 0 and metric("utarget:u_leaf") is None, "untrace 'utarget:u_*': both gone", out)
     rc, out = ctl("trace", "--keep", TARGET + ":zz*")
     ok(rc == 1 and "matches no function of" in out, "trace 'utarget:zz*': no match, exit 1", out)
-    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--budget", "1%")
+    rc, out = ctl("trace", "--keep", TARGET + ":u_*", "--by", "stack")
     ok(rc == 2 and "not yet with a user-space function" in out,
-       "trace 'utarget:u_*' --budget 1%: refused as for one user-space function, exit 2", out)
+       "trace 'utarget:u_*' --by stack: refused as for one user-space function, exit 2", out)
     rc, out = ctl("trace", "--keep", TARGET + ":u_*", "vfs_read")
     ok(rc == 2 and "kernel and user-space functions" in out,
        "a user-space pattern and a kernel function in one command: refused, exit 2", out)
@@ -349,14 +349,16 @@ def refusals():
 
 
 KSTATS_IOC_TRACE = 0x40E0BC07		# _IOW(0xBC, 7, 224 bytes: VER7 + reserved)
+KSTATS_IOC_TRACE_VER8 = 0x40F8BC07	# 248 bytes: VER8's measured costs + reserved
 KSTATS_IOC_UNTRACE = 0x4058BC08
 KSTATS_MECH_UPROBE = 5
 
 
 def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, ref_ctr=0,
-              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0, expr=None):
+              reserved=0, flags=0, budget=0, tail=0, outlier_ns=0, expr=None, cost=None):
     """TRACE by ioctl, a struct kstats_uprobe of @size bytes: 0 or the errno.
-    @expr: with VER6's expr, its value operand (source, index, nr_loads, size)."""
+    @expr: with VER6's expr, its value operand (source, index, nr_loads, size).
+    @cost: VER8's (user_floor_ns, user_call_ps, user_skip_ps), in a 248-byte TRACE."""
     label = ctypes.create_string_buffer(b"utarget:raw")
     # struct kstats_expr: flags KSTATS_EXPR_VALUE, the value operand.
     x = ctypes.create_string_buffer(struct.pack("<II4B", 1, 0, *(expr or (0, 0, 0, 0)))
@@ -364,8 +366,10 @@ def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, 
     entry = (struct.pack("<iIQQQ", fd, role, offset, ref_ctr, reserved)
              + struct.pack("<Q", tail) * ((size - 32) // 8))
     up = ctypes.create_string_buffer(entry * max(nr, 1))
-    t = bytearray(224)
+    t = bytearray(248 if cost else 224)
     t[0:len(name)] = name.encode()
+    if cost:
+        struct.pack_into("<QQQ", t, 216, *cost)
     struct.pack_into("<Q", t, 64, ctypes.addressof(label))
     struct.pack_into("<IIII", t, 88, 3, mech, flags, 0)
     struct.pack_into("<I", t, 136, budget)
@@ -374,7 +378,7 @@ def raw_trace(name, fd, offset, mech=KSTATS_MECH_UPROBE, nr=1, size=32, role=0, 
     struct.pack_into("<QII", t, 200, ctypes.addressof(up), nr, size)
     dev = os.open("/dev/kstats", os.O_RDWR)
     try:
-        fcntl.ioctl(dev, KSTATS_IOC_TRACE, bytes(t))
+        fcntl.ioctl(dev, KSTATS_IOC_TRACE_VER8 if cost else KSTATS_IOC_TRACE, bytes(t))
         fcntl.ioctl(dev, KSTATS_IOC_UNTRACE, name.encode().ljust(88, b"\0"))
         return 0
     except OSError as e:
@@ -426,7 +430,20 @@ def abi_refusals():
             ("KSTATS_TRACE_SPLIT: accepted", dict(fd=fd, offset=off, flags=1 << 5), 0),
             ("KSTATS_TRACE_OUTLIERS: accepted", dict(fd=fd, offset=off, flags=1 << 4,
                                                       outlier_ns=10**6), 0),
-            ("a budget_ppm", dict(fd=fd, offset=off, budget=10000), errno.EOPNOTSUPP),
+            ("a budget_ppm, no cost given: accepted (every call recorded, uncalibrated)",
+             dict(fd=fd, offset=off, budget=10000), 0),
+            ("a budget_ppm and measured costs: accepted",
+             dict(fd=fd, offset=off, budget=10000, cost=(5000, 9 * 10**6, 4 * 10**6)), 0),
+            ("user_floor_ns above KSTATS_TRACE_USER_COST_MAX",
+             dict(fd=fd, offset=off, cost=(10**6 + 1, 10**6, 10**6)), errno.EINVAL),
+            ("user_call_ps above 1 ms", dict(fd=fd, offset=off, cost=(1000, 10**9 + 1, 10**6)),
+             errno.EINVAL),
+            ("user_skip_ps above 1 ms", dict(fd=fd, offset=off, cost=(1000, 10**6, 10**9 + 1)),
+             errno.EINVAL),
+            ("a skip cost without a call cost", dict(fd=fd, offset=off, cost=(1000, 0, 10**6)),
+             errno.EINVAL),
+            ("the costs at their bounds: accepted",
+             dict(fd=fd, offset=off, cost=(10**6, 10**9, 10**9)), 0),
             ("an expr reading user memory", dict(fd=fd, offset=off, expr=(1, 0, 1, 8)),
              errno.EOPNOTSUPP),
             ("an expr's argument 6", dict(fd=fd, offset=off, expr=(1, 6, 0, 8)),

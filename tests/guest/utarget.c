@@ -25,6 +25,11 @@
  *       function its calls, their summed wall time (CLOCK_MONOTONIC) and
  *       CPU time (CLOCK_THREAD_CPUTIME_ID: the kernel's sum_exec_runtime)
  *       inside them: "u_nap N WALL CPU" a line (usplit_test.py's oracle)
+ *   utarget empty N        waits for a line on stdin, then calls u_empty N
+ *       times, then 15 batches of 64 calls each of u_empty and of its
+ *       untraced twin u_empty_bare, interleaved, and prints "calls C loss
+ *       PS": C calls of u_empty in all, and PS what a call of u_empty cost
+ *       over one of its twin, ps, from the fastest batch of each (ucost_test.py)
  */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -113,6 +118,49 @@ NOT_OPTIMIZED void u_block(void)
 	fflush(stdout);
 	for (;;)
 		pause();
+}
+
+/*
+ * Empty, and beginning as kstatsctl's own empty functions do (cli/ucost.c),
+ * with push %rbp: what uprobes does at a breakpoint depends on the
+ * instruction there.
+ */
+void u_empty(void), u_empty_bare(void);
+asm(".text\n.p2align 4\n.globl u_empty\n.type u_empty, @function\nu_empty:\n"
+    "\tpush %rbp\n\tmov %rsp, %rbp\n\tpop %rbp\n\tret\n.size u_empty, . - u_empty\n"
+    ".p2align 4\n.globl u_empty_bare\n.type u_empty_bare, @function\nu_empty_bare:\n"
+    "\tpush %rbp\n\tmov %rsp, %rbp\n\tpop %rbp\n\tret\n"
+    ".size u_empty_bare, . - u_empty_bare\n");
+
+static uint64_t empty_batch(void (*fn)(void))
+{
+	uint64_t t0 = now_ns();
+	int i;
+
+	for (i = 0; i < 64; i++)
+		fn();
+	return now_ns() - t0;
+}
+
+static int empty_run(unsigned int n)
+{
+	uint64_t with = UINT64_MAX, without = UINT64_MAX, t;
+	char line[64];
+	unsigned int i;
+
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (i = 0; i < n; i++)
+		u_empty();
+	for (i = 0; i < 15; i++) {
+		t = empty_batch(u_empty_bare);
+		without = t < without ? t : without;
+		t = empty_batch(u_empty);
+		with = t < with ? t : with;
+	}
+	printf("calls %u loss %llu\n", n + 15 * 64,
+	       (unsigned long long)(with > without ? (with - without) * 1000 / 64 : 0));
+	return 0;
 }
 
 /* usplit_test.py's: each call's wall and CPU time, summed per function. */
@@ -293,7 +341,9 @@ int main(int argc, char **argv)
 		return wait_then_call();
 	if (argc == 3 && !strcmp(argv[1], "split"))
 		return split_run(atoi(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "empty"))
+		return empty_run(atoi(argv[2]));
 	fprintf(stderr, "usage: utarget run LEAF REC DEPTH JUMPY OUTDIR | loop S | block | "
-		"vals N | wait | split N\n");
+		"vals N | wait | split N | empty N\n");
 	return 2;
 }

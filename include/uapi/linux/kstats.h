@@ -96,6 +96,7 @@
 #define KSTATS_FEAT_STACK_KEY	(1ULL << 20)	/* KSTATS_KEY_STACK, SNAPSHOT's frames */
 #define KSTATS_FEAT_UPROBE_SPLIT (1ULL << 21)	/* KSTATS_TRACE_SPLIT, _SELF: user functions too */
 #define KSTATS_FEAT_UPROBE_OUTLIERS (1ULL << 22)	/* KSTATS_TRACE_OUTLIERS: user functions too */
+#define KSTATS_FEAT_UPROBE_COST	(1ULL << 23)	/* TRACE's user_floor_ns, _call_ps, _skip_ps */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -621,12 +622,22 @@ struct kstats_expr {
  * later call. With KSTATS_INFO_UPROBE_SESSION (6.13+) the kernel hands
  * each return its own entry; before, a return is matched by its stack
  * pointer (x86-64: the entry's + 8), as uprobes itself matches them.
- * The probe floor is not measured (floor_ns 0): the module cannot call
- * user code. Not yet with user functions (-EOPNOTSUPP): KSTATS_TRACE_SPLIT,
- * KSTATS_TRACE_SELF, KSTATS_TRACE_OUTLIERS, a budget_ppm (the governor has
- * no calibrated cost: a trace without sample_every records every call),
- * nr_uprobes other than 1 (KSTATS_UPROBE_FUNC entries), an expr operand
- * with loads (user memory is not read).
+ * The module cannot call user code, so it cannot measure a uprobe's floor
+ * and cost as it does a kernel probe's. The caller does
+ * (KSTATS_FEAT_UPROBE_COST): on a function (or a section) of its own,
+ * traced as the target is, it times calls probed and unprobed and passes
+ * user_floor_ns (SNAPSHOT's floor_ns), user_call_ps and user_skip_ps (the
+ * governor's costs, SNAPSHOT's call_cost_ps and skip_cost_ps; a skip cost
+ * above the call cost is taken as the call cost). Left 0, the floor is
+ * not known (floor_ns 0) and a budget_ppm governs nothing: the trace
+ * records every call, flagged KSTATS_TRACE_STATE_UNCALIBRATED, as a kernel
+ * trace whose cost could not be measured. -EINVAL: any of the three with
+ * another mechanism, user_floor_ns above KSTATS_TRACE_USER_COST_MAX,
+ * either cost above 1000 times it, a skip cost without a call cost.
+ * Before KSTATS_FEAT_UPROBE_COST a budget_ppm was -EOPNOTSUPP. Not yet with
+ * user functions (-EOPNOTSUPP): nr_uprobes other than 1
+ * (KSTATS_UPROBE_FUNC entries), an expr operand with loads (user memory
+ * is not read).
  * An expr (KSTATS_FEAT_UPROBE_EXPR; before it, -EOPNOTSUPP) reads the
  * user's registers: argument @index 0..5 at entry (x86-64 SysV: rdi, rsi,
  * rdx, rcx, r8, r9), the return value at the return, the duration; the
@@ -652,8 +663,8 @@ struct kstats_expr {
  * before its end loses the first (a miss); an end without a start counts
  * nowhere; a thread that exits inside a section leaves its start unpaired,
  * never paired with a later thread (a miss only once its table slot is
- * taken back, after 10 s, by another start). Not yet, as for functions:
- * KSTATS_TRACE_SPLIT, _SELF, _OUTLIERS, a budget_ppm, and an expr.
+ * taken back, after 10 s, by another start). The costs a caller passes
+ * are then a section's: a start and an end. Not yet (-EOPNOTSUPP): an expr.
  * INFO lists KSTATS_FEAT_USDT where the module pairs them.
  * Errors as for functions, and: -EINVAL: roles mixed with
  * KSTATS_UPROBE_FUNC, no start or no end entry, func given, an unknown
@@ -709,6 +720,14 @@ struct kstats_trace {
 	__u64 uprobes;
 	__u32 nr_uprobes;	/* 1: a function; a section: its START and END entries */
 	__u32 uprobe_size;	/* sizeof(struct kstats_uprobe) the caller knows */
+	/*
+	 * KSTATS_MECH_UPROBE (VER8, KSTATS_FEAT_UPROBE_COST): what the caller
+	 * measured on a uprobe of its own, as the module measures kernel
+	 * probes on its own functions; 0: not measured.
+	 */
+	__u64 user_floor_ns;	/* what it reports for an empty function (or section) */
+	__u64 user_call_ps;	/* what a recorded call costs */
+	__u64 user_skip_ps;	/* what a call declined by sampling costs */
 	__u64 reserved[1];
 };
 #define KSTATS_TRACE_SIZE_VER0	136
@@ -719,6 +738,8 @@ struct kstats_trace {
 #define KSTATS_TRACE_SIZE_VER5	192	/* up to key_values */
 #define KSTATS_TRACE_SIZE_VER6	200	/* up to expr */
 #define KSTATS_TRACE_SIZE_VER7	216	/* up to uprobe_size */
+#define KSTATS_TRACE_SIZE_VER8	240	/* up to user_skip_ps */
+#define KSTATS_TRACE_USER_COST_MAX	1000000	/* user_floor_ns, and ps/1000 of the costs: 1 ms */
 #define KSTATS_TRACE_BUDGET_MAX	1000000		/* ppm: one whole CPU */
 #define KSTATS_TRACE_SAMPLE_MAX	(1U << 20)
 
