@@ -142,6 +142,9 @@ def section():
     m = metric("u.sec")
     ctl("untrace", "u.sec")
     smp = m["trace"]["sampling"] if m else {}
+    if m:
+        print("# a USDT section: floor %d ns; call cost %d ps, skip cost %d ps"
+              % (m["trace"]["floor_ns"], smp["call_cost_ps"], smp["skip_cost_ps"]))
     ok(m is not None and smp["calibrated"] and m["trace"]["floor_ns"] > 0 and
        0 < smp["skip_cost_ps"] <= smp["call_cost_ps"],
        "a USDT section: a floor and costs, measured on a section", m and m["trace"])

@@ -2,7 +2,8 @@
 /*
  * The user-space functions kstats times in uprobe_test.py, each timing
  * itself with CLOCK_MONOTONIC (the clock kstats' probes read):
- *   u_leaf(i)    a plain function, 20 to 100 us;
+ *   u_leaf(i)    a plain function, 20 to 100 us (1 to 5 times
+ *                $UTARGET_LEAF_NS, 20000 unless set);
  *   u_rec(n)     recursive, n levels, each timed with what it calls;
  *   u_jumpy(i)   longjmps out of every 4th call (never returns from it);
  *   u_val(v, w)  returns 3 * v - 100: its arguments and return value are
@@ -49,6 +50,7 @@ struct own {
 };
 
 static struct own leaf_own, rec_own, jumpy_own;
+static uint64_t leaf_unit = 20000;
 static jmp_buf jumpy_env;
 static unsigned int longjmps;
 
@@ -80,7 +82,7 @@ NOT_OPTIMIZED void u_leaf(unsigned int i)
 {
 	uint64_t t0 = now_ns();
 
-	spin_ns(20000 * (i % 5 + 1));
+	spin_ns(leaf_unit * (i % 5 + 1));
 	keep(&leaf_own, t0);
 }
 
@@ -321,8 +323,12 @@ static int run(unsigned int leaf, unsigned int rec, unsigned int depth, unsigned
 
 int main(int argc, char **argv)
 {
+	const char *unit = getenv("UTARGET_LEAF_NS");
 	unsigned int i = 0;
 	uint64_t end;
+
+	if (unit && atoi(unit) > 0)
+		leaf_unit = (uint64_t)atoi(unit);
 
 	if ((argc == 7 || (argc == 8 && !strcmp(argv[7], "hold"))) && !strcmp(argv[1], "run"))
 		return run(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6],
