@@ -397,6 +397,7 @@ int ks_snapshot_live_stack(int fd, const char *name, struct ks_metric *m,
 	if (st) {
 		st->nr = sn.nr_frames <= KSTATS_OUTLIER_FRAMES ? sn.nr_frames : 0;
 		st->flags = sn.frames_flags;
+		st->tgid = sn.frames_tgid;
 	}
 	m->kind = sn.kind;
 	m->flags = sn.metric_flags;

@@ -107,7 +107,8 @@ int ks_snapshot_live(int fd, const char *name, struct ks_metric *m,
 /* A stack key's frames (SNAPSHOT VER4): the caller first; none for any other metric. */
 struct ks_key_stack {
 	uint64_t frames[KSTATS_OUTLIER_FRAMES];
-	uint32_t nr, flags;		/* KSTATS_OUTLIER_TRUNCATED, _NOADDR */
+	uint32_t nr, flags;		/* KSTATS_OUTLIER_TRUNCATED, _NOADDR, _USER */
+	int64_t tgid;			/* _USER: the process whose addresses they are */
 };
 int ks_snapshot_live_stack(int fd, const char *name, struct ks_metric *m,
 			   bool missing_ok, struct ks_key_stack *st);

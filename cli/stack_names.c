@@ -7,6 +7,8 @@
  * holds the address; never the address itself, which would give the
  * kernel's KASLR offset away. No frames at all (withheld) when the module
  * gave no addresses (a reader without privilege) or kallsyms hides them.
+ * A user-space function's frames are named through their process, as its
+ * outliers' are ("run+0x4f [utarget]"), "[unknown]" once it is gone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +23,20 @@ struct ks_stack_names *ks_stack_name(const struct ks_key_stack *st, struct ks_ks
 	char sym[600];
 	uint32_t f;
 
+	bool user = st->flags & KSTATS_OUTLIER_USER;
+
 	s->flags = st->flags & (KSTATS_OUTLIER_TRUNCATED | KSTATS_OUTLIER_NOADDR);
 	s->taken = st->nr < KSTATS_OUTLIER_FRAMES ? st->nr : KSTATS_OUTLIER_FRAMES;
-	if (s->taken && !(s->flags & KSTATS_OUTLIER_NOADDR) && !k->loaded)
+	if (s->taken && !user && !(s->flags & KSTATS_OUTLIER_NOADDR) && !k->loaded)
 		ks_ksyms_load(k);
-	if (s->taken && k->hidden)
+	if (s->taken && !user && k->hidden)
 		s->flags |= KSTATS_OUTLIER_NOADDR;
 	if (s->flags & KSTATS_OUTLIER_NOADDR)
 		return s;
 	for (f = 0; f < s->taken; f++, s->nr++) {
-		const char *name = ks_ksym_name(sym, sizeof(sym), k, st->frames[f]);
+		const char *name = !user ? ks_ksym_name(sym, sizeof(sym), k, st->frames[f]) :
+				   ks_uaddr_namer ? ks_uaddr_namer(sym, sizeof(sym), st->tgid,
+								   st->frames[f]) : NULL;
 
 		s->frame[f] = xstrdup(name ? name : "[unknown]");
 	}

@@ -545,9 +545,6 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 		rc = EXIT_USAGE;
 	} else if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
-		rc = ks_user_unsupported(&a);
-		if (rc)
-			goto out;
 		a.x.user = true;	/* --value/--if: its registers (expr_btf.c) */
 		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
 		if (rc)

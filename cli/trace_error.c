@@ -167,6 +167,12 @@ static int trace_user_error(int err, int fd, const char *func, const struct ks_t
 			       "kstats module can; a newer one can", "tracing %s --split/--self: "
 			       "this kstats module cannot split a user-space function's time",
 			       func);
+	if (err == EINVAL && a->key == KSTATS_KEY_STACK && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_UPROBE_STACK))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'uprobe-stack' where a "
+			       "kstats module can; a newer one can", "tracing %s --by stack: "
+			       "this kstats module cannot key a user-space function by its stack",
+			       func);
 	if (err == EOPNOTSUPP)
 		return ks_fail(EXIT_RUNTIME, "uprobes refuses some instructions; "
 			       "another function may do", "tracing %s: the kernel "

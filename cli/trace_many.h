@@ -47,8 +47,6 @@ struct ks_trace_args;
  * match, into @m (trace_many_user.c): 0, or an exit code (said).
  */
 int ks_many_user(const struct ks_trace_args *a, const struct ks_names *pats, struct many *m);
-/* What a user-space function cannot have yet (kstats(4)): 0, or EXIT_USAGE (said). */
-int ks_user_unsupported(const struct ks_trace_args *a);
 /* Whether @pats are user-space functions: all (1), none (0), or a mix (-1). */
 int ks_many_user_kind(const struct ks_names *pats);
 

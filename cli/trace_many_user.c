@@ -78,23 +78,11 @@ static int one(const struct ks_trace_args *a, const char *pat, struct many *m)
 	return 0;
 }
 
-int ks_user_unsupported(const struct ks_trace_args *a)
-{
-	if (a->key == KSTATS_KEY_STACK) {
-		ks_set_hint("kstats(4) lists what user-space functions have so far");
-		return ks_usage("--by stack: not yet with a user-space function");
-	}
-	return 0;
-}
-
 int ks_many_user(const struct ks_trace_args *a, const struct ks_names *pats, struct many *m)
 {
 	size_t i;
 	int rc = 0;
 
-	rc = ks_user_unsupported(a);
-	if (rc)
-		return rc;
 	if (a->mech != KSTATS_MECH_AUTO && a->mech != KSTATS_MECH_UPROBE)
 		return ks_usage("--mechanism %s: user-space functions are traced by uprobe",
 				ks_trace_mechs[a->mech]);

@@ -69,6 +69,12 @@ static int usdt_args_check(const struct ks_trace_args *a)
 	}
 	if (a->mech != KSTATS_MECH_AUTO && a->mech != KSTATS_MECH_UPROBE)
 		return ks_usage("--mechanism: USDT probes are uprobes");
+	if (a->key == KSTATS_KEY_STACK) {
+		ks_set_hint("a user-space function's stack is taken at its return: "
+			    "--by stack on the function");
+		return ks_usage("--by stack: not with USDT probes (no stack is taken "
+				"at a probe)");
+	}
 	if (a->x.value || a->x.pred) {
 		ks_set_hint("kstats(4) lists what USDT sections have so far");
 		return ks_usage("--value and --if: not yet with USDT probes (their "

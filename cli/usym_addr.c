@@ -14,6 +14,7 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,7 +76,40 @@ static const char *holder(Elf *e, Elf_Scn *scn, uint64_t v, uint64_t *at)
 	return NULL;
 }
 
+/*
+ * Names already found (or not), by process and address: a stack's frames
+ * recur in every outlier of a path, and each naming reads the process's
+ * maps and the file's symbols.
+ */
+#define NAMED_SLOTS	1024
+static struct named {
+	long pid;
+	uint64_t addr;
+	char *name;		/* NULL: not nameable */
+} named[NAMED_SLOTS];
+
+static char *name_uncached(char *buf, size_t len, long pid, uint64_t addr);
+
 char *ks_uaddr_name(char *buf, size_t len, long pid, uint64_t addr)
+{
+	struct named *n = &named[(addr ^ (uint64_t)pid * 0x9e3779b97f4a7c15ULL) % NAMED_SLOTS];
+	char *s;
+
+	if (n->pid == pid && n->addr == addr && pid > 0) {
+		if (!n->name)
+			return NULL;
+		snprintf(buf, len, "%s", n->name);
+		return buf;
+	}
+	s = name_uncached(buf, len, pid, addr);
+	free(n->name);
+	n->pid = pid;
+	n->addr = addr;
+	n->name = s ? xstrdup(s) : NULL;
+	return s;
+}
+
+static char *name_uncached(char *buf, size_t len, long pid, uint64_t addr)
 {
 	Elf_Scn *symtab, *dynsym;
 	const char *name = NULL, *base;

@@ -25,7 +25,7 @@
 			 KSTATS_FEAT_USDT | KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS | \
 			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY | \
 			 KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS | \
-			 KSTATS_FEAT_UPROBE_COST)
+			 KSTATS_FEAT_UPROBE_COST | KSTATS_FEAT_UPROBE_STACK)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -242,7 +242,8 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	u32 needed = 0;
 	int err = 0;
 
-	if (sn->flags || !reserved_zero(sn) || kstats_arg_lookup_name(sn->name))
+	if (sn->flags || !reserved_zero(sn) || sn->frames_tgid ||
+	    kstats_arg_lookup_name(sn->name))
 		return -EINVAL;
 	sn->nr_frames = 0;
 	sn->frames_flags = 0;

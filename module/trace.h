@@ -97,7 +97,8 @@ struct kstats_keys {
 	/* KSTATS_KEY_COMM, _STACK: each claimed value's name or stack, ready once written. */
 	char (*comms)[TASK_COMM_LEN];	/* [nr] */
 	struct kstats_key_stack {
-		u32 nr, flags;		/* frames; KSTATS_OUTLIER_TRUNCATED */
+		u32 nr, flags;		/* frames; KSTATS_OUTLIER_TRUNCATED, _USER */
+		pid_t tgid;		/* _USER: whose addresses */
 		unsigned long frames[KSTATS_OUTLIER_FRAMES];
 	} *stacks;			/* [nr] */
 	u8 *ready;			/* [nr] */
@@ -403,6 +404,8 @@ void kstats_keys_record(struct kstats_probe *p, unsigned long retval, unsigned l
 int kstats_keys_frames(struct kstats_metric *m, struct kstats_snapshot *sn, bool privileged);
 /* trace_outlier.c: the stack from a call's caller up (stack keys, outliers) */
 u32 kstats_stack_capture(unsigned long *f, unsigned long ret, bool *truncated);
+u32 kstats_ustack_walk(unsigned long *f, unsigned long ret);
+u32 kstats_ustack_capture(unsigned long *f, unsigned long ret, bool *truncated);
 struct kstats_metric *kstats_keys_metric(struct kstats_probe *p, unsigned int i);
 void kstats_keys_publish(struct kstats_probe *p);
 void kstats_keys_free(struct kstats_probe *p);

@@ -55,8 +55,8 @@ bool kstats_keys_args_ok(const struct kstats_trace *t)
 		return !t->nr_keys && !t->key_values;
 	if (t->key_values && (!t->nr_keys || kstats_key_hashed(t->key)))
 		return false;
-	/* A user-space function's return: its kernel stack is the trap's. */
-	if (t->key == KSTATS_KEY_STACK && t->mechanism == KSTATS_MECH_UPROBE)
+	/* A USDT section: no user stack is taken there yet. */
+	if (t->key == KSTATS_KEY_STACK && t->mechanism == KSTATS_MECH_UPROBE && !t->func)
 		return false;
 	if (t->key >= ARRAY_SIZE(kstats_key_kinds) || !kstats_key_kinds[t->key].name ||
 	    (kstats_key_kinds[t->key].func_only && !t->func) ||
@@ -281,7 +281,10 @@ static noinline void kstats_keys_record_stack(struct kstats_probe *p, unsigned l
 
 	/* The walk costs microseconds, not a constant: the governor adds it up. */
 	t0 = ktime_get_mono_fast_ns();
-	n = kstats_stack_capture(f, ret, &truncated);
+	if (p->mech == KSTATS_MECH_UPROBE)
+		n = kstats_ustack_capture(f, ret, &truncated);
+	else
+		n = kstats_stack_capture(f, ret, &truncated);
 	this_cpu_add(p->pcpu->stack_ns, ktime_get_mono_fast_ns() - t0);
 	if (!n) {
 		kstats_record(&k->metrics[k->nr]->ks, wall);
@@ -296,6 +299,10 @@ static noinline void kstats_keys_record_stack(struct kstats_probe *p, unsigned l
 				memcpy(k->stacks[i].frames, f, sizeof(f));
 				k->stacks[i].nr = n;
 				k->stacks[i].flags = truncated ? KSTATS_OUTLIER_TRUNCATED : 0;
+				if (p->mech == KSTATS_MECH_UPROBE) {
+					k->stacks[i].flags |= KSTATS_OUTLIER_USER;
+					k->stacks[i].tgid = current->tgid;
+				}
 				/* The frames before ready: a reader's acquire sees them whole. */
 				smp_store_release(&k->ready[i], 1);
 				break;
@@ -356,6 +363,7 @@ int kstats_keys_frames(struct kstats_metric *m, struct kstats_snapshot *sn, bool
 	}
 	sn->nr_frames = k->stacks[i].nr;
 	sn->frames_flags = k->stacks[i].flags;
+	sn->frames_tgid = k->stacks[i].tgid;
 	if (sn->frames && copy_to_user(u64_to_user_ptr(sn->frames), k->stacks[i].frames,
 				       sizeof(k->stacks[i].frames)))
 		return -EFAULT;

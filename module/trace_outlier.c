@@ -134,6 +134,25 @@ out:
 	return n;
 }
 
+/*
+ * A user-space function's stack (kstats_ustack_walk()), into @f as
+ * kstats_stack_capture() fills it, @ret its first frame: the number of
+ * frames, 0 if a capture already runs on this CPU (a probe on what the
+ * walk calls). One frame alone is *@truncated.
+ */
+u32 kstats_ustack_capture(unsigned long *f, unsigned long ret, bool *truncated)
+{
+	u32 n = 0;
+
+	*truncated = false;
+	if (this_cpu_inc_return(kstats_capturing) == 1) {
+		n = kstats_ustack_walk(f, ret);
+		*truncated = n == 1;
+	}
+	this_cpu_dec(kstats_capturing);
+	return n;
+}
+
 /* An outlier ends: keep it, unless rate-limited or its slot is taken. */
 noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u32 cpu_start,
 				     unsigned long ret, unsigned long retval)
@@ -178,14 +197,18 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(e->frames[0]));
 	if (p->mech == KSTATS_MECH_UPROBE) {
 		/*
-		 * User code: where the call returns to, the one frame known
-		 * (the kernel's stack here is the breakpoint's, and it exports
-		 * no user unwinder); a section has none.
+		 * User code: the kernel's stack here is the breakpoint's. A
+		 * function's is the program's, by its frame pointers; a
+		 * section has none.
 		 */
 		memset(e->frames, 0, sizeof(e->frames));
-		e->frames[0] = ret;
-		e->nr_frames = !!ret;
-		e->flags |= KSTATS_OUTLIER_USER | (ret ? KSTATS_OUTLIER_TRUNCATED : 0);
+		e->nr_frames = 0;
+		e->flags |= KSTATS_OUTLIER_USER;
+		if (ret)
+			e->nr_frames = kstats_ustack_capture((unsigned long *)e->frames, ret,
+							     &truncated);
+		if (ret && truncated)
+			e->flags |= KSTATS_OUTLIER_TRUNCATED;
 	} else {
 		e->nr_frames = kstats_stack_capture((unsigned long *)e->frames, ret, &truncated);
 		if (truncated)

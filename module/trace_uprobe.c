@@ -246,7 +246,8 @@ static int kstats_uprobe_return(KSTATS_UPROBE_RET_ARGS)
 		wall = kstats_probe_end(p, c->t0, c->cpu, instruction_pointer(regs),
 					regs_return_value(regs));
 		if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-			kstats_keys_record(p, regs_return_value(regs), 0, wall);
+			kstats_keys_record(p, regs_return_value(regs), instruction_pointer(regs),
+					   wall);
 	}
 	if (unlikely(p->task_ctx))
 		kstats_split_end(p, kstats_ucall_mark(ut, r, i), wall);
@@ -256,6 +257,36 @@ static int kstats_uprobe_return(KSTATS_UPROBE_RET_ARGS)
 out:
 	preempt_enable_notrace();
 	return 0;
+}
+
+/*
+ * A user-space function's stack at its return, into @f (KSTATS_OUTLIER_FRAMES,
+ * zero-filled past the frames): @ret, where the call returns to, then
+ * each caller's return address up the program's frame-pointer chain, as
+ * perf's user callchains (and so bpftrace's ustack) walk it. The kernel
+ * exports no user unwinder to modules. Each frame is read without
+ * faulting: a page not in memory ends the walk, as does a frame that is
+ * not above the last (the stack grows down). Code built without frame
+ * pointers breaks the chain where it runs, and may leave a wrong frame
+ * there, as it does for perf. Returns the number of frames, at least 1.
+ */
+u32 kstats_ustack_walk(unsigned long *f, unsigned long ret)
+{
+	unsigned long fp = task_pt_regs(current)->bp, frame[2];
+	u32 n = 0;
+
+	memset(f, 0, KSTATS_OUTLIER_FRAMES * sizeof(*f));
+	f[n++] = ret;
+	while (n < KSTATS_OUTLIER_FRAMES && fp && !(fp % sizeof(long))) {
+		if (copy_from_user_nofault(frame, (const void __user *)fp, sizeof(frame)) ||
+		    !frame[1])
+			break;
+		f[n++] = frame[1];
+		if (frame[0] <= fp)
+			break;
+		fp = frame[0];
+	}
+	return n;
 }
 
 /* -p: only the target's address space gets the breakpoint. */
@@ -434,6 +465,13 @@ void kstats_uprobe_free(struct kstats_probe *p)
 }
 #else
 bool kstats_have_uprobe;
+
+u32 kstats_ustack_walk(unsigned long *f, unsigned long ret)
+{
+	memset(f, 0, KSTATS_OUTLIER_FRAMES * sizeof(*f));
+	f[0] = ret;
+	return 1;
+}
 
 int kstats_uprobe_attach(struct kstats_probe *p, const struct kstats_uprobe *u, u32 nr)
 {

@@ -150,7 +150,9 @@ const struct tcase arg_cases[] = {
 	  .set = { SET(kstats_snapshot, nr_frames, 7), SET(kstats_snapshot, frames_flags, 3) },
 	  .expect = OK },
 	{ "reserved[0] = 1", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[0], 1) }, .expect = EINVAL },
-	{ "reserved[1] = 1 << 63", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[1], 1ULL << 63) }, .expect = EINVAL },
+	{ "frames_tgid (out) = 1 on input", C_SNAPSHOT, .set = { SET(kstats_snapshot, frames_tgid, 1) },
+	  .expect = EINVAL },
+	{ "reserved[0] = 1 << 63", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[0], 1ULL << 63) }, .expect = EINVAL },
 	/* Output fields (the trace's mode and cost) are ignored on input. */
 	{ "trace_mode, skipped, call_cost_ps set (out)", C_SNAPSHOT,
 	  .set = { SET(kstats_snapshot, trace_mode, 7), SET(kstats_snapshot, skipped, 1),

@@ -100,7 +100,8 @@
 	X(kstats_snapshot, frames, 224, 8) \
 	X(kstats_snapshot, nr_frames, 232, 4) \
 	X(kstats_snapshot, frames_flags, 236, 4) \
-	X(kstats_snapshot, reserved, 240, 16) \
+	X(kstats_snapshot, frames_tgid, 240, 8) \
+	X(kstats_snapshot, reserved, 248, 8) \
 	X(kstats_record, name, 0, 64) \
 	X(kstats_record, values, 64, 8) \
 	X(kstats_record, count, 72, 4) \
@@ -199,7 +200,7 @@
 	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
 	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
-	X(kstats_snapshot, 256, KSTATS_SNAPSHOT_SIZE_VER4, 240, KSTATS_IOC_SNAPSHOT, 0xC100BC05u) \
+	X(kstats_snapshot, 256, KSTATS_SNAPSHOT_SIZE_VER5, 248, KSTATS_IOC_SNAPSHOT, 0xC100BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
 	X(kstats_trace, 248, KSTATS_TRACE_SIZE_VER8, 240, KSTATS_IOC_TRACE, 0x40F8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
@@ -536,7 +537,7 @@ void test_info(void)
 			      KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS |
 			      KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY |
 			      KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS |
-			      KSTATS_FEAT_UPROBE_COST;
+			      KSTATS_FEAT_UPROBE_COST | KSTATS_FEAT_UPROBE_STACK;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;

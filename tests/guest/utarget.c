@@ -26,6 +26,10 @@
  *       function its calls, their summed wall time (CLOCK_MONOTONIC) and
  *       CPU time (CLOCK_THREAD_CPUTIME_ID: the kernel's sum_exec_runtime)
  *       inside them: "u_nap N WALL CPU" a line (usplit_test.py's oracle)
+ *   utarget paths A B C    waits for a line on stdin, then calls u_leaf(i)
+ *       through three paths, A times u_path_a -> u_leaf, B times u_path_b ->
+ *       u_mid -> u_leaf, C times u_path_c -> u_mid -> u_leaf, prints "paths
+ *       A B C" and waits for another line (its mappings name the frames)
  *   utarget empty N        waits for a line on stdin, then calls u_empty N
  *       times, then 15 batches of 64 calls each of u_empty and of its
  *       untraced twin u_empty_bare, interleaved, and prints "calls C loss
@@ -106,6 +110,50 @@ NOT_OPTIMIZED void u_jumpy(unsigned int i)
 		longjmp(jumpy_env, 1);
 	}
 	keep(&jumpy_own, t0);
+}
+
+/* Three ways to u_leaf, each call followed by a barrier: no call is a tail call. */
+NOT_OPTIMIZED void u_mid(unsigned int i)
+{
+	u_leaf(i);
+	asm volatile("" ::: "memory");
+}
+
+NOT_OPTIMIZED void u_path_a(unsigned int i)
+{
+	u_leaf(i);
+	asm volatile("" ::: "memory");
+}
+
+NOT_OPTIMIZED void u_path_b(unsigned int i)
+{
+	u_mid(i);
+	asm volatile("" ::: "memory");
+}
+
+NOT_OPTIMIZED void u_path_c(unsigned int i)
+{
+	u_mid(i);
+	asm volatile("" ::: "memory");
+}
+
+NOT_OPTIMIZED int paths(unsigned int a, unsigned int b, unsigned int c)
+{
+	char line[64];
+	unsigned int i;
+
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	for (i = 0; i < a; i++)
+		u_path_a(i);
+	for (i = 0; i < b; i++)
+		u_path_b(i);
+	for (i = 0; i < c; i++)
+		u_path_c(i);
+	printf("paths %u %u %u\n", a, b, c);
+	fflush(stdout);
+	fgets(line, sizeof(line), stdin);
+	return 0;
 }
 
 NOT_OPTIMIZED long u_val(long v, int w)
@@ -349,7 +397,9 @@ int main(int argc, char **argv)
 		return split_run(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "empty"))
 		return empty_run(atoi(argv[2]));
+	if (argc == 5 && !strcmp(argv[1], "paths"))
+		return paths(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	fprintf(stderr, "usage: utarget run LEAF REC DEPTH JUMPY OUTDIR | loop S | block | "
-		"vals N | wait | split N | empty N\n");
+		"vals N | wait | split N | empty N | paths A B C\n");
 	return 2;
 }

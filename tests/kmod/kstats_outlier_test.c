@@ -44,6 +44,11 @@ void kstats_metric_put(struct kstats_metric *m)
 {
 }
 
+u32 kstats_ustack_walk(unsigned long *f, unsigned long ret)
+{
+	return 0;
+}
+
 bool kstats_file_privileged(struct file *file)
 {
 	return false;

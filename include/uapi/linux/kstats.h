@@ -97,6 +97,7 @@
 #define KSTATS_FEAT_UPROBE_SPLIT (1ULL << 21)	/* KSTATS_TRACE_SPLIT, _SELF: user functions too */
 #define KSTATS_FEAT_UPROBE_OUTLIERS (1ULL << 22)	/* KSTATS_TRACE_OUTLIERS: user functions too */
 #define KSTATS_FEAT_UPROBE_COST	(1ULL << 23)	/* TRACE's user_floor_ns, _call_ps, _skip_ps */
+#define KSTATS_FEAT_UPROBE_STACK (1ULL << 24)	/* user-space outliers: the frame-pointer chain */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -265,14 +266,21 @@ struct kstats_snapshot {
 	 */
 	__u64 frames;
 	__u32 nr_frames;	/* out */
-	__u32 frames_flags;	/* out: KSTATS_OUTLIER_TRUNCATED, KSTATS_OUTLIER_NOADDR */
-	__u64 reserved[2];
+	__u32 frames_flags;	/* out: KSTATS_OUTLIER_TRUNCATED, _NOADDR, _USER */
+	/*
+	 * VER5 (KSTATS_FEAT_UPROBE_STACK), out (0 on input): with
+	 * KSTATS_OUTLIER_USER, the frames are user addresses of this process
+	 * (its tgid), which made the call that claimed the key.
+	 */
+	__s64 frames_tgid;
+	__u64 reserved[1];
 };
 #define KSTATS_SNAPSHOT_SIZE_VER0	144	/* up to floor_ns */
 #define KSTATS_SNAPSHOT_SIZE_VER1	152	/* up to generation */
 #define KSTATS_SNAPSHOT_SIZE_VER2	208	/* up to skip_cost_ps */
 #define KSTATS_SNAPSHOT_SIZE_VER3	224	/* up to rejected */
 #define KSTATS_SNAPSHOT_SIZE_VER4	240	/* up to frames_flags */
+#define KSTATS_SNAPSHOT_SIZE_VER5	248	/* up to frames_tgid */
 
 /* SNAPSHOT's trace_mode. */
 #define KSTATS_TRACE_MODE_FULL		0	/* every call recorded */
@@ -404,7 +412,11 @@ struct kstats_record {
  *   one nested in the unwinder) goes to NAME{stack=other}. With
  *   KSTATS_TRACE_OUTLIERS, only the calls at or over the outlier threshold
  *   are keyed: every other call pays no stack walk and is in NAME alone.
- *   key_values are refused for it.
+ *   key_values are refused for it. A user-space function's
+ *   (KSTATS_FEAT_UPROBE_STACK) is its user stack, as its outliers' (by the
+ *   program's frame pointers): frames_flags has KSTATS_OUTLIER_USER and
+ *   frames_tgid the process; the same path in two processes is two keys
+ *   (their addresses differ). Not on a USDT section (-EINVAL).
  * -EINVAL: an unknown key, nr_keys above KSTATS_KEYS_MAX or without a
  * key, KSTATS_KEY_ERRNO on a section or a point, with KSTATS_KEY_ERRNO a NAME
  * over 50 bytes, with KSTATS_KEY_CGROUP one over 34 (the longest
@@ -778,8 +790,14 @@ struct kstats_untrace {
  * the ABI leaves there), with KSTATS_OUTLIER_RETVAL; a section has none,
  * and an unprivileged file gets none (it may be a kernel pointer). A
  * user-space function's or USDT section's entry (KSTATS_OUTLIER_USER;
- * INFO: KSTATS_FEAT_UPROBE_OUTLIERS) has at most one frame, the user
- * address its call returns to in process tgid (a section's: none).
+ * INFO: KSTATS_FEAT_UPROBE_OUTLIERS) has user addresses of process tgid:
+ * a function's, where its call returns to, then (KSTATS_FEAT_UPROBE_STACK)
+ * each caller's return address up the program's frame-pointer chain, as
+ * perf's user callchains walk it, until a frame is not above the last or
+ * cannot be read without faulting (code built without frame pointers
+ * breaks the chain, and may leave a wrong frame); one frame alone is
+ * flagged KSTATS_OUTLIER_TRUNCATED. Before KSTATS_FEAT_UPROBE_STACK, that
+ * one frame alone. A section's: none.
  * Needs only an open descriptor.
  */
 #define KSTATS_OUTLIER_FRAMES	32
@@ -787,7 +805,7 @@ struct kstats_untrace {
 #define KSTATS_OUTLIER_NOADDR	(1U << 1)	/* frames withheld: no privilege */
 #define KSTATS_OUTLIER_NOTASK	(1U << 2)	/* ended outside task context */
 #define KSTATS_OUTLIER_RETVAL	(1U << 3)	/* a function's: retval is what it returned */
-#define KSTATS_OUTLIER_USER	(1U << 4)	/* frames[0]: a user address of tgid's, no more */
+#define KSTATS_OUTLIER_USER	(1U << 4)	/* frames: user addresses of tgid's */
 struct kstats_outlier {
 	__u64 seq;		/* 1 for the first outlier since the trace began */
 	__u64 time_ns;		/* CLOCK_MONOTONIC at the end of the call */
