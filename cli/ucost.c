@@ -59,6 +59,10 @@ void ks_ucost_fn3(void), ks_ucost_fn4(void), ks_ucost_fn5(void);
 #ifdef __x86_64__
 asm(".text\n.p2align 4\n" UCOST_FN(0) ".p2align 4\n" UCOST_FN(1) ".p2align 4\n" UCOST_FN(2)
     ".p2align 4\n" UCOST_FN(3) ".p2align 4\n" UCOST_FN(4) ".p2align 4\n" UCOST_FN(5));
+#else
+/* kstats traces user code on x86-64 only (kstats(4)): never measured here. */
+#define UCOST_C(n) __attribute__((noinline)) void ks_ucost_fn##n(void) { asm volatile(""); }
+UCOST_C(0) UCOST_C(1) UCOST_C(2) UCOST_C(3) UCOST_C(4) UCOST_C(5)
 #endif
 
 struct ucost_site {

@@ -92,12 +92,16 @@ def counts(name, hits, misses, what):
     return m
 
 
-def bpftrace_start():
-    prog = "BEGIN { printf(\"ready\\n\"); } "
-    for f in ("u_leaf", "u_rec", "u_jumpy"):
-        prog += "uprobe:%s:%s { @e_%s = count(); } " % (TARGET, f, f)
-        prog += "uretprobe:%s:%s { @r_%s = count(); } " % (TARGET, f, f)
-    prog += "uprobe:%s:u_block { exit(); }" % TARGET
+def bpftrace_start(prog=None):
+    """bpftrace running @prog (else the oracle's counts), attached; or None.
+    It stops itself when utarget block enters u_block (bpftrace_stop())."""
+    if prog is None:
+        prog = ""
+        for f in ("u_leaf", "u_rec", "u_jumpy"):
+            prog += "uprobe:%s:%s { @e_%s = count(); } " % (TARGET, f, f)
+            prog += "uretprobe:%s:%s { @r_%s = count(); } " % (TARGET, f, f)
+    prog = ('BEGIN { printf("ready\\n"); } ' + prog +
+            " uprobe:%s:u_block { exit(); }" % TARGET)
     try:
         p = subprocess.Popen(["bpftrace", "-e", prog], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
@@ -110,7 +114,8 @@ def bpftrace_start():
     return None
 
 
-def bpftrace_counts(p):
+def bpftrace_stop(p):
+    """Stops bpftrace (a u_block call) and returns what it printed."""
     blocker = subprocess.Popen([TARGET, "block"], stdout=subprocess.PIPE, text=True)
     try:
         out = p.communicate(timeout=120)[0]
@@ -119,6 +124,11 @@ def bpftrace_counts(p):
         out = p.communicate()[0]
     blocker.kill()
     blocker.wait()
+    return out
+
+
+def bpftrace_counts(p):
+    out = bpftrace_stop(p)
     c = {}
     for line in out.splitlines():
         if line.startswith("@") and ":" in line:
@@ -203,13 +213,7 @@ def user_stacks():
     env = dict(os.environ, UTARGET_LEAF_NS=str(max(20000, threshold * 2000)))
     want = {("u_path_a", "paths", "main"): a, ("u_mid", "u_path_b", "paths", "main"): b,
             ("u_mid", "u_path_c", "paths", "main"): c}
-    prog = ('BEGIN { printf("ready\\n"); } uretprobe:%s:u_leaf { @[ustack] = count(); } '
-            'uprobe:%s:u_block { exit(); }' % (TARGET, TARGET))
-    bt = subprocess.Popen(["bpftrace", "-e", prog], stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True) if shutil.which("bpftrace") else None
-    for line in bt.stdout if bt else []:
-        if line.strip() == "ready":
-            break
+    bt = bpftrace_start("uretprobe:%s:u_leaf { @[ustack] = count(); }" % TARGET)
     p = subprocess.Popen([TARGET, "paths", str(a), str(b), str(c)], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, env=env)
     if not trace("u.st", "u_leaf", "--pid", str(p.pid), "--outliers", "%dus" % threshold,
@@ -250,14 +254,7 @@ def user_stacks():
         ok(True, "# SKIP bpftrace not available")
         return
     # bpftrace names the frames as it prints them: the process still alive.
-    blocker = subprocess.Popen([TARGET, "block"], stdout=subprocess.PIPE, text=True)
-    try:
-        out = bt.communicate(timeout=120)[0]
-    except subprocess.TimeoutExpired:
-        bt.kill()
-        out = bt.communicate()[0]
-    blocker.kill()
-    blocker.wait()
+    out = bpftrace_stop(bt)
     p.communicate("done\n", timeout=60)
     seen, frames = {}, []
     for line in out.splitlines():
