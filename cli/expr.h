@@ -80,17 +80,21 @@ struct ks_plan {
 	struct ks_operand_desc terms[KSTATS_EXPR_TERMS];
 };
 
+struct ks_usdt_args;
 /*
  * Compiles --value @value (or NULL) and --if @pred (or NULL) for @func
  * into @plan, with @time (--time); @user: @func is a user-space function
- * (its registers only). 0 or the error said (an exit code).
+ * (its registers, and its memory through casts); @usdt: USDT probes, a
+ * point's or a section's ends' arguments (usdt.h), else NULL. 0 or the
+ * error said (an exit code).
  */
 int ks_expr_compile(const char *func, const char *value, const char *pred, bool time,
-		    bool user, struct ks_plan *plan);
+		    bool user, const struct ks_usdt_args *usdt, struct ks_plan *plan);
 
 /* expr_btf.c: the resolver's context for one function. */
 struct ks_btf_ctx;
-struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user);
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user,
+				   const struct ks_usdt_args *usdt);
 void ks_btf_ctx_close(struct ks_btf_ctx *c);
 const char *ks_btf_ctx_where(const struct ks_btf_ctx *c);
 /*

@@ -102,12 +102,15 @@ static struct ks_btf_ctx *func_open(const char *func)
 
 /*
  * "[module:]symbol", "tp:[system:]event", or a section "A..B" of either;
- * @user: "BINARY:SYMBOL", a user-space function.
+ * @user: "BINARY:SYMBOL", a user-space function; @usdt: USDT probes.
  */
-struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user)
+struct ks_btf_ctx *ks_btf_ctx_open(const char *func, bool user,
+				   const struct ks_usdt_args *usdt)
 {
 	struct ks_btf_ctx *c;
 
+	if (usdt)
+		return ks_btf_usdt_open(usdt);
 	if (user)
 		return user_open(func);
 	c = ks_btf_tp_open(func);
@@ -342,9 +345,9 @@ int eb_user_refuse_load(const struct ks_btf_ctx *c, struct ks_parse *p,
 	char text[256];
 
 	ks_node_text(n, text, sizeof(text));
-	ks_set_hint("%s; a pointer's own value can be recorded: arg0", USER_HINT);
-	return eb_refuse(p, n, "'%s' reads %s's memory: kstats reads only a user-space "
-			 "function's registers", text, c->func);
+	ks_set_hint("what a pointer points to is read through a cast: *(u32 *)arg0");
+	return eb_refuse(p, n, "'%s' names a member: kstats reads no debug info of "
+			 "programs, so knows no struct of %s", text, c->func);
 }
 
 /* Parameter @i's name ("arg3" without one) into @buf; a tracepoint's after its data. */
@@ -424,11 +427,14 @@ int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
 	char *end;
 	long idx;
 
-	if (!strcmp(id, "duration") && c->event && !c->other) {
-		ks_set_hint("--start tp:A --end tp:B times a section between two "
-			    "tracepoints");
+	if (!strcmp(id, "duration") && (c->event || c->usdt) && !c->other) {
+		ks_set_hint(c->usdt ? "--start usdt:B:P:START --end usdt:B:P:END times a "
+			    "section between two probes" : "--start tp:A --end tp:B times a "
+			    "section between two tracepoints");
 		return eb_refuse(p, n, "%s is a point: it has no duration", c->func);
 	}
+	if (c->usdt && strcmp(id, "duration"))
+		return ks_btf_usdt_source(c, p, n, pred, s);
 	if (!strcmp(id, "duration")) {
 		if (!pred) {
 			ks_set_hint("--value EXPR --time records both; without --value, "

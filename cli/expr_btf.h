@@ -22,7 +22,8 @@ struct ks_btf_ctx {
 	int names;		/* a FUNC_PROTO of the same types, named; or -1 */
 	bool end;		/* a section's end: its arguments are read there */
 	struct ks_btf_ctx *other;	/* a section's start: its end's context */
-	bool user;		/* a user-space function: no BTF, no loads */
+	bool user;		/* a user-space function or USDT probe: no BTF */
+	const struct ks_usdt_args *usdt;	/* a USDT probe's arguments, or NULL */
 };
 
 /* expr_tp.c: a tracepoint's context, or NULL if @target is not one. */
@@ -32,6 +33,10 @@ struct ks_btf_ctx {
  */
 bool ks_btf_ctx_vmlinux(struct ks_btf_ctx *c, const char *path);
 struct ks_btf_ctx *ks_btf_tp_open(const char *target);
+/* expr_usdt.c: a USDT point's context (@ua[1] without places), or a section's. */
+struct ks_btf_ctx *ks_btf_usdt_open(const struct ks_usdt_args *ua);
+/* Whether USDT context @c's probe has argument @id. */
+bool ks_btf_usdt_has(const struct ks_btf_ctx *c, const char *id);
 /* expr_section.c: section "A..B"'s contexts, each end's by @open_one, linked. */
 struct ks_btf_ctx *ks_btf_section_open(const char *target,
 				       struct ks_btf_ctx *(*open_one)(const char *));
@@ -106,5 +111,9 @@ bool ks_btf_tp_has_field(const struct ks_btf_ctx *c, const char *name);
 /* @n, a name: its source (a parameter, argN, retval, duration) into @s. */
 int eb_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n, bool pred,
 	      struct rstate *s);
+
+/* @n, a name at USDT context @c: its source into @s; 0 or the usage error said. */
+int ks_btf_usdt_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_node *n,
+		       bool pred, struct rstate *s);
 
 #endif /* KSTATSCTL_EXPR_BTF_H */

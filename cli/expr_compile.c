@@ -170,7 +170,7 @@ static int one_way(const struct ks_plan *plan)
 }
 
 int ks_expr_compile(const char *func, const char *value, const char *pred, bool time,
-		    bool user, struct ks_plan *plan)
+		    bool user, const struct ks_usdt_args *usdt, struct ks_plan *plan)
 {
 	struct ks_btf_ctx *bc;
 	struct ks_parse *p;
@@ -182,7 +182,7 @@ int ks_expr_compile(const char *func, const char *value, const char *pred, bool 
 	plan->pred = pred;
 	if (!value && !pred)
 		return 0;
-	bc = ks_btf_ctx_open(func, user);
+	bc = ks_btf_ctx_open(func, user, usdt);
 	snprintf(plan->btf, sizeof(plan->btf), "%s", ks_btf_ctx_where(bc));
 	if (value) {
 		p = xcalloc(1, sizeof(*p));

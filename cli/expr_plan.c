@@ -22,6 +22,12 @@ struct metric {
 #define PLAN_METRICS	10
 
 /* The metrics the trace makes, its own first. */
+/* A tracepoint or a USDT probe alone: a value at each hit. */
+static bool is_point(const char *func)
+{
+	return !strncmp(func, "tp:", 3) || !strncmp(func, "usdt:", 5);
+}
+
 static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 		      struct metric *m)
 {
@@ -29,7 +35,7 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 	bool value = plan->e.flags & KSTATS_EXPR_VALUE;
 	bool both = plan->e.flags & KSTATS_EXPR_TIME;
 	size_t n = 0, i;
-	bool point = !v->end && !strncmp(plan->func, "tp:", 3);
+	bool point = !v->end && is_point(plan->func);
 
 	snprintf(m[n].name, sizeof(m[n].name), "%s", v->name);
 	m[n].holds = point ? "each hit's value" : value && !both ? "each call's value" :
@@ -69,16 +75,18 @@ static size_t metrics(const struct ks_plan *plan, const struct ks_plan_view *v,
 	return n;
 }
 
-/* A tracepoint's start (or point) is an entry, a section's end an exit. */
+/* A section's start (or a point) is an entry, a section's end an exit. */
 static const char *source_at(const struct kstats_operand *op)
 {
-	return op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_FIELD ? "entry" :
-	       "exit";
+	return op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_FIELD ||
+	       op->source == KSTATS_OPERAND_REG ? "entry" : "exit";
 }
 
 static const char *source_name(const struct kstats_operand *op)
 {
 	return op->source == KSTATS_OPERAND_ARG ? "arg" :
+	       op->source == KSTATS_OPERAND_REG ? "reg" :
+	       op->source == KSTATS_OPERAND_END_REG ? "end_reg" :
 	       op->source == KSTATS_OPERAND_END_ARG ? "end_arg" :
 	       op->source == KSTATS_OPERAND_FIELD ? "field" :
 	       op->source == KSTATS_OPERAND_END_FIELD ? "end_field" :
@@ -149,7 +157,8 @@ static bool at_entry(const struct kstats_expr *e, uint32_t from, uint32_t to)
 {
 	for (; from < to; from++)
 		if (e->terms[from].operand.source != KSTATS_OPERAND_ARG &&
-		    e->terms[from].operand.source != KSTATS_OPERAND_FIELD)
+		    e->terms[from].operand.source != KSTATS_OPERAND_FIELD &&
+		    e->terms[from].operand.source != KSTATS_OPERAND_REG)
 			return false;
 	return true;
 }
@@ -174,8 +183,7 @@ static void plan_text(const struct ks_plan *plan, const struct ks_plan_view *v,
 	if (v->end)
 		printf("%-11s%s to %s\n", "section", plan->func, v->end);
 	else
-		printf("%-11s%s\n", strncmp(plan->func, "tp:", 3) ? "function" : "point",
-		       plan->func);
+		printf("%-11s%s\n", is_point(plan->func) ? "point" : "function", plan->func);
 	printf("%-11s%s\n", "mechanism", v->mech);
 	if (e->flags || e->nr_terms)
 		printf("%-11s%s\n", "btf", plan->btf);

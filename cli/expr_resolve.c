@@ -405,7 +405,8 @@ static int resolve(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 	case KS_N_CAST:
 		return cast(c, p, n, pred, s);
 	case KS_N_DEREF:
-		return c->user ? eb_user_refuse_load(c, p, n) : deref(c, p, n, pred, s);
+		/* A user-space one: through a cast to a pointer (no types to name). */
+		return deref(c, p, n, pred, s);
 	}
 	return -1;
 }
@@ -427,8 +428,9 @@ int ks_btf_operand(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks_nod
 	if (resolve(c, p, n, pred, &s))
 		return -1;
 	if (op->source == KSTATS_OPERAND_END_ARG || op->source == KSTATS_OPERAND_END_FIELD ||
-	    ((op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_FIELD) &&
-	     c->other)) {
+	    op->source == KSTATS_OPERAND_END_REG ||
+	    ((op->source == KSTATS_OPERAND_ARG || op->source == KSTATS_OPERAND_FIELD ||
+	      op->source == KSTATS_OPERAND_REG) && c->other)) {
 		char src[sizeof(d->source)];
 
 		snprintf(src, sizeof(src), "%s", d->source);

@@ -39,6 +39,8 @@ static bool end_has(const struct ks_btf_ctx *c, const char *id)
 	long idx;
 	int i;
 
+	if (c->usdt)
+		return ks_btf_usdt_has(c, id);
 	if (!strncmp(id, "arg", 3) && id[3] >= '0' && id[3] <= '9') {
 		idx = strtol(id + 3, &end, 10);
 		if (!*end)

@@ -538,12 +538,24 @@ int cmd_trace(int argc, char **argv)
 		rc = ks_trace_many(&a, cpus, sizeof(cpus), key_values);
 		goto out;
 	}
-	if (ks_usdt_named(a.start) || ks_usdt_named(a.end)) {
+	if (ks_usdt_named(a.start) || ks_usdt_named(a.end) || ks_usdt_named(func)) {
 		usdt = xcalloc(1, sizeof(*usdt));
-		rc = ks_usdt_resolve(&a, usdt);
+		rc = ks_usdt_resolve(&a, ks_usdt_named(func) ? func : NULL, usdt);
 		if (rc)
 			goto out;
 		rc = EXIT_USAGE;
+		a.x.usdt = usdt->args;	/* --value/--if: the probes' arguments */
+		if (usdt->point && a.budget_ppm) {
+			ks_set_hint("--sample N records 1 hit in N");
+			ks_usage("--budget: not at a USDT probe alone (what one hit costs "
+				 "is not measured)");
+			goto out;
+		}
+		if (usdt->point) {
+			func = usdt->start;
+			if (!a.name)
+				a.name = strrchr(func, ':') + 1;
+		}
 	} else if (!a.start && ks_usym_wanted(func, a.mech == KSTATS_MECH_UPROBE)) {
 		a.x.user = true;	/* --value/--if: its registers (expr_btf.c) */
 		rc = ks_utarget_resolve(func, a.tid ? a.tid : a.pid, &user);
@@ -594,17 +606,19 @@ int cmd_trace(int argc, char **argv)
 			 a.split ? "BLOCKED" : "SELF", KSTATS_NAME_LEN - 1);
 		goto out;
 	}
-	a.x.end = a.end;
+	a.x.end = usdt && !usdt->point ? usdt->end : a.end;
 	a.x.keyed = a.key;
 	a.x.timed = a.split ? "split" : a.self ? "self" : a.outliers ? "outliers" : NULL;
 	plan = xcalloc(1, sizeof(*plan));
-	rc = ks_trace_expr_check(&a.x, a.start ? a.start : func, a.name ? a.name : func, plan);
+	rc = ks_trace_expr_check(&a.x, usdt ? usdt->start : a.start ? a.start : func,
+				 a.name ? a.name : func, plan);
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;
 	if (a.dry_run) {
 		struct ks_plan_view v = {
-			.name = a.name ? a.name : func, .end = a.end,
+			.name = a.name ? a.name : func,
+			.end = usdt && !usdt->point ? usdt->end : a.end,
 			.mech = ks_trace_mechs[user.fd >= 0 || usdt ? KSTATS_MECH_UPROBE : a.mech],
 			.by = a.key ? keys[a.key].name : NULL, .split = a.split, .self = a.self,
 		};
@@ -625,8 +639,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (usdt) {
 		t.mechanism = KSTATS_MECH_UPROBE;
-		t.start = (uint64_t)(uintptr_t)usdt->start;
-		t.end = (uint64_t)(uintptr_t)usdt->end;
+		t.start = usdt->point ? 0 : (uint64_t)(uintptr_t)usdt->start;
+		t.end = usdt->point ? 0 : (uint64_t)(uintptr_t)usdt->end;
 		t.uprobes = (uint64_t)(uintptr_t)usdt->up;
 		t.nr_uprobes = usdt->nr;
 		t.uprobe_size = sizeof(usdt->up[0]);
@@ -644,12 +658,13 @@ int cmd_trace(int argc, char **argv)
 	fd = ks_dev_open();
 	if (fd < 0)
 		goto out;
-	if (t.expr && (rc = ks_trace_expr_supported(fd, func, a.x.user)))
+	if (t.expr && (rc = ks_trace_expr_supported(fd, func, &a.x, plan)))
 		goto out;
 	if (usdt && (rc = ks_usdt_supported(fd, usdt->start)))
 		goto out;
 	/* The probe floor and costs of a uprobe here: the module cannot measure them. */
-	if ((user.fd >= 0 || usdt) && (rc = ks_ucost_fill(fd, &t, usdt, NULL)))
+	if ((user.fd >= 0 || (usdt && !usdt->point)) &&
+	    (rc = ks_ucost_fill(fd, &t, usdt, NULL)))
 		goto out;
 	if (a.cpus) {
 		struct kstats_info info;

@@ -67,16 +67,20 @@ struct ks_trace_expr {
 	bool keyed;		/* --by */
 	const char *timed;	/* "split", "self" or "outliers": asked for with them */
 	bool user;		/* a user-space function: registers only, no BTF */
+	const struct ks_usdt_args *usdt;	/* USDT probes' arguments (usdt.h), or NULL */
 };
 struct ks_plan;
 /* Checks and compiles @x for @func traced as @name into @plan: 0 or an exit code. */
 int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const char *name,
 			struct ks_plan *plan);
 /*
- * 0 when the module behind @fd has KSTATS_FEAT_EXPR (@user: a user-space
- * function, KSTATS_FEAT_UPROBE_EXPR), else the error said.
+ * 0 when the module behind @fd has KSTATS_FEAT_EXPR (a user-space
+ * function: KSTATS_FEAT_UPROBE_EXPR; USDT probes: KSTATS_FEAT_USDT_EXPR;
+ * either reading memory: KSTATS_FEAT_UPROBE_LOADS) for @x compiled into
+ * @plan, else the error said.
  */
-int ks_trace_expr_supported(int fd, const char *func, bool user);
+int ks_trace_expr_supported(int fd, const char *func, const struct ks_trace_expr *x,
+			    const struct ks_plan *plan);
 void ks_trace_expr_names(const struct ks_plan *plan, const char *name,
 			 char bufs[2][KSTATS_NAME_LEN + 8], const char **names, size_t *n);
 

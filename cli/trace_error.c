@@ -167,6 +167,11 @@ static int trace_user_error(int err, int fd, const char *func, const struct ks_t
 			       "kstats module can; a newer one can", "tracing %s --split/--self: "
 			       "this kstats module cannot split a user-space function's time",
 			       func);
+	if (err == EINVAL && a->key == KSTATS_KEY_STACK && a->start && !ks_dev_info(fd, &info) &&
+	    !(info.features & KSTATS_FEAT_USDT_EXPR))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'usdt-expr' where a "
+			       "kstats module can; a newer one can", "tracing %s --by stack: "
+			       "this kstats module takes no stack at USDT probes", func);
 	if (err == EINVAL && a->key == KSTATS_KEY_STACK && !ks_dev_info(fd, &info) &&
 	    !(info.features & KSTATS_FEAT_UPROBE_STACK))
 		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'uprobe-stack' where a "

@@ -21,12 +21,12 @@ static bool is_tp(const char *target)
 }
 
 /*
- * A tracepoint alone (a point): a value at every hit, nothing timed. 0 if
- * @func is none, or fits; else the error said.
+ * A tracepoint alone or a USDT probe alone (a point): a value at every
+ * hit, nothing timed. 0 if @func is none, or fits; else the error said.
  */
 static int ks_trace_expr_point(const struct ks_trace_expr *x, const char *func)
 {
-	if (x->end || !is_tp(func))
+	if (x->end || (!is_tp(func) && !x->usdt))
 		return 0;
 	if (!x->value) {
 		ks_set_hint("--start tp:A --end tp:B times a section between two "
@@ -75,10 +75,12 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 		char both[1100];
 
 		snprintf(both, sizeof(both), "%s..%s", func, x->end);
-		rc = ks_expr_compile(both, x->value, x->pred, x->time, false, plan);
+		rc = ks_expr_compile(both, x->value, x->pred, x->time, x->usdt != NULL,
+				     x->usdt, plan);
 		plan->func = func;
 	} else {
-		rc = ks_expr_compile(func, x->value, x->pred, x->time, x->user, plan);
+		rc = ks_expr_compile(func, x->value, x->pred, x->time, x->user || x->usdt,
+				     x->usdt, plan);
 	}
 	if (rc)
 		return rc;
@@ -93,18 +95,42 @@ int ks_trace_expr_check(const struct ks_trace_expr *x, const char *func, const c
 	return 0;
 }
 
-int ks_trace_expr_supported(int fd, const char *func, bool user)
+/* Whether @plan reads memory: a user-space one needs KSTATS_FEAT_UPROBE_LOADS. */
+static bool plan_loads(const struct ks_plan *plan)
 {
-	uint64_t need = user ? KSTATS_FEAT_UPROBE_EXPR : KSTATS_FEAT_EXPR;
+	bool loads = (plan->e.flags & KSTATS_EXPR_VALUE) && plan->e.value.nr_loads;
+	uint32_t i;
+
+	for (i = 0; i < plan->e.nr_terms; i++)
+		loads |= plan->e.terms[i].operand.nr_loads != 0;
+	return loads;
+}
+
+int ks_trace_expr_supported(int fd, const char *func, const struct ks_trace_expr *x,
+			    const struct ks_plan *plan)
+{
+	bool user = x->user || x->usdt;
+	uint64_t need = x->usdt ? KSTATS_FEAT_USDT_EXPR : user ? KSTATS_FEAT_UPROBE_EXPR :
+			KSTATS_FEAT_EXPR;
 	struct kstats_info info;
 
-	if (!ks_dev_info(fd, &info) && (info.features & need) == need)
-		return 0;
-	return ks_fail(EXIT_RUNTIME, user ? "'kstatsctl info' lists 'uprobe-expr' where a "
-		       "kstats module can; a newer one can" : "'kstatsctl info' lists 'expr' "
-		       "where a kstats module can; a newer one can", "tracing %s "
-		       "--value/--if: this kstats module cannot record values nor filter "
-		       "calls%s", func, user ? " of a user-space function" : "");
+	if (ks_dev_info(fd, &info))
+		info.features = 0;
+	if ((info.features & need) != need)
+		return ks_fail(EXIT_RUNTIME, x->usdt ? "'kstatsctl info' lists 'usdt-expr' "
+			       "where a kstats module can; a newer one can" : user ?
+			       "'kstatsctl info' lists 'uprobe-expr' where a kstats module "
+			       "can; a newer one can" : "'kstatsctl info' lists 'expr' where "
+			       "a kstats module can; a newer one can", "tracing %s "
+			       "--value/--if: this kstats module cannot record values nor "
+			       "filter calls%s", func, x->usdt ? " at USDT probes" : user ?
+			       " of a user-space function" : "");
+	if (user && plan_loads(plan) && !(info.features & KSTATS_FEAT_UPROBE_LOADS))
+		return ks_fail(EXIT_RUNTIME, "'kstatsctl info' lists 'uprobe-loads' where a "
+			       "kstats module can; a newer one can", "tracing %s: %s reads "
+			       "the program's memory, which this kstats module cannot", func,
+			       plan->value.text[0] ? plan->value.text : "--if");
+	return 0;
 }
 
 /*

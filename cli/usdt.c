@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace NAME --start usdt:BINARY:PROVIDER:START --end usdt:BINARY:PROVIDER:END:
- * where the two USDT probes are, from the binary's .note.stapsdt notes
+ * trace NAME --start usdt:BINARY:PROVIDER:START --end usdt:BINARY:PROVIDER:END,
+ * and trace usdt:BINARY:PROVIDER:NAME --value EXPR (a point):
+ * where the USDT probes are, from the binary's .note.stapsdt notes
  * (libelf), as <sys/sdt.h> writes them: per place a probe is compiled in,
  * the probe's address, the link-time address of .stapsdt.base and its
  * semaphore's address (0: none), then provider, name and arguments. The
@@ -48,7 +49,7 @@ static int usdt_split(const char *opt, const char *point, struct usdt_point *u)
 	    (size_t)(prov - 1 - rest) >= sizeof(u->binary) ||
 	    strlen(prov) >= sizeof(u->buf)) {
 		ks_set_hint("e.g. usdt:/usr/bin/postgres:postgresql:query__start");
-		return ks_usage("--%s '%s': a USDT probe is usdt:BINARY:PROVIDER:NAME", opt,
+		return ks_usage("%s '%s': a USDT probe is usdt:BINARY:PROVIDER:NAME", opt,
 				point);
 	}
 	snprintf(u->binary, sizeof(u->binary), "%.*s", (int)(prov - 1 - rest), rest);
@@ -59,26 +60,25 @@ static int usdt_split(const char *opt, const char *point, struct usdt_point *u)
 	return 0;
 }
 
-/* The options a USDT section cannot have (yet), or takes otherwise. */
-static int usdt_args_check(const struct ks_trace_args *a)
+/* The options USDT probes cannot have, or take otherwise; @point: a probe alone. */
+static int usdt_args_check(const struct ks_trace_args *a, const char *point)
 {
-	if (!a->end || !ks_usdt_named(a->start) || !ks_usdt_named(a->end)) {
+	if (point && a->start) {
+		ks_set_hint("a section: trace NAME --start usdt:B:P:START --end usdt:B:P:END");
+		return ks_usage("%s with --start: trace a probe alone, or a section", point);
+	}
+	if (!point && (!a->end || !ks_usdt_named(a->start) || !ks_usdt_named(a->end))) {
 		ks_set_hint("a USDT probe is a point: time the section between two, "
 			    "--start usdt:B:P:START --end usdt:B:P:END");
 		return ks_usage("--start and --end: both USDT probes, or neither");
 	}
 	if (a->mech != KSTATS_MECH_AUTO && a->mech != KSTATS_MECH_UPROBE)
 		return ks_usage("--mechanism: USDT probes are uprobes");
-	if (a->key == KSTATS_KEY_STACK) {
-		ks_set_hint("a user-space function's stack is taken at its return: "
-			    "--by stack on the function");
-		return ks_usage("--by stack: not with USDT probes (no stack is taken "
-				"at a probe)");
-	}
-	if (a->x.value || a->x.pred) {
-		ks_set_hint("kstats(4) lists what USDT sections have so far");
-		return ks_usage("--value and --if: not yet with USDT probes (their "
-				"arguments cannot be read yet)");
+	if (point && !a->x.value) {
+		ks_set_hint("--value arg0 records a probe's first argument at each hit; "
+			    "--start usdt:B:P:START --end usdt:B:P:END times a section");
+		return ks_usage("%s: a probe alone is a point in time, with nothing to "
+				"time: --value EXPR", point);
 	}
 	return 0;
 }
@@ -108,7 +108,7 @@ static Elf_Scn *usdt_notes(Elf *e, uint64_t *base)
 /* One note's descriptor: three addresses, then provider, name, arguments. */
 struct usdt_note {
 	uint64_t pc, base, sem;
-	const char *provider, *name;
+	const char *provider, *name, *args;
 };
 
 static bool usdt_note_read(const char *desc, size_t size, struct usdt_note *n)
@@ -125,12 +125,17 @@ static bool usdt_note_read(const char *desc, size_t size, struct usdt_note *n)
 	if (!p++ || p >= end)
 		return false;
 	n->name = p;
-	return memchr(p, '\0', (size_t)(end - p)) != NULL;
+	p = memchr(p, '\0', (size_t)(end - p));
+	if (!p++)
+		return false;
+	/* The arguments: none in notes older than <sys/sdt.h> version 3. */
+	n->args = p < end && memchr(p, '\0', (size_t)(end - p)) ? p : "";
+	return true;
 }
 
-/* Every place of PROVIDER:NAME in @e, appended to @u with @role. */
+/* Every place of PROVIDER:NAME in @e, appended to @u with @role, its arguments in @args. */
 static int usdt_find(Elf *e, const struct usdt_point *pt, const char *path, uint32_t role,
-		     struct ks_usdt *u)
+		     struct ks_usdt *u, struct ks_usdt_args *args)
 {
 	uint64_t base, off, sem_off, moved;
 	uint32_t found = 0;
@@ -165,18 +170,20 @@ static int usdt_find(Elf *e, const struct usdt_point *pt, const char *path, uint
 				       n.provider, n.name, (unsigned long long)n.sem);
 		if (u->nr == KSTATS_UPROBES_MAX)
 			return ks_fail(EXIT_RUNTIME, "a probe compiled in many places "
-				       "(inlined) is a breakpoint in each", "%s: the two "
+				       "(inlined) is a breakpoint in each", "%s: the "
 				       "USDT probes are in more than %d places", path,
 				       KSTATS_UPROBES_MAX);
 		u->up[u->nr++] = (struct kstats_uprobe){
 			.fd = u->fd, .role = role, .offset = off, .ref_ctr_offset = sem_off,
 		};
+		ks_usdt_args_add(args, n.args);
 		found++;
 	}
 	if (!found)
 		return ks_fail(EXIT_RUNTIME, "'readelf -n FILE' lists its USDT probes "
 			       "(stapsdt notes: Provider, Name)", "%s: no USDT probe %s:%s",
 			       path, pt->provider, pt->name);
+	snprintf(args->probe, sizeof(args->probe), "%s:%s", pt->provider, pt->name);
 	return 0;
 }
 
@@ -202,42 +209,46 @@ static int usdt_same_binary(const struct ks_trace_args *a, const struct usdt_poi
 			"one binary", u->path, path);
 }
 
-int ks_usdt_resolve(const struct ks_trace_args *a, struct ks_usdt *u)
+int ks_usdt_resolve(const struct ks_trace_args *a, const char *point, struct ks_usdt *u)
 {
 	struct usdt_point start, end;
 	int rc;
 	Elf *e;
 
+	memset(u, 0, sizeof(*u));
 	u->fd = -1;
-	u->nr = 0;
-	rc = usdt_args_check(a) ?: usdt_split("start", a->start, &start) ?:
-	     usdt_split("end", a->end, &end);
+	u->point = point != NULL;
+	rc = usdt_args_check(a, point) ?:
+	     usdt_split(point ? "trace" : "--start", point ? point : a->start, &start) ?:
+	     (point ? 0 : usdt_split("--end", a->end, &end));
 	if (rc)
 		return rc;
-	if (!strcmp(start.binary, end.binary) && !strcmp(start.provider, end.provider) &&
-	    !strcmp(start.name, end.name))
+	if (!point && !strcmp(start.binary, end.binary) &&
+	    !strcmp(start.provider, end.provider) && !strcmp(start.name, end.name))
 		return ks_usage("--start and --end: the same USDT probe; a section "
 				"runs from one probe to another");
 	u->fd = ks_usym_open(start.binary, a->tid ? a->tid : a->pid, u->path,
 			     sizeof(u->path));
 	if (u->fd < 0)
 		return EXIT_RUNTIME;
-	rc = strcmp(start.binary, end.binary) ? usdt_same_binary(a, &end, u) : 0;
+	rc = !point && strcmp(start.binary, end.binary) ? usdt_same_binary(a, &end, u) : 0;
 	if (rc)
 		goto fail;
 	e = ks_uelf_begin(u->fd, u->path);
 	rc = EXIT_RUNTIME;
 	if (!e)
 		goto fail;
-	rc = usdt_find(e, &start, u->path, KSTATS_UPROBE_START, u) ?:
-	     usdt_find(e, &end, u->path, KSTATS_UPROBE_END, u);
+	rc = point ? usdt_find(e, &start, u->path, KSTATS_UPROBE_POINT, u, &u->args[0]) :
+	     usdt_find(e, &start, u->path, KSTATS_UPROBE_START, u, &u->args[0]) ?:
+	     usdt_find(e, &end, u->path, KSTATS_UPROBE_END, u, &u->args[1]);
 	elf_end(e);
 	if (rc)
 		goto fail;
 	snprintf(u->start, sizeof(u->start), USDT_PREFIX "%s:%s:%s", u->path,
 		 start.provider, start.name);
-	snprintf(u->end, sizeof(u->end), USDT_PREFIX "%s:%s:%s", u->path,
-		 end.provider, end.name);
+	if (!point)
+		snprintf(u->end, sizeof(u->end), USDT_PREFIX "%s:%s:%s", u->path,
+			 end.provider, end.name);
 	return 0;
 fail:
 	close(u->fd);

@@ -25,7 +25,8 @@
 			 KSTATS_FEAT_USDT | KSTATS_FEAT_UPROBE_EXPR | KSTATS_FEAT_TASK_KEYS | \
 			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY | \
 			 KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS | \
-			 KSTATS_FEAT_UPROBE_COST | KSTATS_FEAT_UPROBE_STACK)
+			 KSTATS_FEAT_UPROBE_COST | KSTATS_FEAT_UPROBE_STACK | \
+			 KSTATS_FEAT_USDT_EXPR | KSTATS_FEAT_UPROBE_LOADS)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -359,11 +360,14 @@ static bool kstats_arg_tracepoint(u64 uptr)
 	       !memcmp(head, "tp:", 3);
 }
 
-/* Where TRACE's expr runs: its sources (trace_expr.c). */
-static enum kstats_expr_site kstats_arg_site(const struct kstats_trace *t)
+/* Where TRACE's expr runs: its sources (trace_expr.c); @up: its uprobes' checked roles. */
+static enum kstats_expr_site kstats_arg_site(const struct kstats_trace *t,
+					     const struct kstats_uprobe *up)
 {
-	if (t->func && t->mechanism == KSTATS_MECH_UPROBE)
-		return KSTATS_SITE_UFUNC;
+	if (up)
+		return up->role == KSTATS_UPROBE_FUNC ? KSTATS_SITE_UFUNC :
+		       up->role == KSTATS_UPROBE_POINT ? KSTATS_SITE_UPOINT :
+		       KSTATS_SITE_USECTION;
 	if (t->func)
 		return kstats_arg_tracepoint(t->func) ? KSTATS_SITE_POINT : KSTATS_SITE_FUNC;
 	return kstats_arg_tracepoint(t->start) && kstats_arg_tracepoint(t->end) ?
@@ -491,12 +495,12 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t) ||
 	    !kstats_user_cost_ok(t))
 		return -EINVAL;
-	/* A user function's form first: a USDT section runs no expr (-EOPNOTSUPP). */
+	/* A user function's form first: its roles decide the expr's site. */
 	err = kstats_uprobe_args(t, &up);
 	if (err)
 		goto free_up;
 	/* The expr is checked before the privilege, as every other field. */
-	err = kstats_expr_copy(t, kstats_arg_site(t), &expr);
+	err = kstats_expr_copy(t, kstats_arg_site(t, up), &expr);
 	if (err)
 		goto free_up;
 	err = kstats_arg_records(t, expr);

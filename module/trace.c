@@ -337,6 +337,11 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		start = func;
 		func = NULL;
 		snprintf(target, sizeof(target), "%s", start);
+	} else if (func && up && up->role == KSTATS_UPROBE_POINT) {
+		/* A USDT point: a value per hit, as a tracepoint's (trace_usdt.c). */
+		p->mode = KSTATS_MODE_SECTION;
+		p->point = true;
+		snprintf(target, sizeof(target), "%s", func);
 	} else if (func) {
 		p->mode = KSTATS_MODE_FUNC;
 		snprintf(target, sizeof(target), "%s", func);

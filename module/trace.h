@@ -322,8 +322,8 @@ int kstats_pair_attach(struct kstats_probe *p, const char *start, const char *en
 int kstats_pair_detach(struct kstats_probe *p);
 /* @args: a tracepoint's arguments, or NULL (a kprobe, a USDT probe, the floor) */
 void kstats_section_begin(struct kstats_probe *p, const unsigned long *args);
-void kstats_section_end(struct kstats_probe *p, const unsigned long *args);
-void kstats_point_hit(struct kstats_probe *p, const unsigned long *args);
+void kstats_section_end(struct kstats_probe *p, const unsigned long *args, unsigned long ret);
+void kstats_point_hit(struct kstats_probe *p, const unsigned long *args, unsigned long ret);
 /* trace_record.c: a tracepoint end read by its record, through perf */
 int kstats_record_attach(struct kstats_probe *p, unsigned int end);
 void kstats_record_detach(struct kstats_probe *p, unsigned int end);
@@ -360,12 +360,17 @@ enum kstats_expr_site {
 	KSTATS_SITE_POINT,		/* one tracepoint: its arguments */
 	KSTATS_SITE_TP_SECTION,		/* tracepoints: start's, end's arguments, duration */
 	KSTATS_SITE_SECTION,		/* functions by kprobe: as tracepoints */
-	KSTATS_SITE_UFUNC,		/* a user function: registers only, no loads */
+	KSTATS_SITE_UFUNC,		/* a user function: arguments, return, duration */
+	KSTATS_SITE_UPOINT,		/* a USDT probe alone: its registers */
+	KSTATS_SITE_USECTION,		/* USDT probes: start's, end's registers, duration */
 };
 
 /* A tracepoint probe's arguments after its data: x86-64's 5 other registers. */
 #define KSTATS_TP_ARGS		5
-/* A section end's arguments, as kstats_section_begin/end() get them: a function's 6. */
+/*
+ * A section end's arguments, as kstats_section_begin/end() get them: a
+ * function's 6 (a USDT probe's: its KSTATS_OPERAND_REGS registers).
+ */
 #define KSTATS_SECTION_ARGS	6
 int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 		     struct kstats_expr_prog **out);
@@ -380,7 +385,7 @@ int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *
 #endif
 int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
 			   struct kstats_call_expr *cx);
-void kstats_expr_point(struct kstats_probe *p, const unsigned long *args);
+void kstats_expr_point(struct kstats_probe *p, const unsigned long *args, unsigned long ret);
 /* BIT(0): the point's or start's operands are record fields, BIT(1): the end's. */
 u32 kstats_expr_record_ends(const struct kstats_expr_prog *e);
 u64 kstats_expr_end(struct kstats_probe *p, struct kstats_call *call,
@@ -403,9 +408,9 @@ void kstats_keys_record(struct kstats_probe *p, unsigned long retval, unsigned l
 			u64 wall);
 int kstats_keys_frames(struct kstats_metric *m, struct kstats_snapshot *sn, bool privileged);
 /* trace_outlier.c: the stack from a call's caller up (stack keys, outliers) */
-u32 kstats_stack_capture(unsigned long *f, unsigned long ret, bool *truncated);
 u32 kstats_ustack_walk(unsigned long *f, unsigned long ret);
-u32 kstats_ustack_capture(unsigned long *f, unsigned long ret, bool *truncated);
+u32 kstats_probe_stack(const struct kstats_probe *p, unsigned long *f, unsigned long ret,
+		       bool *truncated);
 struct kstats_metric *kstats_keys_metric(struct kstats_probe *p, unsigned int i);
 void kstats_keys_publish(struct kstats_probe *p);
 void kstats_keys_free(struct kstats_probe *p);

@@ -5,7 +5,8 @@
  * header describes. Copied in and checked whole before the privilege
  * check; run in the probe handlers in at most (1 + KSTATS_EXPR_TERMS) x
  * KSTATS_EXPR_LOADS reads, with no lock and no allocation, every pointer
- * read through copy_from_kernel_nofault().
+ * read through copy_from_kernel_nofault() (at a uprobe, the program's
+ * memory through copy_from_user_nofault()).
  *
  * Evaluation order, which decides what a call is counted as:
  * - at entry, the terms that read only arguments, group by group in order:
@@ -31,12 +32,17 @@ struct kstats_expr_prog {
 	u8 group_exit;			/* BIT(g): group g has exit terms */
 	bool value_at_entry;		/* the value is an argument's */
 	u8 record_ends;			/* read by record: BIT(0) point or start, BIT(1) end */
+	bool user;			/* at a uprobe: loads read the program's memory */
 };
 
-/* A field's source holds its record's address: the handler's args[0] (trace_record.c). */
+/*
+ * A field's source holds its record's address: the handler's args[0]
+ * (trace_record.c). A USDT probe's registers are its args (kstats_usdt_hit()).
+ */
 static bool kstats_operand_at_entry(const struct kstats_operand *o)
 {
-	return o->source == KSTATS_OPERAND_ARG || o->source == KSTATS_OPERAND_FIELD;
+	return o->source == KSTATS_OPERAND_ARG || o->source == KSTATS_OPERAND_FIELD ||
+	       o->source == KSTATS_OPERAND_REG;
 }
 
 /*
@@ -63,6 +69,12 @@ static bool kstats_source_ok(u8 source, u8 index, enum kstats_expr_site site)
 	case KSTATS_SITE_SECTION:
 		return source == KSTATS_OPERAND_ARG || source == KSTATS_OPERAND_END_ARG ?
 		       index <= (site == KSTATS_SITE_SECTION ? 5 : 4) :
+		       !index && source == KSTATS_OPERAND_DURATION;
+	case KSTATS_SITE_UPOINT:
+		return source == KSTATS_OPERAND_REG && index < KSTATS_OPERAND_REGS;
+	case KSTATS_SITE_USECTION:
+		return source == KSTATS_OPERAND_REG || source == KSTATS_OPERAND_END_REG ?
+		       index < KSTATS_OPERAND_REGS :
 		       !index && source == KSTATS_OPERAND_DURATION;
 	default:
 		return false;
@@ -135,7 +147,7 @@ static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_e
 	const u32 timed_only = KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SPLIT | KSTATS_TRACE_SELF;
 
 	/* A point has no return value to key by errno. */
-	if (site == KSTATS_SITE_POINT &&
+	if ((site == KSTATS_SITE_POINT || site == KSTATS_SITE_UPOINT) &&
 	    (!value || timed || t->key == KSTATS_KEY_ERRNO || (t->flags & timed_only)))
 		return false;
 	if (value && !timed && (t->flags & timed_only))
@@ -144,20 +156,6 @@ static bool kstats_expr_fits(const struct kstats_trace *t, const struct kstats_e
 		return false;
 	return !(value && (x->value.flags & KSTATS_OPERAND_SIGNED) &&
 		 len + sizeof("NEG-") - 1 > KSTATS_NAME_MAX);
-}
-
-/*
- * A user function's operands are its registers: user memory is not read
- * (that would be copy_from_user_nofault(), not built yet).
- */
-static bool kstats_expr_loads(const struct kstats_expr *x)
-{
-	bool loads = (x->flags & KSTATS_EXPR_VALUE) && x->value.nr_loads;
-	u32 i;
-
-	for (i = 0; i < x->nr_terms; i++)
-		loads |= x->terms[i].operand.nr_loads != 0;
-	return loads;
 }
 
 /* Which end @o reads (0: the point's or start's, 1: the end's), and whether by record. */
@@ -207,9 +205,9 @@ static void kstats_expr_plan(struct kstats_expr_prog *e)
 	for (i = 0; i < x->nr_terms; i++) {
 		const struct kstats_operand *o = &x->terms[i].operand;
 
-		if (kstats_operand_at_entry(o))
+		if (o->source == KSTATS_OPERAND_ARG)
 			e->arg_mask |= BIT(o->index);
-		else
+		if (!kstats_operand_at_entry(o))
 			e->group_exit |= BIT(g);
 		if ((x->terms[i].flags & KSTATS_TERM_OR) || i + 1 == x->nr_terms)
 			e->group_start[++g] = i + 1;
@@ -217,15 +215,15 @@ static void kstats_expr_plan(struct kstats_expr_prog *e)
 	e->nr_groups = g;
 	if ((x->flags & KSTATS_EXPR_VALUE) && kstats_operand_at_entry(&x->value)) {
 		e->value_at_entry = true;
-		e->arg_mask |= BIT(x->value.index);
+		if (x->value.source == KSTATS_OPERAND_ARG)
+			e->arg_mask |= BIT(x->value.index);
 	}
 }
 
 /*
  * TRACE's expr, from user memory, checked for @site: *@out is NULL without
  * one, else for kstats_expr_attach(). -EFAULT, -EINVAL (also a point
- * without one), -EOPNOTSUPP (loads at a user function), -ENOMEM; called
- * before the privilege check.
+ * without one), -ENOMEM; called before the privilege check.
  */
 int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 		     struct kstats_expr_prog **out)
@@ -234,7 +232,7 @@ int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 
 	*out = NULL;
 	if (!t->expr)
-		return site == KSTATS_SITE_POINT ? -EINVAL : 0;
+		return site == KSTATS_SITE_POINT || site == KSTATS_SITE_UPOINT ? -EINVAL : 0;
 	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e)
 		return -ENOMEM;
@@ -247,10 +245,8 @@ int kstats_expr_copy(const struct kstats_trace *t, enum kstats_expr_site site,
 		kfree(e);
 		return -EINVAL;
 	}
-	if (site == KSTATS_SITE_UFUNC && kstats_expr_loads(&e->x)) {
-		kfree(e);
-		return -EOPNOTSUPP;
-	}
+	e->user = site == KSTATS_SITE_UFUNC || site == KSTATS_SITE_UPOINT ||
+		  site == KSTATS_SITE_USECTION;
 	kstats_expr_plan(e);
 	*out = e;
 	return 0;
@@ -275,13 +271,23 @@ bool kstats_expr_signed(const struct kstats_expr_prog *e)
 /* Calibration reads this word, which points at itself, at every load. */
 static unsigned long kstats_expr_chain = (unsigned long)&kstats_expr_chain;
 
+/* @size bytes at @at: the kernel's, or (@user) the current program's. */
+static __always_inline long kstats_expr_load(void *dst, unsigned long at, size_t size,
+					     bool user)
+{
+	if (user)
+		return copy_from_user_nofault(dst, (const void __user *)at, size);
+	return copy_from_kernel_nofault(dst, (const void *)at, size);
+}
+
 /*
  * @o's value from its source register @v: its loads, then its width and
- * sign. @cal: every offset taken as 0 (calibration's chain). Returns
- * nonzero if a read faulted.
+ * sign. @cal: every offset taken as 0 (calibration's chain); @user: the
+ * loads read the program's memory. Returns nonzero if a read faulted.
  */
 static __always_inline int kstats_operand_read(const struct kstats_operand *o,
-					       unsigned long v, bool cal, u64 *out)
+					       unsigned long v, bool cal, bool user,
+					       u64 *out)
 {
 	u32 i, last = o->nr_loads - 1;
 	bool sgn = o->flags & KSTATS_OPERAND_SIGNED;
@@ -291,30 +297,29 @@ static __always_inline int kstats_operand_read(const struct kstats_operand *o,
 	u64 q = v;
 
 	for (i = 0; o->nr_loads && i < last; i++)
-		if (copy_from_kernel_nofault(&v, (void *)(v + (cal ? 0 : o->offsets[i])),
-					     sizeof(v)))
+		if (kstats_expr_load(&v, v + (cal ? 0 : o->offsets[i]), sizeof(v), user))
 			return -EFAULT;
 	if (o->nr_loads) {
-		void *at = (void *)(v + (cal ? 0 : o->offsets[last]));
+		unsigned long at = v + (cal ? 0 : o->offsets[last]);
 
 		switch (o->size) {
 		case 1:
-			if (copy_from_kernel_nofault(&b, at, 1))
+			if (kstats_expr_load(&b, at, 1, user))
 				return -EFAULT;
 			q = b;
 			break;
 		case 2:
-			if (copy_from_kernel_nofault(&h, at, 2))
+			if (kstats_expr_load(&h, at, 2, user))
 				return -EFAULT;
 			q = h;
 			break;
 		case 4:
-			if (copy_from_kernel_nofault(&w, at, 4))
+			if (kstats_expr_load(&w, at, 4, user))
 				return -EFAULT;
 			q = w;
 			break;
 		default:
-			if (copy_from_kernel_nofault(&q, at, 8))
+			if (kstats_expr_load(&q, at, 8, user))
 				return -EFAULT;
 		}
 	}
@@ -356,10 +361,13 @@ static __always_inline bool kstats_term_holds(const struct kstats_term *t, u64 v
 	}
 }
 
-/* What the sources are at this point of a call. */
+/*
+ * What the sources are at this point of a call: the entry's (a point's, a
+ * start's) arguments, or a USDT probe's registers, and an end's.
+ */
 struct kstats_expr_regs {
-	unsigned long args[6];
-	const unsigned long *end_args;	/* a section's end: its tracepoint's */
+	const unsigned long *args;
+	const unsigned long *end_args;
 	unsigned long retval;
 	u64 duration;
 };
@@ -368,7 +376,7 @@ static __always_inline unsigned long kstats_source(const struct kstats_operand *
 						   const struct kstats_expr_regs *r)
 {
 	return kstats_operand_at_entry(o) ? r->args[o->index] :
-	       o->source == KSTATS_OPERAND_END_ARG ||
+	       o->source == KSTATS_OPERAND_END_ARG || o->source == KSTATS_OPERAND_END_REG ||
 	       o->source == KSTATS_OPERAND_END_FIELD ? r->end_args[o->index] :
 	       o->source == KSTATS_OPERAND_RETVAL ? r->retval : r->duration;
 }
@@ -388,7 +396,8 @@ static int kstats_group_holds(const struct kstats_expr_prog *e, u32 g, bool exit
 
 		if (kstats_operand_at_entry(&t->operand) == exit)
 			continue;
-		if (kstats_operand_read(&t->operand, kstats_source(&t->operand, r), false, &v))
+		if (kstats_operand_read(&t->operand, kstats_source(&t->operand, r), false,
+					e->user, &v))
 			return -EFAULT;
 		if (!kstats_term_holds(t, v))
 			return 0;
@@ -430,22 +439,11 @@ static int kstats_expr_entry(struct kstats_probe *p, const struct kstats_expr_re
 		res = -EPERM;
 	else if (res >= 0 && e->value_at_entry)
 		res = kstats_operand_read(&e->x.value, kstats_source(&e->x.value, r), false,
-					  &cx->value);
+					  e->user, &cx->value);
 	if (res >= 0)
 		return 0;
 	kstats_expr_count(p, res);
 	return res;
-}
-
-static __always_inline void kstats_expr_gather_pt(const struct kstats_probe *p,
-						  struct pt_regs *regs,
-						  struct kstats_expr_regs *r)
-{
-	u32 i;
-
-	for (i = 0; i < ARRAY_SIZE(r->args); i++)
-		if (p->expr->arg_mask & BIT(i))
-			r->args[i] = regs_get_kernel_argument(regs, i);
 }
 
 /*
@@ -454,30 +452,36 @@ static __always_inline void kstats_expr_gather_pt(const struct kstats_probe *p,
  */
 int kstats_expr_begin(struct kstats_probe *p, struct pt_regs *regs, struct kstats_call_expr *cx)
 {
-	struct kstats_expr_regs r;
+	unsigned long args[KSTATS_SECTION_ARGS];
+	struct kstats_expr_regs r = { .args = args };
+	u32 i;
 
-	kstats_expr_gather_pt(p, regs, &r);
-	return kstats_expr_entry(p, &r, cx);
-}
-
-/* A point's or a section start's arguments (@args: KSTATS_SECTION_ARGS of them). */
-int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
-			   struct kstats_call_expr *cx)
-{
-	struct kstats_expr_regs r;
-
-	BUILD_BUG_ON(ARRAY_SIZE(r.args) != KSTATS_SECTION_ARGS);
-	memcpy(r.args, args, sizeof(r.args));
+	for (i = 0; i < ARRAY_SIZE(args); i++)
+		if (p->expr->arg_mask & BIT(i))
+			args[i] = regs_get_kernel_argument(regs, i);
 	return kstats_expr_entry(p, &r, cx);
 }
 
 /*
- * A point (one tracepoint, @args its arguments): the predicate, then the
- * value into NAME, or its magnitude into NEG-NAME. A value alone: no
- * duration, no exit (kstats_expr_fits()); a key's metric holds what NAME
- * holds (a negative value is only in NEG-NAME).
+ * A point's or a section start's sources (@args: KSTATS_SECTION_ARGS
+ * arguments, or a USDT probe's KSTATS_OPERAND_REGS registers).
  */
-void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
+int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
+			   struct kstats_call_expr *cx)
+{
+	struct kstats_expr_regs r = { .args = args };
+
+	return kstats_expr_entry(p, &r, cx);
+}
+
+/*
+ * A point (one tracepoint, @args its arguments; or a USDT probe, @args its
+ * registers and @ret its address): the predicate, then the value into
+ * NAME, or its magnitude into NEG-NAME. A value alone: no duration, no
+ * exit (kstats_expr_fits()); a key's metric holds what NAME holds (a
+ * negative value is only in NEG-NAME).
+ */
+void kstats_expr_point(struct kstats_probe *p, const unsigned long *args, unsigned long ret)
 {
 	struct kstats_call_expr cx;
 	u64 v;
@@ -490,7 +494,7 @@ void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
 	} else {
 		kstats_record(p->value, v);
 		if (unlikely(p->keys))
-			kstats_keys_record(p, 0, 0, v);	/* no return value */
+			kstats_keys_record(p, 0, ret, v);	/* no return value */
 	}
 	this_cpu_inc(p->pcpu->hits);
 }
@@ -499,12 +503,13 @@ void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
 int kstats_expr_begin_fprobe(struct kstats_probe *p, struct kstats_fprobe_regs *regs,
 			     struct kstats_call_expr *cx)
 {
-	struct kstats_expr_regs r;
+	unsigned long args[KSTATS_SECTION_ARGS];
+	struct kstats_expr_regs r = { .args = args };
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(r.args); i++)
+	for (i = 0; i < ARRAY_SIZE(args); i++)
 		if (p->expr->arg_mask & BIT(i))
-			r.args[i] = kstats_fprobe_argument(regs, i);
+			args[i] = kstats_fprobe_argument(regs, i);
 	return kstats_expr_entry(p, &r, cx);
 }
 #endif
@@ -527,7 +532,7 @@ static int kstats_expr_exit(const struct kstats_expr_prog *e, const struct kstat
 		return -EPERM;
 	if ((e->x.flags & KSTATS_EXPR_VALUE) && !e->value_at_entry)
 		return kstats_operand_read(&e->x.value, kstats_source(&e->x.value, r), false,
-					   &cx->value);
+					   e->user, &cx->value);
 	return 0;
 }
 
@@ -599,9 +604,9 @@ void kstats_expr_cal_call(const struct kstats_probe *p)
 	u32 i;
 
 	if (x->flags & KSTATS_EXPR_VALUE)
-		sink += !kstats_operand_read(&x->value, src, true, &v) + v;
+		sink += !kstats_operand_read(&x->value, src, true, false, &v) + v;
 	for (i = 0; i < x->nr_terms; i++)
-		if (!kstats_operand_read(&x->terms[i].operand, src, true, &v))
+		if (!kstats_operand_read(&x->terms[i].operand, src, true, false, &v))
 			sink += kstats_term_holds(&x->terms[i], v);
 	OPTIMIZER_HIDE_VAR(sink);
 }

@@ -55,9 +55,6 @@ bool kstats_keys_args_ok(const struct kstats_trace *t)
 		return !t->nr_keys && !t->key_values;
 	if (t->key_values && (!t->nr_keys || kstats_key_hashed(t->key)))
 		return false;
-	/* A USDT section: no user stack is taken there yet. */
-	if (t->key == KSTATS_KEY_STACK && t->mechanism == KSTATS_MECH_UPROBE && !t->func)
-		return false;
 	if (t->key >= ARRAY_SIZE(kstats_key_kinds) || !kstats_key_kinds[t->key].name ||
 	    (kstats_key_kinds[t->key].func_only && !t->func) ||
 	    t->nr_keys > KSTATS_KEYS_MAX)
@@ -281,10 +278,7 @@ static noinline void kstats_keys_record_stack(struct kstats_probe *p, unsigned l
 
 	/* The walk costs microseconds, not a constant: the governor adds it up. */
 	t0 = ktime_get_mono_fast_ns();
-	if (p->mech == KSTATS_MECH_UPROBE)
-		n = kstats_ustack_capture(f, ret, &truncated);
-	else
-		n = kstats_stack_capture(f, ret, &truncated);
+	n = kstats_probe_stack(p, f, ret, &truncated);
 	this_cpu_add(p->pcpu->stack_ns, ktime_get_mono_fast_ns() - t0);
 	if (!n) {
 		kstats_record(&k->metrics[k->nr]->ks, wall);

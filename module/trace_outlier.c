@@ -104,7 +104,7 @@ static DEFINE_PER_CPU(u32, kstats_capturing);
  * the caller alone is kept and *@truncated set: never a chain that is not
  * the caller's. A section end (@ret 0) drops kstats' own frames only.
  */
-u32 kstats_stack_capture(unsigned long *f, unsigned long ret, bool *truncated)
+static u32 kstats_stack_capture(unsigned long *f, unsigned long ret, bool *truncated)
 {
 	u32 n = 0, i = 0;
 
@@ -140,7 +140,7 @@ out:
  * frames, 0 if a capture already runs on this CPU (a probe on what the
  * walk calls). One frame alone is *@truncated.
  */
-u32 kstats_ustack_capture(unsigned long *f, unsigned long ret, bool *truncated)
+static u32 kstats_ustack_capture(unsigned long *f, unsigned long ret, bool *truncated)
 {
 	u32 n = 0;
 
@@ -151,6 +151,24 @@ u32 kstats_ustack_capture(unsigned long *f, unsigned long ret, bool *truncated)
 	}
 	this_cpu_dec(kstats_capturing);
 	return n;
+}
+
+/*
+ * @p's stack for a call that ends at @ret (0: a kernel section's end): the
+ * kernel's, or user code's by its frame pointers (the kernel's stack there
+ * is the breakpoint's). User code without @ret has none.
+ */
+u32 kstats_probe_stack(const struct kstats_probe *p, unsigned long *f, unsigned long ret,
+		       bool *truncated)
+{
+	if (p->mech != KSTATS_MECH_UPROBE)
+		return kstats_stack_capture(f, ret, truncated);
+	*truncated = false;
+	if (!ret) {
+		memset(f, 0, KSTATS_OUTLIER_FRAMES * sizeof(*f));
+		return 0;
+	}
+	return kstats_ustack_capture(f, ret, truncated);
 }
 
 /* An outlier ends: keep it, unless rate-limited or its slot is taken. */
@@ -195,25 +213,11 @@ noinline void kstats_outlier_capture(struct kstats_probe *p, u64 t0, u64 now, u3
 		e->flags |= KSTATS_OUTLIER_RETVAL;
 	}
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(e->frames[0]));
-	if (p->mech == KSTATS_MECH_UPROBE) {
-		/*
-		 * User code: the kernel's stack here is the breakpoint's. A
-		 * function's is the program's, by its frame pointers; a
-		 * section has none.
-		 */
-		memset(e->frames, 0, sizeof(e->frames));
-		e->nr_frames = 0;
+	if (p->mech == KSTATS_MECH_UPROBE)
 		e->flags |= KSTATS_OUTLIER_USER;
-		if (ret)
-			e->nr_frames = kstats_ustack_capture((unsigned long *)e->frames, ret,
-							     &truncated);
-		if (ret && truncated)
-			e->flags |= KSTATS_OUTLIER_TRUNCATED;
-	} else {
-		e->nr_frames = kstats_stack_capture((unsigned long *)e->frames, ret, &truncated);
-		if (truncated)
-			e->flags |= KSTATS_OUTLIER_TRUNCATED;
-	}
+	e->nr_frames = kstats_probe_stack(p, (unsigned long *)e->frames, ret, &truncated);
+	if (truncated)
+		e->flags |= KSTATS_OUTLIER_TRUNCATED;
 	/* The entry before its seq: a reader that sees the seq sees it. */
 	smp_store_release(&e->seq, seq << 1);
 }

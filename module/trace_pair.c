@@ -199,8 +199,11 @@ claimed:
 	kstats_section_split_begin(p, s);
 }
 
-/* @args: the end's arguments, or NULL (no expr: a USDT probe, the floor). */
-void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
+/*
+ * @args: the end's arguments, or NULL (no expr: the floor); @ret: a USDT
+ * end's address, where its user stack starts, else 0.
+ */
+void kstats_section_end(struct kstats_probe *p, const unsigned long *args, unsigned long ret)
 {
 	struct kstats_split_mark mark;
 	struct kstats_call_expr cx;
@@ -233,11 +236,11 @@ void kstats_section_end(struct kstats_probe *p, const unsigned long *args)
 			struct kstats_call call = { .t0 = t0, .cpu = cpu };
 
 			/* Keys too: a value trace's keys hold values. */
-			wall = kstats_expr_end(p, &call, &cx, 0, 0, args);
+			wall = kstats_expr_end(p, &call, &cx, ret, 0, args);
 		} else {
-			wall = kstats_probe_end(p, t0, cpu, 0, 0);
+			wall = kstats_probe_end(p, t0, cpu, ret, 0);
 			if (unlikely(p->keys) && wall != KSTATS_NOT_RECORDED)
-				kstats_keys_record(p, 0, 0, wall);	/* no return value */
+				kstats_keys_record(p, 0, ret, wall);	/* no return value */
 		}
 		if (p->marks)
 			kstats_split_end(p, &mark, wall);
@@ -277,7 +280,7 @@ static int kstats_kprobe_end(struct kprobe *kp, struct pt_regs *regs)
 	struct kstats_probe *p = container_of(kp, struct kstats_probe, kp[1]);
 	unsigned long args[KSTATS_SECTION_ARGS];
 
-	kstats_section_end(p, kstats_kprobe_args(p, regs, args));
+	kstats_section_end(p, kstats_kprobe_args(p, regs, args), 0);
 	return 0;
 }
 
@@ -330,16 +333,19 @@ static void kstats_tp_end(void *data, unsigned long a0, unsigned long a1,
 	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
 
 	preempt_disable_notrace();
-	kstats_section_end(data, args);
+	kstats_section_end(data, args, 0);
 	preempt_enable_notrace();
 }
 
-/* A point: its value at every hit the trace wants (kstats_expr_point()). */
-void kstats_point_hit(struct kstats_probe *p, const unsigned long *args)
+/*
+ * A point: its value at every hit the trace wants (kstats_expr_point());
+ * @ret: a USDT probe's address, else 0.
+ */
+void kstats_point_hit(struct kstats_probe *p, const unsigned long *args, unsigned long ret)
 {
 	preempt_disable_notrace();
 	if (kstats_probe_wants(p) && !kstats_probe_declines(p, READ_ONCE(p->sample_every)))
-		kstats_expr_point(p, args);
+		kstats_expr_point(p, args, ret);
 	preempt_enable_notrace();
 }
 
@@ -348,7 +354,7 @@ static void kstats_tp_point(void *data, unsigned long a0, unsigned long a1,
 {
 	const unsigned long args[KSTATS_SECTION_ARGS] = { a0, a1, a2, a3, a4 };
 
-	kstats_point_hit(data, args);
+	kstats_point_hit(data, args, 0);
 }
 
 /*
@@ -555,7 +561,7 @@ u64 kstats_pair_missed(struct kstats_probe *p)
 void kstats_pair_run_empty(struct kstats_probe *p)
 {
 	kstats_section_begin(p, NULL);
-	kstats_section_end(p, NULL);
+	kstats_section_end(p, NULL, 0);
 }
 
 /*

@@ -32,7 +32,7 @@ static void kstats_record_point(struct perf_event *event, struct perf_sample_dat
 {
 	const unsigned long args[KSTATS_SECTION_ARGS] = { kstats_record_of(data) };
 
-	kstats_point_hit(event->overflow_handler_context, args);
+	kstats_point_hit(event->overflow_handler_context, args, 0);
 }
 
 static void kstats_record_start(struct perf_event *event, struct perf_sample_data *data,
@@ -51,7 +51,7 @@ static void kstats_record_end(struct perf_event *event, struct perf_sample_data 
 	const unsigned long args[KSTATS_SECTION_ARGS] = { kstats_record_of(data) };
 
 	preempt_disable_notrace();
-	kstats_section_end(event->overflow_handler_context, args);
+	kstats_section_end(event->overflow_handler_context, args, 0);
 	preempt_enable_notrace();
 }
 

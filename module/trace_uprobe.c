@@ -517,17 +517,21 @@ int kstats_uprobe_args(const struct kstats_trace *t, struct kstats_uprobe **up)
 					    (size_t)i * t->uprobe_size, t->uprobe_size);
 		if (err)
 			return err == -E2BIG ? -EINVAL : err;
-		if (u->role > KSTATS_UPROBE_END || u->reserved || u->ref_ctr_offset % 2)
+		if (u->role > KSTATS_UPROBE_POINT || u->reserved || u->ref_ctr_offset % 2)
 			return -EINVAL;
 		roles |= BIT(u->role);
 	}
-	/* A function: one FUNC entry; a section: STARTs and ENDs, no FUNC. */
-	if (roles & BIT(KSTATS_UPROBE_FUNC) ?
-	    roles != BIT(KSTATS_UPROBE_FUNC) || !t->func || t->start || t->end :
-	    roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func)
+	/*
+	 * A function: one FUNC entry; a point: POINTs, named by func; a
+	 * section: STARTs and ENDs, no func.
+	 */
+	if (roles == BIT(KSTATS_UPROBE_FUNC) || roles == BIT(KSTATS_UPROBE_POINT)) {
+		if (!t->func || t->start || t->end)
+			return -EINVAL;
+	} else if (roles != (BIT(KSTATS_UPROBE_START) | BIT(KSTATS_UPROBE_END)) || t->func) {
 		return -EINVAL;
-	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) ||
-	    (t->expr && !t->func) || !kstats_have_uprobe)
+	}
+	if ((roles & BIT(KSTATS_UPROBE_FUNC) && t->nr_uprobes != 1) || !kstats_have_uprobe)
 		return -EOPNOTSUPP;
 	return 0;
 }

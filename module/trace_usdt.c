@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A section between USDT probes (KSTATS_MECH_UPROBE, START and END
- * entries): one uprobe consumer per probe site, with an entry handler
- * only. A START site begins the thread's section, an END site ends it,
- * through the kernel sections' own per-task table (trace_pair.c), so
- * pairing, a second start, an end without a start and a thread exiting
- * inside behave as they do for kernel sections. A site with a semaphore
+ * entries), or a point (POINT entries): one uprobe consumer per probe
+ * site, with an entry handler only. A START site begins the thread's
+ * section, an END site ends it, through the kernel sections' own per-task
+ * table (trace_pair.c), so pairing, a second start, an end without a start
+ * and a thread exiting inside behave as they do for kernel sections. A
+ * POINT site records a value, as a tracepoint alone does. An expr reads
+ * the probe's arguments where its note says they are: in the user's
+ * registers, or in memory they point to. A site with a semaphore
  * is registered with its ref_ctr_offset: the kernel raises the program's
  * semaphore in each process where the breakpoint is in, and lowers it when
  * it is taken out.
@@ -22,7 +25,7 @@ struct kstats_usite {
 	struct kstats_uprobe_site site;
 	struct kstats_usdt *usdt;
 	struct path path;		/* the file, held for the trace's life */
-	bool end;			/* an END site, else a START site */
+	u32 role;			/* KSTATS_UPROBE_START, _END or _POINT */
 	bool live;			/* registered */
 };
 
@@ -33,20 +36,58 @@ struct kstats_usdt {
 	struct kstats_usite sites[];
 };
 
+/* The user's registers, by their x86-64 DWARF numbers (KSTATS_OPERAND_REG). */
+static void kstats_usdt_regs(const struct pt_regs *regs, unsigned long *r)
+{
+#ifdef CONFIG_X86_64
+	r[0] = regs->ax;
+	r[1] = regs->dx;
+	r[2] = regs->cx;
+	r[3] = regs->bx;
+	r[4] = regs->si;
+	r[5] = regs->di;
+	r[6] = regs->bp;
+	r[7] = regs->sp;
+	r[8] = regs->r8;
+	r[9] = regs->r9;
+	r[10] = regs->r10;
+	r[11] = regs->r11;
+	r[12] = regs->r12;
+	r[13] = regs->r13;
+	r[14] = regs->r14;
+	r[15] = regs->r15;
+#else
+	memset(r, 0, KSTATS_OPERAND_REGS * sizeof(*r));
+#endif
+}
+
+/*
+ * uprobes points the registers' ip at the probe before its handlers run:
+ * the first frame of a user stack taken here.
+ */
 static int kstats_usdt_hit(KSTATS_UPROBE_ENTRY_ARGS)
 {
 	struct kstats_usite *s = container_of(uc, struct kstats_usite, site.uc);
 	struct kstats_usdt *usdt = s->usdt;
+	struct kstats_probe *p = usdt->p;
+	unsigned long r[KSTATS_OPERAND_REGS];
+	const unsigned long *args = NULL;
 
 	/* Another process (a fork, or a breakpoint another tool asked for). */
 	if (usdt->mm && current->mm != usdt->mm)
 		return UPROBE_HANDLER_REMOVE;
+	if (p->expr) {
+		kstats_usdt_regs(regs, r);
+		args = r;
+	}
 	/* Handlers run preemptible: the per-CPU state wants one CPU. */
 	preempt_disable_notrace();
-	if (s->end)
-		kstats_section_end(usdt->p, NULL);
+	if (s->role == KSTATS_UPROBE_POINT)
+		kstats_point_hit(p, args, instruction_pointer(regs));
+	else if (s->role == KSTATS_UPROBE_END)
+		kstats_section_end(p, args, instruction_pointer(regs));
 	else
-		kstats_section_begin(usdt->p, NULL);
+		kstats_section_begin(p, args);
 	preempt_enable_notrace();
 	return 0;
 }
@@ -94,14 +135,14 @@ int kstats_usdt_attach(struct kstats_probe *p, const struct kstats_uprobe *u, u3
 	usdt->p = p;
 	usdt->nr = nr;
 	p->usdt = usdt;		/* kstats_usdt_free() takes it down on failure */
-	err = kstats_pair_init(p);
+	err = p->point ? 0 : kstats_pair_init(p);	/* a point keeps no starts */
 	if (!err && (p->filter & (KSTATS_TRACE_PID | KSTATS_TRACE_TGID)))
 		err = kstats_uprobe_mm(p, &usdt->mm);
 	for (i = 0; !err && i < nr; i++) {
 		struct kstats_usite *s = &usdt->sites[i];
 
 		s->usdt = usdt;
-		s->end = u[i].role == KSTATS_UPROBE_END;
+		s->role = u[i].role;
 		err = kstats_uprobe_file(&u[i], &s->path, &s->site);
 		if (!err && kstats_usdt_dup(usdt, i))
 			err = -EINVAL;

@@ -2,7 +2,9 @@
 /*
  * check_usym FILE SYMBOL: the file offset trace BINARY:SYMBOL resolves, in
  * hex; check_usym --usdt FILE PROVIDER START END: each place of the two USDT
- * probes, "ROLE OFFSET SEMAPHORE_OFFSET" (check_usym.py).
+ * probes, "ROLE OFFSET SEMAPHORE_OFFSET" (check_usym.py);
+ * check_usym --usdt-arg SPEC...: each USDT argument spec as read, "KIND REG
+ * OFFSET SIZE SIGNED" (KIND other, reg, mem or const; REG its DWARF number).
  * check_usym --addr: user outliers' frame names (usym_addr.c) of addresses
  * inside libc functions of this very process, against glibc's dladdr():
  * the same file, the same function (or an alias at its address) and offset;
@@ -34,13 +36,27 @@ static int usdt(const char *file, const char *provider, const char *start, const
 	snprintf(e, sizeof(e), "usdt:%s:%s:%s", file, provider, end);
 	a.start = s;
 	a.end = e;
-	rc = ks_usdt_resolve(&a, &u);
+	rc = ks_usdt_resolve(&a, NULL, &u);
 	if (rc)
 		return rc;
 	for (i = 0; i < u.nr; i++)
 		printf("%u 0x%llx 0x%llx\n", u.up[i].role, (unsigned long long)u.up[i].offset,
 		       (unsigned long long)u.up[i].ref_ctr_offset);
 	close(u.fd);
+	return 0;
+}
+
+static int usdt_args(int n, char **specs)
+{
+	static const char *const kinds[] = { "other", "reg", "mem", "const" };
+	struct ks_usdt_arg a;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ks_usdt_arg_parse(specs[i], &a);
+		printf("%s %d %d %u %d\n", kinds[a.kind], a.kind == KS_UARG_REG ||
+		       a.kind == KS_UARG_MEM ? a.reg : -1, a.off, a.size, a.sign);
+	}
 	return 0;
 }
 
@@ -94,6 +110,8 @@ int main(int argc, char **argv)
 
 	if (argc == 6 && !strcmp(argv[1], "--usdt"))
 		return usdt(argv[2], argv[3], argv[4], argv[5]);
+	if (argc > 2 && !strcmp(argv[1], "--usdt-arg"))
+		return usdt_args(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "--addr"))
 		return addr_names();
 	if (argc != 3)

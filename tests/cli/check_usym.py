@@ -78,6 +78,25 @@ def usdt_oracle(path, provider, names):
 
 
 failed = 0
+# USDT argument specs as <sys/sdt.h> writes them, read as the x86-64 psABI's
+# DWARF register numbers say (rax 0, rdx 1, rcx 2, rbx 3, rsi 4, rdi 5, rbp 6,
+# rsp 7, r8..r15 8..15): "KIND REG OFFSET SIZE SIGNED".
+SPECS = {
+    "-4@%edx": "reg 1 0 4 1", "8@%rdi": "reg 5 0 8 0", "1@%r9b": "reg 9 0 1 0",
+    "2@%si": "reg 4 0 2 0", "8@%rsp": "reg 7 0 8 0", "-8@%r15": "reg 15 0 8 1",
+    "4@%r14d": "reg 14 0 4 0", "-1@%al": "reg 0 0 1 1", "2@%r10w": "reg 10 0 2 0",
+    "8@-12672(%rbp)": "mem 6 -12672 8 0", "-4@-12(%rbp)": "mem 6 -12 4 1",
+    "4@(%rsp)": "mem 7 0 4 0", "-8@0x10(%rbx)": "mem 3 16 8 1",
+    "-2@$5": "const -1 0 2 1", "8@x(%rip)": "other -1 0 8 0",
+    "4@8(%rax,%rbx,4)": "other -1 0 4 0", "3@%eax": "other -1 0 0 0", "8@%ah": "other -1 0 8 0",
+}
+got = subprocess.run([sys.argv[1], "--usdt-arg"] + list(SPECS), capture_output=True,
+                     text=True).stdout.splitlines()
+for (spec, want), line in zip(SPECS.items(), got + [""] * len(SPECS)):
+    ok = line == want
+    print("%s - USDT argument %s read as %s (want %s)" % ("ok" if ok else "not ok", spec,
+                                                       line, want))
+    failed += not ok
 files = sys.argv[2:]
 if len(files) > 2 and files[0] == "--prelinked":
     # A file whose notes prelink left behind (prelink_notes.c): its probes

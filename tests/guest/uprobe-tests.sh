@@ -12,6 +12,7 @@ python3 tests/guest/uprobe_test.py "$build" || rc=1
 python3 tests/guest/uvalue_test.py "$build" || rc=1
 python3 tests/guest/usplit_test.py "$build" || rc=1
 python3 tests/guest/usdt_test.py "$build" || rc=1
+python3 tests/guest/usdt_value_test.py "$build" || rc=1
 python3 tests/guest/ucost_test.py "$build" || rc=1
 tap "rmmod kstats right after the last untrace" rmmod kstats
 exit $rc

@@ -28,7 +28,7 @@ import tempfile
 import time
 
 import utap
-from utap import ctl, metric, ok
+from utap import bpftrace_output, bpftrace_ready, ctl, ctl_lines, metric, ok
 
 build = sys.argv[1]
 TARGET = os.path.realpath(os.path.join(build, "utarget"))
@@ -100,28 +100,13 @@ def bpftrace_start(prog=None):
         for f in ("u_leaf", "u_rec", "u_jumpy"):
             prog += "uprobe:%s:%s { @e_%s = count(); } " % (TARGET, f, f)
             prog += "uretprobe:%s:%s { @r_%s = count(); } " % (TARGET, f, f)
-    prog = ('BEGIN { printf("ready\\n"); } ' + prog +
-            " uprobe:%s:u_block { exit(); }" % TARGET)
-    try:
-        p = subprocess.Popen(["bpftrace", "-e", prog], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
-    except OSError:
-        return None
-    for line in p.stdout:
-        if line.strip() == "ready":
-            return p
-    p.wait()
-    return None
+    return bpftrace_ready(prog + " uprobe:%s:u_block { exit(); }" % TARGET)
 
 
 def bpftrace_stop(p):
     """Stops bpftrace (a u_block call) and returns what it printed."""
     blocker = subprocess.Popen([TARGET, "block"], stdout=subprocess.PIPE, text=True)
-    try:
-        out = p.communicate(timeout=120)[0]
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out = p.communicate()[0]
+    out = bpftrace_output(p)
     blocker.kill()
     blocker.wait()
     return out
@@ -173,12 +158,6 @@ def oracle():
         untrace("u.leaf", "u.rec", "u.jumpy")
 
 
-def ctl_lines(*args):
-    """kstatsctl's standard output as it printed it, lines kept ('' on failure)."""
-    p = subprocess.run(utap.KCTL + list(args), capture_output=True, text=True, timeout=120)
-    return p.stdout if p.returncode == 0 else ""
-
-
 def user_floor():
     """The probe floor of a user-space function here, ns (0 if unknown)."""
     trace("u.fl", "u_leaf")
@@ -209,19 +188,28 @@ def user_stacks():
     and bpftrace's ustack on the same returns gives the same stacks and
     counts."""
     a, b, c = 3, 5, 7
-    threshold = -(-2 * user_floor() // 1000)
-    env = dict(os.environ, UTARGET_LEAF_NS=str(max(20000, threshold * 2000)))
     want = {("u_path_a", "paths", "main"): a, ("u_mid", "u_path_b", "paths", "main"): b,
             ("u_mid", "u_path_c", "paths", "main"): c}
-    bt = bpftrace_start("uretprobe:%s:u_leaf { @[ustack] = count(); }" % TARGET)
-    p = subprocess.Popen([TARGET, "paths", str(a), str(b), str(c)], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, text=True, env=env)
-    if not trace("u.st", "u_leaf", "--pid", str(p.pid), "--outliers", "%dus" % threshold,
-                 "--outlier-rate", "1000000", "--by", "stack"):
+    # The threshold is over the floor kstatsctl measures anew for the trace:
+    # on a loaded host it can measure higher than a moment before (ERANGE),
+    # and then the calls are lengthened to a new threshold.
+    for attempt in range(3):
+        threshold = -(-2 * user_floor() // 1000)
+        env = dict(os.environ, UTARGET_LEAF_NS=str(max(20000, threshold * 2000)))
+        p = subprocess.Popen([TARGET, "paths", str(a), str(b), str(c)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True, env=env)
+        rc, out = ctl("trace", "--keep", "--name", "u.st", "--pid", str(p.pid),
+                      "%s:u_leaf" % TARGET, "--outliers", "%dus" % threshold,
+                      "--outlier-rate", "1000000", "--by", "stack")
+        if rc == 0 or "below the probe's floor" not in out or attempt == 2:
+            break
         p.kill()
-        if bt:
-            bt.kill()
+        p.wait()
+    if not ok(rc == 0, "trace utarget:u_leaf --outliers %dus --by stack (attempt %d)"
+              % (threshold, attempt + 1), out):
+        p.kill()
         return
+    bt = bpftrace_start("uretprobe:%s:u_leaf { @[ustack] = count(); }" % TARGET)
     p.stdin.write("go\n")
     p.stdin.flush()
     p.stdout.readline()
@@ -533,7 +521,20 @@ def abi_refusals():
             ("reserved 1", dict(fd=fd, offset=off, reserved=1), errno.EINVAL),
             ("role START with a function's label", dict(fd=fd, offset=off, role=1),
              errno.EINVAL),
-            ("role 3 (not defined)", dict(fd=fd, offset=off, role=3), errno.EINVAL),
+            ("role 4 (not defined)", dict(fd=fd, offset=off, role=4), errno.EINVAL),
+            ("role POINT without an expr", dict(fd=fd, offset=off, role=3), errno.EINVAL),
+            ("role POINT, a register's value: accepted",
+             dict(fd=fd, offset=off, role=3, expr=(7, 5, 0, 8)), 0),
+            ("role POINT, a value in memory at the stack pointer: accepted",
+             dict(fd=fd, offset=off, role=3, expr=(7, 7, 1, 4)), 0),
+            ("role POINT, register 16", dict(fd=fd, offset=off, role=3, expr=(7, 16, 0, 8)),
+             errno.EINVAL),
+            ("role POINT, an argument (not a register)",
+             dict(fd=fd, offset=off, role=3, expr=(1, 0, 0, 8)), errno.EINVAL),
+            ("role POINT, an end's register", dict(fd=fd, offset=off, role=3,
+                                                   expr=(8, 0, 0, 8)), errno.EINVAL),
+            ("a register at a user-space function", dict(fd=fd, offset=off, expr=(7, 0, 0, 8)),
+             errno.EINVAL),
             ("nr_uprobes 65", dict(fd=fd, offset=off, nr=65), errno.E2BIG),
             ("uprobe_size 24", dict(fd=fd, offset=off, size=24), errno.EINVAL),
             ("uprobe_size 40, a nonzero tail", dict(fd=fd, offset=off, size=40, tail=1),
@@ -557,8 +558,8 @@ def abi_refusals():
              errno.EINVAL),
             ("the costs at their bounds: accepted",
              dict(fd=fd, offset=off, cost=(10**6, 10**9, 10**9)), 0),
-            ("an expr reading user memory", dict(fd=fd, offset=off, expr=(1, 0, 1, 8)),
-             errno.EOPNOTSUPP),
+            ("an expr reading user memory: accepted",
+             dict(fd=fd, offset=off, expr=(1, 0, 1, 8)), 0),
             ("an expr's argument 6", dict(fd=fd, offset=off, expr=(1, 6, 0, 8)),
              errno.EINVAL),
             ("an expr, the return value: accepted", dict(fd=fd, offset=off,

@@ -18,6 +18,18 @@
  *             the second start: written to DIR/own too); an end alone;
  *             another thread: a start, then it exits; another: an end alone.
  *             Prints "edge".
+ *   vals N    N hits of ktest:val(int v, long w) with known values, each
+ *             reached through one of two call paths (val_path_a, or
+ *             val_path_b -> val_mid: every third), then of ktest:mem(long w,
+ *             int v), whose arguments a function built without
+ *             optimisation leaves in memory on its stack (-8@-24(%rbp)).
+ *             Prints "v w" a line for each hit, then "vals A B": the hits
+ *             by path.
+ *   reqs N DIR N sections between ktest:req__start(id, size) and
+ *             ktest:req__done(id, status), 20 to 60 us each; each's own
+ *             duration, size and status (negative for every fourth) go
+ *             to DIR/reqs, a line each. Prints "reqs N".
+ *   stop      fires ktest:stop (bpftrace's cue to end), prints "stop"
  *   quit
  */
 #define _GNU_SOURCE
@@ -36,6 +48,10 @@
 volatile unsigned short ktest_sec__start_semaphore SEMAPHORE;
 volatile unsigned short ktest_sec__end_semaphore SEMAPHORE;
 volatile unsigned short ktest_stop_semaphore SEMAPHORE;
+volatile unsigned short ktest_val_semaphore SEMAPHORE;
+volatile unsigned short ktest_mem_semaphore SEMAPHORE;
+volatile unsigned short ktest_req__start_semaphore SEMAPHORE;
+volatile unsigned short ktest_req__done_semaphore SEMAPHORE;
 
 static FILE *own;
 static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -113,6 +129,103 @@ static void *run_sections(void *arg)
 	return NULL;
 }
 
+/* ktest:val's values: both signs, spread over many slots. */
+static long val_of(unsigned int i)
+{
+	long w = (long)((i * 2654435761u) % 100000u) * (long)(i % 7 + 1);
+
+	return i % 5 == 2 ? -w : w;
+}
+
+static __attribute__((noinline)) void val_note(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * Not a leaf: gcc gives a leaf function no frame of its own even with
+ * -fno-omit-frame-pointer, and a probe there would hide its caller from
+ * a frame-pointer walk (perf's, bpftrace's, kstats').
+ */
+static __attribute__((noinline)) void val_fire(long w)
+{
+	val_note();
+	DTRACE_PROBE2(ktest, val, (int)(w / 3), w);
+	__asm__ volatile("" ::: "memory");	/* no tail call: a frame of its own */
+}
+
+/* noipa: gcc would fold the identical val_path_a and val_mid into one. */
+static __attribute__((noinline, noipa)) void val_path_a(long w)
+{
+	val_fire(w);
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline, noipa)) void val_mid(long w)
+{
+	val_fire(w);
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline, noipa)) void val_path_b(long w)
+{
+	val_mid(w);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Unoptimised: its arguments are spilled to the stack, and read there. */
+static __attribute__((noinline, optimize("O0"))) void mem_fire(long w, int v)
+{
+	DTRACE_PROBE2(ktest, mem, w, v);
+}
+
+static void vals(unsigned int n)
+{
+	unsigned int i, a = 0, b = 0;
+	long w;
+
+	for (i = 0; i < n; i++) {
+		w = val_of(i);
+		if (i % 3 == 2) {
+			val_path_b(w);
+			b++;
+		} else {
+			val_path_a(w);
+			a++;
+		}
+		mem_fire(w, (int)(w / 3));
+		printf("%d %ld\n", (int)(w / 3), w);
+	}
+	printf("vals %u %u\n", a, b);
+}
+
+static void reqs(unsigned int n, const char *dir)
+{
+	char path[4200];
+	uint64_t t0, t1, size;
+	unsigned int i;
+	FILE *f;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/reqs", dir);
+	f = fopen(path, "w");
+	if (!f)
+		exit(1);
+	for (i = 0; i < n; i++) {
+		size = 512ull << (i % 9);
+		status = i % 4 == 3 ? -(int)(i % 50) - 1 : (int)(i % 13);
+		DTRACE_PROBE2(ktest, req__start, i, size);
+		t0 = now_ns();
+		spin_ns(20000 + (uint64_t)(i * 7919 % 41) * 1000);
+		t1 = now_ns();
+		DTRACE_PROBE2(ktest, req__done, i, status);
+		fprintf(f, "%llu %llu %d\n", (unsigned long long)(t1 - t0),
+			(unsigned long long)size, status);
+	}
+	fclose(f);
+	printf("reqs %u\n", n);
+}
+
 static void *start_and_exit(void *arg)
 {
 	(void)arg;
@@ -182,6 +295,13 @@ int main(void)
 			fclose(own);
 			own = NULL;
 			printf("edge\n");
+		} else if (sscanf(line, "vals %u", &n) == 1) {
+			vals(n);
+		} else if (sscanf(line, "reqs %u %4095s", &n, dir) == 2) {
+			reqs(n, dir);
+		} else if (!strcmp(line, "stop\n")) {
+			DTRACE_PROBE(ktest, stop);
+			printf("stop\n");
 		} else if (!strcmp(line, "quit\n")) {
 			break;
 		}

@@ -176,16 +176,18 @@ def split_parts(n):
 def section_outliers(own):
     """--outliers 60us (all the sections, the edge cases' too): every one
     the program timed (@own) at 60 us or more is kept, none under it, each
-    user code's and without a frame (a section ends at a probe, not a
-    return)."""
+    user code's, with its stack from the end probe: the first frame is
+    where the probe is, in usdt_target."""
     rc, out = ctl("-j", "outliers", "u.ol")
     doc = json.loads(out) if rc == 0 else {}
     e = doc.get("outliers", [])
     above = sum(1 for o in own if o >= 60000)
     ok(rc == 0 and doc["ratelimited"] == 0 and above <= len(e) <= len(own) and
-       all(x["duration"] >= 60000 and x.get("user") and x["nr_frames"] == 0 for x in e),
+       all(x["duration"] >= 60000 and x.get("user") and x["nr_frames"] >= 1 and
+           x["stack"][0].endswith("[usdt_target]") for x in e),
        "--outliers 60us: the %d sections the program timed at 60 us or more kept, none under "
-       "(%d kept), each user code's, no frame" % (above, len(e)), out[:600])
+       "(%d kept), each user code's, its stack from the end probe" % (above, len(e)),
+       out[:600])
     ctl("untrace", "u.ol")
 
 
@@ -221,8 +223,10 @@ def refusals():
          "both USDT probes, or neither"),
         ("two binaries", ["--start", START, "--end", "usdt:%s:a:b" % NO_NOTES], 2,
          "must be in one binary"),
-        ("a probe's argument as a value", ["--value", "x", "--start", START, "--end", END], 2,
-         "not yet with USDT probes"),
+        ("a probe's argument by a name", ["--value", "x", "--start", START, "--end", END], 2,
+         "USDT probes name no arguments"),
+        ("an argument the probes do not pass", ["--value", "arg0", "--start", START,
+                                                "--end", END], 2, "has 0 arguments"),
     ]
     for what, args, want, text in cases:
         rc, out = ctl("trace", "--keep", "u.bad", *args)

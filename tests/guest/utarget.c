@@ -7,7 +7,9 @@
  *   u_rec(n)     recursive, n levels, each timed with what it calls;
  *   u_jumpy(i)   longjmps out of every 4th call (never returns from it);
  *   u_val(v, w)  returns 3 * v - 100: its arguments and return value are
- *                the values uvalue_test.py records.
+ *                the values uvalue_test.py records;
+ *   u_deref(p, r) returns *p if r, else 0: what p points to is a value
+ *                read from the program's memory.
  * Usage:
  *   utarget run LEAF REC DEPTH JUMPY OUTDIR [hold]   waits for a line on
  *       stdin, makes the calls, writes OUTDIR/{leaf,rec,jumpy} (a duration in
@@ -17,7 +19,8 @@
  *   utarget block          waits inside u_block() (which prints "blocked")
  *   utarget vals N         waits for a line on stdin, then calls
  *       u_val(v, -v) for v = i * 37 % 200 - 50, i = 0..N-1, and prints
- *       "v r" per call (r what it returned)
+ *       "v r" per call (r what it returned); with each, u_deref(&v, 1);
+ *       then once u_deref(16, 0), an address no page is at
  *   utarget wait           prints "waiting", waits for a line on stdin, then
  *       calls u_leaf(0) once and prints "called"
  *   utarget split N        waits for a line on stdin, then calls N times each
@@ -160,6 +163,11 @@ NOT_OPTIMIZED long u_val(long v, int w)
 {
 	/* w is -v as an int: only its low 32 bits mean it, (s32)arg1 reads them. */
 	return 3 * v - 100 + (w + (int)v);
+}
+
+NOT_OPTIMIZED long u_deref(const long *p, int read)
+{
+	return read ? *p : 0;
 }
 
 NOT_OPTIMIZED void u_block(void)
@@ -323,7 +331,9 @@ static int vals(unsigned int n)
 	for (i = 0; i < n; i++) {
 		v = (long)(i * 37 % 200) - 50;
 		printf("%ld %ld\n", v, u_val(v, (int)-v));
+		u_deref(&v, 1);
 	}
+	u_deref((const long *)16, 0);
 	return 0;
 }
 

@@ -51,7 +51,7 @@ static int run_checks(struct kstats_probe *p)
 
 	seen = s1->owner;
 	preempt_disable();
-	kstats_section_end(p, NULL);
+	kstats_section_end(p, NULL, 0);
 	preempt_enable();
 	err = err ?: check(kstats_whitebox_count(p->time) == 1,
 			   "the end did not record its section");

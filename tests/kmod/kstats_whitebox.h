@@ -60,7 +60,7 @@ int kstats_expr_begin_args(struct kstats_probe *p, const unsigned long *args,
 	return 1;
 }
 
-void kstats_expr_point(struct kstats_probe *p, const unsigned long *args)
+void kstats_expr_point(struct kstats_probe *p, const unsigned long *args, unsigned long ret)
 {
 	WARN_ON_ONCE(1);
 }

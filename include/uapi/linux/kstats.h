@@ -98,6 +98,8 @@
 #define KSTATS_FEAT_UPROBE_OUTLIERS (1ULL << 22)	/* KSTATS_TRACE_OUTLIERS: user functions too */
 #define KSTATS_FEAT_UPROBE_COST	(1ULL << 23)	/* TRACE's user_floor_ns, _call_ps, _skip_ps */
 #define KSTATS_FEAT_UPROBE_STACK (1ULL << 24)	/* user-space outliers: the frame-pointer chain */
+#define KSTATS_FEAT_USDT_EXPR	(1ULL << 25)	/* USDT points, and exprs at USDT probes */
+#define KSTATS_FEAT_UPROBE_LOADS (1ULL << 26)	/* exprs read user memory at uprobes */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -542,6 +544,17 @@ struct kstats_record {
  * arguments at its entry (KSTATS_OPERAND_ARG) and the end function's at
  * its entry (KSTATS_OPERAND_END_ARG), @index 0..5, as a function's; no
  * return value. A module without this refuses the expr with -EINVAL.
+ * USDT probes (KSTATS_FEAT_USDT_EXPR; KSTATS_MECH_UPROBE, KSTATS_UPROBE_POINT
+ * or _START and _END entries): a probe's arguments are where its note says
+ * they are, a register or memory at a register plus an offset, so the
+ * sources are the user's registers at the probe, x86-64's DWARF numbers
+ * (0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8..15 r8..r15)
+ * in @index: KSTATS_OPERAND_REG at a point or a section's start,
+ * KSTATS_OPERAND_END_REG at a section's end; and a section's duration.
+ * A point is as a tracepoint's: a value at every hit, nothing timed.
+ * Loads at any uprobe (KSTATS_FEAT_UPROBE_LOADS; a user-space function's
+ * operands too) read the program's memory through copy_from_user_nofault():
+ * a page not present is a fault (counted), never waited for.
  *
  * With other options: a value alone records no duration, so outliers,
  * KSTATS_TRACE_SPLIT and KSTATS_TRACE_SELF need KSTATS_EXPR_TIME (they
@@ -566,7 +579,8 @@ struct kstats_record {
  * neither a value nor a term, KSTATS_EXPR_TIME without a value, a NAME over 57 bytes with KSTATS_EXPR_TIME (VALUE-NAME)
  * or over 59 with a signed value (NEG-NAME), a value alone with
  * KSTATS_TRACE_OUTLIERS, KSTATS_TRACE_SPLIT or KSTATS_TRACE_SELF, an index
- * on a source other than an argument, nonzero pad or reserved, nonzero
+ * on a source other than an argument or a register, a register above 15
+ * or at a site other than a USDT probe, nonzero pad or reserved, nonzero
  * offsets past nr_loads, terms past nr_terms or a value without
  * KSTATS_EXPR_VALUE that are not all zero.
  * -EFAULT: expr unreadable. All checked before the privilege check.
@@ -577,13 +591,16 @@ struct kstats_record {
 #define KSTATS_OPERAND_END_ARG	4	/* a section end's argument, at the end */
 #define KSTATS_OPERAND_FIELD	5	/* a tracepoint's record (the start's) */
 #define KSTATS_OPERAND_END_FIELD 6	/* a section end's record, at the end */
+#define KSTATS_OPERAND_REG	7	/* a USDT probe's register: the point's, the start's */
+#define KSTATS_OPERAND_END_REG	8	/* a USDT section end's register, at the end */
+#define KSTATS_OPERAND_REGS	16	/* x86-64's registers, DWARF numbers 0..15 */
 #define KSTATS_OPERAND_SIGNED	(1U << 0)
 #define KSTATS_EXPR_LOADS	8
 #define KSTATS_EXPR_TERMS	8
 
 struct kstats_operand {
 	__u8 source;		/* KSTATS_OPERAND_* */
-	__u8 index;		/* ARG, END_ARG: 0..5 (a tracepoint's: 0..4) */
+	__u8 index;		/* ARG, END_ARG: 0..5 (a tracepoint's: 0..4); REG: 0..15 */
 	__u8 nr_loads;		/* 0..KSTATS_EXPR_LOADS */
 	__u8 size;		/* bytes: 1, 2, 4 or 8 */
 	__u8 flags;		/* KSTATS_OPERAND_SIGNED */
@@ -648,8 +665,8 @@ struct kstats_expr {
  * either cost above 1000 times it, a skip cost without a call cost.
  * Before KSTATS_FEAT_UPROBE_COST a budget_ppm was -EOPNOTSUPP. Not yet with
  * user functions (-EOPNOTSUPP): nr_uprobes other than 1
- * (KSTATS_UPROBE_FUNC entries), an expr operand with loads (user memory
- * is not read).
+ * (KSTATS_UPROBE_FUNC entries); before KSTATS_FEAT_UPROBE_LOADS, an expr
+ * operand with loads.
  * An expr (KSTATS_FEAT_UPROBE_EXPR; before it, -EOPNOTSUPP) reads the
  * user's registers: argument @index 0..5 at entry (x86-64 SysV: rdi, rsi,
  * rdx, rcx, r8, r9), the return value at the return, the duration; the
@@ -676,16 +693,25 @@ struct kstats_expr {
  * nowhere; a thread that exits inside a section leaves its start unpaired,
  * never paired with a later thread (a miss only once its table slot is
  * taken back, after 10 s, by another start). The costs a caller passes
- * are then a section's: a start and an end. Not yet (-EOPNOTSUPP): an expr.
+ * are then a section's: a start and an end. An expr (KSTATS_FEAT_USDT_EXPR;
+ * before it, -EOPNOTSUPP) reads the registers at each end (see the expr).
+ *
+ * A USDT point (KSTATS_FEAT_USDT_EXPR): func the label, nr_uprobes
+ * KSTATS_UPROBE_POINT entries (a probe's places) and an expr with a value,
+ * recorded at every hit, as at a tracepoint alone: nothing is timed, so
+ * the costs a caller passes are one hit's (or none: budget_ppm then
+ * governs nothing, as above).
  * INFO lists KSTATS_FEAT_USDT where the module pairs them.
- * Errors as for functions, and: -EINVAL: roles mixed with
- * KSTATS_UPROBE_FUNC, no start or no end entry, func given, an unknown
- * role, two entries at one place of one file; -E2BIG: more than
- * KSTATS_UPROBES_MAX entries.
+ * Errors as for functions, and: -EINVAL: roles mixed (FUNC, POINT, and
+ * START with END are three kinds), no start or no end entry, func given to
+ * a section or not to a point, a point without a value, an unknown role,
+ * two entries at one place of one file, a REG source but at a USDT probe;
+ * -E2BIG: more than KSTATS_UPROBES_MAX entries.
  */
 #define KSTATS_UPROBE_FUNC	0	/* time the function entered here */
 #define KSTATS_UPROBE_START	1	/* a section starts here (a USDT probe) */
 #define KSTATS_UPROBE_END	2	/* and ends here */
+#define KSTATS_UPROBE_POINT	3	/* a value at every hit (a USDT probe) */
 #define KSTATS_UPROBES_MAX	64	/* entries of one trace; more: -E2BIG */
 struct kstats_uprobe {
 	__s32 fd;		/* the ELF file, open for reading */
