@@ -234,10 +234,11 @@ _kstatsctl()
 		else
 			COMPREPLY=($(compgen -W "$(_kstatsctl_metrics "$prog" "${ops[2]/#\~/$HOME}")" -- "$cur"))
 		fi ;;
-	trace)
+	trace)	# a kernel function, or a kind's prefix: tp:EVENT, usdt:BINARY:PROVIDER:NAME
 		local f=/sys/kernel/tracing/available_filter_functions
 		[[ -r $f && -n $cur ]] &&
-			COMPREPLY=($(grep -m 200 "^$cur" "$f" 2>/dev/null | cut -d' ' -f1)) ;;
+			COMPREPLY=($(grep -m 200 "^$cur" "$f" 2>/dev/null | cut -d' ' -f1))
+		COMPREPLY+=($(compgen -W "tp: usdt:" -- "$cur")) ;;
 	esac
 }
 
