@@ -581,10 +581,11 @@ int cmd_trace(int argc, char **argv)
 			 "none");
 		goto out;
 	}
-	if (a.key == KSTATS_KEY_ERRNO && !a.start && !strncmp(func, "tp:", 3)) {
-		ks_set_hint("--by cgroup keys a tracepoint's values");
-		ks_usage("--by errno keys a function's return value: a tracepoint has "
-			 "none");
+	if (a.key == KSTATS_KEY_ERRNO && !a.start &&
+	    (!strncmp(func, "tp:", 3) || (usdt && usdt->point))) {
+		ks_set_hint("--by cgroup keys a %s's values", usdt ? "probe" : "tracepoint");
+		ks_usage("--by errno keys a function's return value: a %s has none",
+			 usdt ? "USDT probe" : "tracepoint");
 		goto out;
 	}
 	if (a.key && strlen(a.name ? a.name : func) > (size_t)KEY_NAME_MAX(a.key)) {

@@ -35,8 +35,9 @@ static int ks_trace_expr_point(const struct ks_trace_expr *x, const char *func)
 				"nothing to time: --value EXPR", func);
 	}
 	if (x->time || x->timed) {
-		ks_set_hint("--start tp:A --end tp:B --value EXPR --time times a section "
-			    "and records a value");
+		ks_set_hint("--start %s --end %s --value EXPR --time times a section and "
+			    "records a value", x->usdt ? "usdt:B:P:START" : "tp:A",
+			    x->usdt ? "usdt:B:P:END" : "tp:B");
 		return ks_usage("--%s: %s is a point in time, with nothing to time",
 				x->time ? "time" : x->timed, func);
 	}
