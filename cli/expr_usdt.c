@@ -116,7 +116,6 @@ int ks_btf_usdt_source(struct ks_btf_ctx *c, struct ks_parse *p, const struct ks
 	s->t = (struct rtype){ .builtin = true, .size = a->size, .sign = a->sign };
 	if (a->kind == KS_UARG_MEM) {
 		/* In memory at the register plus an offset: a load of its size. */
-		s->t.size = a->size;
 		s->at = true;
 		s->off = a->off;
 	}

@@ -132,7 +132,8 @@ static const struct argp_option trace_options[] = {
 	  "negatives in NEG-FUNC. At tp:EVENT alone, its arguments or its record's "
 	  "fields (nr_sector) at every hit; "
 	  "in a section (of tracepoints or of functions), start.NAME or end.NAME; "
-	  "of BINARY:SYMBOL, its registers only: argN, retval, casts", 0 },
+	  "of BINARY:SYMBOL, argN, retval, casts and *(u32 *)argN; at usdt: "
+	  "probes, their arguments argN (start.argN, end.argN)", 0 },
 	{ "time", OPT_TIME, NULL, 0, "With --value: the duration too (FUNC; the "
 	  "value in VALUE-FUNC)", 0 },
 	{ "if", OPT_IF, "PRED", 0, "Record only the calls for which PRED holds: "
@@ -365,7 +366,8 @@ const struct argp trace_argp = {
 	"of one program or library: usdt:BINARY:PROVIDER:NAME. FUNC may be a "
 	"user-space function, BINARY:SYMBOL: BINARY a path, a program on $PATH or "
 	"a library name (c:malloc), through --pid's mappings if given; its metric "
-	"is FILE:SYMBOL (libc.so.6:malloc). It traces until Ctrl-C (or --duration, "
+	"is FILE:SYMBOL (libc.so.6:malloc); or a USDT probe alone, "
+	"usdt:BINARY:PROVIDER:NAME with --value (its metric: NAME). It traces until Ctrl-C (or --duration, "
 	"or --count intervals), prints the histogram and untraces; --keep leaves "
 	"the trace, for 'kstatsctl show' and 'kstatsctl untrace'. Several "
 	"functions, shell patterns of them ('vfs_*', 'MODULE:tcp_*') or --functions FILE "
