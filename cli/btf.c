@@ -19,6 +19,7 @@
 #include "kstatsctl.h"
 #include "trace.h"
 #include "btf.h"
+#include "libs_dl.h"
 
 #define BTF_DIR	"/sys/kernel/btf"
 

@@ -23,6 +23,7 @@
 #include "expr.h"
 #include "expr_btf.h"
 #include "btf.h"
+#include "libs_dl.h"
 
 #define REG_ARGS	6	/* x86-64: rdi, rsi, rdx, rcx, r8, r9 */
 

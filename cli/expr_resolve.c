@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "expr_btf.h"
+#include "libs_dl.h"
 
 /* ---- members ---- */
 

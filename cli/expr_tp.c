@@ -28,6 +28,7 @@
 #include "expr.h"
 #include "expr_btf.h"
 #include "btf.h"
+#include "libs_dl.h"
 
 
 /* The FUNC_PROTO btf_trace_@event points to, or -1. */

@@ -34,6 +34,7 @@
 #include "hdr.h"
 #include "model.h"
 #include "stats.h"
+#include "libs_dl.h"
 
 #define HDR_COOKIE_V2		0x1c849303u
 #define HDR_COOKIE_V2_ZLIB	0x1c849304u

@@ -22,6 +22,7 @@
 #include "device.h"
 #include "usdt.h"
 #include "usym.h"
+#include "libs_dl.h"
 
 #define USDT_PREFIX	"usdt:"
 #define USDT_NOTE_TYPE	3		/* sys/sdt.h's _SDT_NOTE_TYPE */

@@ -21,6 +21,7 @@
 #include "kstatsctl.h"
 #include "outliers.h"
 #include "usym.h"
+#include "libs_dl.h"
 
 struct addr_find {
 	uint64_t addr, off;

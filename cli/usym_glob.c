@@ -15,6 +15,7 @@
 
 #include "kstatsctl.h"
 #include "usym.h"
+#include "libs_dl.h"
 
 #define VERSYM_HIDDEN	0x8000	/* not in glibc's elf.h */
 

@@ -91,9 +91,11 @@ dpkg -c "$ctl_deb" >"$out/deb-ctl.txt"
 dpkg -c "$dkms_deb" >"$out/deb-dkms.txt"
 grep -q ' ./usr/sbin/kstatsctl$' "$out/deb-ctl.txt" || fail "kstatsctl .deb lacks /usr/sbin/kstatsctl"
 grep -q '/usr/src/' "$out/deb-ctl.txt" && fail "kstatsctl .deb carries /usr/src"
-# libkmod is opened with dlopen() (cli/kmod_dl.c): not linked, so the packages
-# must name it themselves.
-dpkg-deb -f "$ctl_deb" Depends | grep -qw libkmod2 || fail "kstatsctl .deb does not depend on libkmod2"
+# libkmod, libbpf, libelf and zlib are opened with dlopen() (cli/kmod_dl.c,
+# cli/libs_dl.c): not linked, so the packages must name them themselves.
+for dep in libkmod2 libbpf1 libelf1 zlib1g; do
+	dpkg-deb -f "$ctl_deb" Depends | grep -qw "$dep" || fail "kstatsctl .deb does not depend on $dep"
+done
 for f in "usr/src/kstats-$version/dkms.conf" "usr/src/kstats-$version/module/main.c" \
 	lib/udev/rules.d/60-kstats.rules usr/share/man/man4/kstats.4.gz; do
 	grep -q " ./$f\$" "$out/deb-dkms.txt" || fail "kstats-dkms .deb lacks /$f"
@@ -128,8 +130,10 @@ done
 grep -qx "PACKAGE_VERSION=\"$version\"" <(rpm2cpio "$rpm_dkms" |
 	cpio -i --quiet --to-stdout "./usr/src/kstats-$version/dkms.conf") ||
 	fail "the RPM's dkms.conf does not say version $version"
-rpm -qp --requires "$rpm_ctl" | grep -qxF 'libkmod.so.2()(64bit)' ||
-	fail "the kstatsctl RPM does not require libkmod.so.2"
+for dep in libkmod.so.2 libbpf.so.1 libelf.so.1 libz.so.1; do
+	rpm -qp --requires "$rpm_ctl" | grep -qxF "$dep()(64bit)" ||
+		fail "the kstatsctl RPM does not require $dep"
+done
 rpm -qp --scripts "$rpm_dkms" >"$out/rpm-scripts.txt"
 grep -q "dkms add -m kstats -v $version" "$out/rpm-scripts.txt" || fail "RPM %post lacks dkms add"
 grep -q "dkms remove -m kstats -v $version --all" "$out/rpm-scripts.txt" ||

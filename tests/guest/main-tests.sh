@@ -57,13 +57,21 @@ esac
 # PREEMPT_RT changes locking and preemption, not the 32-bit conversions
 # (abi_test32 runs on 6.1, 6.12, 7.3 and under the sanitizers).
 [[ ${KSTATS_LANE:-} == 6.12-rt ]] && export KSTATS_ABI_PROGS="abi_test abi_stress"
+# forks: the processes started so far (/proc/stat), read without starting one.
+# Starting processes is most of a lane's time under TCG (docs/tests.md).
+forks() {
+	local key value
+	while read -r key value; do
+		[[ $key == processes ]] && { echo "$value"; return; }
+	done </proc/stat
+}
 for entry in "${suites[@]}"; do
 	read -r suite args <<<"$entry"
 	echo "# ==== $suite"
-	t0=$SECONDS
+	t0=$SECONDS n0=$(forks)
 	# shellcheck disable=SC2086 # args: the suite's numbers
 	tests/guest/$suite.sh "$build" $args || failed+=("$suite")
-	echo "# ==== $suite: $((SECONDS - t0)) s"
+	echo "# ==== $suite: $((SECONDS - t0)) s, $(($(forks) - n0)) processes"
 done
 echo "# ==== suites failed: ${failed[*]:-none}"
 [ ${#failed[@]} -eq 0 ]

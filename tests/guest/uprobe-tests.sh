@@ -8,11 +8,10 @@ rc=0
 tap() { if "${@:2}"; then echo "ok - $1"; else echo "not ok - $1"; rc=1; fi; }
 
 tap "insmod kstats" insmod "$build/module/kstats.ko"
-python3 tests/guest/uprobe_test.py "$build" || rc=1
-python3 tests/guest/uvalue_test.py "$build" || rc=1
-python3 tests/guest/usplit_test.py "$build" || rc=1
-python3 tests/guest/usdt_test.py "$build" || rc=1
-python3 tests/guest/usdt_value_test.py "$build" || rc=1
-python3 tests/guest/ucost_test.py "$build" || rc=1
+for t in uprobe_test uvalue_test usplit_test usdt_test usdt_value_test ucost_test; do
+	t0=$SECONDS
+	python3 "tests/guest/$t.py" "$build" || rc=1
+	echo "# $t.py: $((SECONDS - t0)) s"
+done
 tap "rmmod kstats right after the last untrace" rmmod kstats
 exit $rc
