@@ -28,6 +28,7 @@
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>	/* task_pt_regs(): on 5.15 no other header brings it */
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
