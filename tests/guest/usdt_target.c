@@ -11,11 +11,15 @@
  *             100 us on CPU or asleep; sec__start only while its semaphore
  *             is on. Each section's own duration (from just after the start
  *             probe to just before the end probe, CLOCK_MONOTONIC: the clock
- *             kstats reads) goes to DIR/own, a line each; then ktest:stop
+ *             kstats reads) goes to DIR/own, a line each, and its outer
+ *             duration (from just before the start probe to just after the
+ *             end probe: kstats' window lies inside) to DIR/outer; then
+ *             ktest:stop
  *             fires. Prints "go SECTIONS ENABLED": sections run, and how
  *             many found the start semaphore on.
  *   edge      one thread: start, start again, end (one section, timed from
- *             the second start: written to DIR/own too); an end alone;
+ *             the second start: written to DIR/own and DIR/outer too); an
+ *             end alone;
  *             another thread: a start, then it exits; another: an end alone.
  *             Prints "edge".
  *   vals N    N hits of ktest:val(int v, long w) with known values, each
@@ -53,7 +57,7 @@ volatile unsigned short ktest_mem_semaphore SEMAPHORE;
 volatile unsigned short ktest_req__start_semaphore SEMAPHORE;
 volatile unsigned short ktest_req__done_semaphore SEMAPHORE;
 
-static FILE *own;
+static FILE *own, *outer;
 static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int sections, enabled;
 
@@ -73,10 +77,12 @@ static void spin_ns(uint64_t ns)
 		;
 }
 
-static void keep(uint64_t t0, uint64_t t1)
+/* A section: @t0 to @t1 inside it, @before to @after around its probes. */
+static void keep(uint64_t before, uint64_t t0, uint64_t t1, uint64_t after)
 {
 	pthread_mutex_lock(&own_lock);
 	fprintf(own, "%llu\n", (unsigned long long)(t1 - t0));
+	fprintf(outer, "%llu\n", (unsigned long long)(after - before));
 	pthread_mutex_unlock(&own_lock);
 }
 
@@ -85,8 +91,9 @@ static void section(uint64_t ns, int asleep)
 {
 	struct timespec ts = { 0, (long)ns };
 	int on = ktest_sec__start_semaphore != 0;
-	uint64_t t0, t1;
+	uint64_t before, t0, t1, after;
 
+	before = now_ns();
 	if (on)
 		DTRACE_PROBE(ktest, sec__start);
 	t0 = now_ns();
@@ -96,12 +103,13 @@ static void section(uint64_t ns, int asleep)
 		spin_ns(ns);
 	t1 = now_ns();
 	DTRACE_PROBE(ktest, sec__end);
+	after = now_ns();
 	pthread_mutex_lock(&own_lock);
 	sections++;
 	enabled += on;
 	pthread_mutex_unlock(&own_lock);
 	if (on)
-		keep(t0, t1);
+		keep(before, t0, t1, after);
 }
 
 struct worker {
@@ -243,15 +251,17 @@ static void *end_alone(void *arg)
 static void edge(void)
 {
 	pthread_t t;
-	uint64_t t0, t1;
+	uint64_t before, t0, t1, after;
 
 	DTRACE_PROBE(ktest, sec__start);
+	before = now_ns();
 	DTRACE_PROBE(ktest, sec__start);	/* the first is lost: a miss */
 	t0 = now_ns();
 	spin_ns(30000);
 	t1 = now_ns();
 	DTRACE_PROBE(ktest, sec__end);
-	keep(t0, t1);
+	after = now_ns();
+	keep(before, t0, t1, after);
 	DTRACE_PROBE(ktest, sec__end);		/* no start: nothing */
 	pthread_create(&t, NULL, start_and_exit, NULL);
 	pthread_join(t, NULL);
@@ -275,7 +285,9 @@ int main(void)
 
 			snprintf(path, sizeof(path), "%s/own", dir);
 			own = fopen(path, "w");
-			if (!own)
+			snprintf(path, sizeof(path), "%s/outer", dir);
+			outer = fopen(path, "w");
+			if (!own || !outer)
 				return 1;
 			pthread_barrier_init(&ready, NULL, 3);
 			pthread_barrier_init(&run, NULL, 3);
@@ -293,6 +305,7 @@ int main(void)
 		} else if (!strcmp(line, "edge\n") && own) {
 			edge();
 			fclose(own);
+			fclose(outer);
 			own = NULL;
 			printf("edge\n");
 		} else if (sscanf(line, "vals %u", &n) == 1) {

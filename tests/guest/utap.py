@@ -56,6 +56,42 @@ def exact(name, want, what):
        % (what, name, len(want)), "\n".join(bad[:10] + ["total %d" % total]))
 
 
+def samples(m):
+    """@m's samples, sorted, as [low, high) slot bounds."""
+    s = []
+    for b in sorted(m["buckets"], key=lambda b: b["low"]):
+        s += [(b["low"], b["high"])] * b["count"]
+    return s
+
+
+def sandwich(m, inner, outer, what):
+    """kstats' window for each call (or section) lies between the program's
+    own two: @inner, timed inside it, and @outer, timed around it, from
+    before the probe that opens kstats' window to after the one that closes
+    it, with the clock kstats reads (CLOCK_MONOTONIC). inner <= kstats <=
+    outer call by call, so also rank by rank once each list is sorted: the
+    r-th smallest inner figure is below the high end of the r-th smallest
+    sample's slot, and the r-th smallest outer figure at or above its low
+    end. Exact, whatever interrupts or the emulator add to the probes."""
+    got = samples(m)
+    inner, outer = sorted(inner), sorted(outer)
+    if not ok(len(got) == len(inner) == len(outer), "%s: kstats has a sample per returned "
+              "call (%d; the program timed %d inside, %d around)"
+              % (what, len(got), len(inner), len(outer))):
+        return
+    off = [(i, lo, hi, o) for i, (lo, hi), o in zip(inner, got, outer) if not (i < hi and lo <= o)]
+    gap = sorted(o - i for i, o in zip(inner, outer))
+    ok(not off, "%s: rank by rank, kstats' slot holds a duration between the program's own "
+       "inside and around the call (median gap %d ns): %d of %d off"
+       % (what, gap[len(gap) // 2] if gap else 0, len(off), len(got)),
+       "\n".join("inside %d, kstats [%d, %d), around %d" % x for x in off[:10]))
+
+
+def read_ns(path):
+    """A file of durations, ns, one a line."""
+    return [int(x) for x in open(path).read().split()]
+
+
 def bpftrace_ready(prog):
     """bpftrace running @prog, once it has attached (it prints "ready" from
     BEGIN), or None if it cannot run or attach."""

@@ -12,9 +12,12 @@
  *                read from the program's memory.
  * Usage:
  *   utarget run LEAF REC DEPTH JUMPY OUTDIR [hold]   waits for a line on
- *       stdin, makes the calls, writes OUTDIR/{leaf,rec,jumpy} (a duration in
- *       ns a line, returned calls only) and prints "leaf N rec N jumpy N
- *       longjmps N"; with hold, then waits for another line before exiting
+ *       stdin, makes the calls, writes OUTDIR/{leaf,rec,jumpy} (each returned
+ *       call's own duration in ns, a line each: timed inside the function)
+ *       and OUTDIR/{leaf,rec,jumpy}.outer (the same calls timed by their
+ *       caller, around the call instruction: kstats' probes fire between the
+ *       two), and prints "leaf N rec N jumpy N longjmps N"; with hold, then
+ *       waits for another line before exiting
  *   utarget loop SECONDS   calls u_leaf until then (load for trace cycles)
  *   utarget block          waits inside u_block() (which prints "blocked")
  *   utarget vals N         waits for a line on stdin, then calls
@@ -57,6 +60,7 @@ struct own {
 };
 
 static struct own leaf_own, rec_own, jumpy_own;
+static struct own leaf_outer, rec_outer, jumpy_outer;
 static uint64_t leaf_unit = 20000;
 static jmp_buf jumpy_env;
 static unsigned int longjmps;
@@ -93,13 +97,25 @@ NOT_OPTIMIZED void u_leaf(unsigned int i)
 	keep(&leaf_own, t0);
 }
 
+static unsigned int rec_call(unsigned int n);
+
 NOT_OPTIMIZED unsigned int u_rec(unsigned int n)
 {
 	uint64_t t0 = now_ns();
-	unsigned int r = n > 1 ? u_rec(n - 1) + 1 : 1;
+	unsigned int r = n > 1 ? rec_call(n - 1) + 1 : 1;
 
 	spin_ns(10000);
 	keep(&rec_own, t0);
+	return r;
+}
+
+/* A call of u_rec timed by its caller: every level's outer window. */
+static unsigned int rec_call(unsigned int n)
+{
+	uint64_t t0 = now_ns();
+	unsigned int r = u_rec(n);
+
+	keep(&rec_outer, t0);
 	return r;
 }
 
@@ -356,19 +372,27 @@ static int run(unsigned int leaf, unsigned int rec, unsigned int depth, unsigned
 {
 	char line[64];
 	volatile unsigned int i;	/* kept across longjmp */
+	uint64_t t0;
 
 	if (!fgets(line, sizeof(line), stdin))
 		return 1;
-	for (i = 0; i < leaf; i++)
+	for (i = 0; i < leaf; i++) {
+		t0 = now_ns();
 		u_leaf(i);
+		keep(&leaf_outer, t0);
+	}
 	for (i = 0; i < rec; i++)
-		if (u_rec(i % depth + 1) != i % depth + 1)
+		if (rec_call(i % depth + 1) != i % depth + 1)
 			return 1;
 	for (i = 0; i < jumpy; i++)
-		if (!setjmp(jumpy_env))
+		if (!setjmp(jumpy_env)) {
+			t0 = now_ns();	/* set and read after setjmp: never across a longjmp */
 			u_jumpy(i);
+			keep(&jumpy_outer, t0);
+		}
 	if (save(dir, "leaf", &leaf_own) || save(dir, "rec", &rec_own) ||
-	    save(dir, "jumpy", &jumpy_own))
+	    save(dir, "jumpy", &jumpy_own) || save(dir, "leaf.outer", &leaf_outer) ||
+	    save(dir, "rec.outer", &rec_outer) || save(dir, "jumpy.outer", &jumpy_outer))
 		return 1;
 	printf("leaf %u rec %u jumpy %u longjmps %u\n", leaf_own.n, rec_own.n, jumpy_own.n,
 	       longjmps);
