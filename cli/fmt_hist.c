@@ -152,6 +152,9 @@ static void trace_counters(FILE *out, const struct ks_metric *m, enum ks_unit u)
 			 share * 100);
 	fprintf(out, "hits %llu  misses %llu%s", (unsigned long long)m->hits,
 		(unsigned long long)m->misses, pct);
+	/* The calls of any function of its group its one probe missed. */
+	if (m->group_misses)
+		fprintf(out, "  group misses %llu", (unsigned long long)m->group_misses);
 	/* Shown where they can be other than 0: a value's trace, or any counted. */
 	if (m->expr_known && (ks_metric_is_value(m) || m->faults || m->rejected))
 		fprintf(out, "  faults %llu  rejected %llu", (unsigned long long)m->faults,

@@ -186,6 +186,9 @@ void fmt_json_metric(struct json *j, const struct ks_metric *m,
 		else
 			json_null(j);
 		json_ku64(j, "floor_ns", m->floor_ns);
+		/* Only where a group missed calls: no function's, so not in misses. */
+		if (m->group_misses)
+			json_ku64(j, "group_misses", m->group_misses);
 		ks_sampling_json(j, m);
 		if (m->has_outliers) {
 			json_key(j, "outliers");

@@ -51,7 +51,7 @@ static const char *const feature_names[] = {
 	"create", "delete", "list", "control", "snapshot", "record", "trace", "outliers",
 	"split", "self", "keys", "cgroup", "key-values", "expr", "uprobe", "usdt",
 	"uprobe-expr", "task-keys", "comm-key", "matched", "stack-key", "uprobe-split",
-	"uprobe-outliers", "uprobe-cost", "uprobe-stack", "usdt-expr", "uprobe-loads",
+	"uprobe-outliers", "uprobe-cost", "uprobe-stack", "usdt-expr", "uprobe-loads", "group",
 };
 
 static const char *const mech_names[] = {

@@ -409,6 +409,7 @@ int ks_snapshot_live_stack(int fd, const char *name, struct ks_metric *m,
 	m->floor_ns = sn.floor_ns;
 	m->faults = sn.faults;
 	m->rejected = sn.rejected;
+	m->group_misses = sn.group_misses;
 	m->expr_known = true;
 	m->generation = sn.generation;
 	m->smp = (struct ks_sampling){
@@ -516,7 +517,7 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	}
 	if (cur->hits < prev->hits || cur->misses < prev->misses ||
 	    cur->smp.skipped < prev->smp.skipped || cur->faults < prev->faults ||
-	    cur->rejected < prev->rejected) {
+	    cur->rejected < prev->rejected || cur->group_misses < prev->group_misses) {
 		snprintf(why, why_len, "its hits, misses, skipped, faulted or rejected "
 			 "calls went down");
 		goto reset;
@@ -532,6 +533,7 @@ void ks_metric_delta(const struct ks_metric *prev, const struct ks_metric *cur,
 	out->smp.skipped = cur->smp.skipped - prev->smp.skipped;
 	out->faults = cur->faults - prev->faults;
 	out->rejected = cur->rejected - prev->rejected;
+	out->group_misses = cur->group_misses - prev->group_misses;
 	/* Both from the module, or not known. */
 	out->expr_known = cur->expr_known && prev->expr_known;
 	for (r = 0; r < cur->nr_cpus; r++) {

@@ -46,6 +46,12 @@ struct ks_metric {
 	 */
 	uint64_t faults, rejected;
 	bool expr_known;
+	/*
+	 * A trace in a group (one fprobe over a pattern's functions): the
+	 * calls of any of its functions that the fprobe missed, so no
+	 * function counted; 0 alone, and from files, which do not keep it.
+	 */
+	uint64_t group_misses;
 	uint64_t generation;	/* new at creation and reset; 0 unknown */
 	struct ks_sampling smp;	/* traces: SNAPSHOT's mode, sampling and cost */
 	/* A trace that keeps outliers: its counters (cumulative, as the kernel's). */

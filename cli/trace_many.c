@@ -9,9 +9,12 @@
  * in that module); names without a pattern are taken as they are. What
  * may be traced, the module decides (KSTATS_TRACE_MATCHED for a pattern's
  * matches: no notrace functions, no unwinder); what it refuses is skipped
- * and said, each with its reason, and the rest traced. One-shot (the
- * default) prints every function's histograms at the end; --keep leaves
- * the traces, for show and untrace 'PATTERN'.
+ * and said, each with its reason, and the rest traced. Where the module
+ * can (KSTATS_FEAT_GROUP), the kernel functions' traces are made deferred
+ * and attached at once: on fprobe as one fprobe over all of them, whose
+ * cost per call does not grow with their number. One-shot (the default)
+ * prints every function's histograms at the end; --keep leaves the
+ * traces, for show and untrace 'PATTERN'.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -368,9 +371,35 @@ static int collect(const struct ks_trace_args *a, const struct ks_names *pats,
 	return rc;
 }
 
-/* Asks the module for a trace of each function left: 0 or an exit code, said. */
+/*
+ * The traces made, deferred, attached at once (on fprobe as one fprobe):
+ * 0 or an exit code, said.
+ */
+static int attach_group(int fd, const struct ks_trace_args *a, const struct many *m,
+			size_t traced)
+{
+	struct kstats_attach at;
+	int err;
+
+	memset(&at, 0, sizeof(at));
+	if (!ioctl(fd, KSTATS_IOC_ATTACH, &at))
+		return 0;
+	err = errno;
+	if (a->keep)
+		untrace_made(fd, m);
+	ks_set_hint("the kernel refused the probe: 'dmesg' may say why; fewer functions need "
+		    "less of it");
+	return ks_fail(EXIT_RUNTIME, NULL, "cannot attach the probe of the %zu functions: %s",
+		       traced, strerror(err));
+}
+
+/*
+ * Asks the module for a trace of each function left: 0 or an exit code,
+ * said. @group: deferred, then attached together (KSTATS_FEAT_GROUP).
+ */
 static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *traced,
-		      const uint8_t *cpus, size_t cpus_len, const uint64_t *key_values)
+		      const uint8_t *cpus, size_t cpus_len, const uint64_t *key_values,
+		      bool group)
 {
 	size_t i, refused = 0, einval = 0;
 	const char *first = NULL;
@@ -389,6 +418,8 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 		ks_trace_request(&t, a, f->user ? f->label : f->name, cpus, cpus_len, key_values);
 		if (f->matched)
 			t.flags |= KSTATS_TRACE_MATCHED;
+		if (group && !f->user)
+			t.flags |= KSTATS_TRACE_DEFER;
 		if (f->user) {
 			memset(&up, 0, sizeof(up));
 			up.fd = f->ufd;
@@ -430,7 +461,7 @@ static int trace_each(int fd, struct ks_trace_args *a, struct many *m, size_t *t
 	/* Each refused alike, for what may be the request's fault: say so. */
 	if (!*traced && refused && einval == refused)
 		return ks_trace_refused(EINVAL, fd, first, a, m->v[0].user);
-	return 0;
+	return group && *traced && !m->v[0].user ? attach_group(fd, a, m, *traced) : 0;
 }
 
 int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
@@ -441,7 +472,7 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 	struct kstats_info info;
 	struct many m = { 0 };
 	size_t todo, traced = 0, i;
-	bool matched = false;
+	bool matched = false, group = false;
 	char what[160], label[64];
 	sigset_t sigs;
 	int rc, fd = -1;
@@ -507,6 +538,7 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 				     "module cannot check the functions a pattern matches", what);
 			goto out;
 		}
+		group = info.features & KSTATS_FEAT_GROUP;
 	}
 	if (a->cgroup) {
 		a->cgroup_fd = ks_cgroup_open(a->cgroup);
@@ -516,7 +548,7 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 	/* As trace.c: a signal once the traces exist ends the run, not the command. */
 	if (!a->keep)
 		ks_block_stop_signals(&sigs);
-	rc = trace_each(fd, a, &m, &traced, cpus, cpus_len, key_values);
+	rc = trace_each(fd, a, &m, &traced, cpus, cpus_len, key_values, group);
 	if (rc)
 		goto out;
 	say_skipped(&m, traced, what);

@@ -26,7 +26,7 @@
 			 KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY | \
 			 KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS | \
 			 KSTATS_FEAT_UPROBE_COST | KSTATS_FEAT_UPROBE_STACK | \
-			 KSTATS_FEAT_USDT_EXPR | KSTATS_FEAT_UPROBE_LOADS)
+			 KSTATS_FEAT_USDT_EXPR | KSTATS_FEAT_UPROBE_LOADS | KSTATS_FEAT_GROUP)
 
 #define reserved_zero(a)	kstats_arg_zero((a)->reserved, sizeof((a)->reserved))
 
@@ -243,7 +243,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg)
 	u32 needed = 0;
 	int err = 0;
 
-	if (sn->flags || !reserved_zero(sn) || sn->frames_tgid ||
+	if (sn->flags || !reserved_zero(sn) || sn->frames_tgid || sn->group_misses ||
 	    kstats_arg_lookup_name(sn->name))
 		return -EINVAL;
 	sn->nr_frames = 0;
@@ -472,7 +472,7 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	const u32 known = KSTATS_TRACE_AUTOREMOVE | KSTATS_TRACE_PID |
 			  KSTATS_TRACE_TGID | KSTATS_TRACE_CPUS | KSTATS_TRACE_SPLIT |
 			  KSTATS_TRACE_OUTLIERS | KSTATS_TRACE_SELF | KSTATS_TRACE_CGROUP |
-			  KSTATS_TRACE_MATCHED;
+			  KSTATS_TRACE_MATCHED | KSTATS_TRACE_DEFER;
 	struct kstats_uprobe *up;
 	struct kstats_expr_prog *expr;
 	char *func, *start, *end;
@@ -490,8 +490,10 @@ int kstats_cmd_trace(struct file *file, void *arg)
 	    (!(t->flags & KSTATS_TRACE_TGID) && t->tgid) ||
 	    (!(t->flags & KSTATS_TRACE_CGROUP) && t->cgroup_fd) || t->cgroup_pad ||
 	    !t->func == !(t->start || t->end) || !t->start != !t->end ||
-	    ((t->flags & (KSTATS_TRACE_SELF | KSTATS_TRACE_MATCHED)) && !t->func) ||
-	    ((t->flags & KSTATS_TRACE_MATCHED) && t->mechanism == KSTATS_MECH_UPROBE) ||
+	    ((t->flags & (KSTATS_TRACE_SELF | KSTATS_TRACE_MATCHED | KSTATS_TRACE_DEFER)) &&
+	     !t->func) ||
+	    ((t->flags & (KSTATS_TRACE_MATCHED | KSTATS_TRACE_DEFER)) &&
+	     t->mechanism == KSTATS_MECH_UPROBE) ||
 	    !kstats_outlier_args_ok(t) || !kstats_keys_args_ok(t) ||
 	    !kstats_user_cost_ok(t))
 		return -EINVAL;
@@ -533,6 +535,18 @@ free_expr:
 free_up:
 	kfree(up);
 	return err;
+}
+
+int kstats_cmd_attach(struct file *file, void *arg)
+{
+	struct kstats_attach *a = arg;
+
+	if (a->flags || !reserved_zero(a))
+		return -EINVAL;
+	a->attached = 0;
+	if (!kstats_file_privileged(file))
+		return -EPERM;
+	return kstats_trace_attach(file, &a->attached);
 }
 
 int kstats_cmd_untrace(struct file *file, void *arg)

@@ -19,6 +19,7 @@ int kstats_cmd_snapshot(struct file *file, void *arg);
 int kstats_cmd_record(struct file *file, void *arg);
 int kstats_cmd_trace(struct file *file, void *arg);
 int kstats_cmd_untrace(struct file *file, void *arg);
+int kstats_cmd_attach(struct file *file, void *arg);
 int kstats_cmd_outliers(struct file *file, void *arg);	/* trace_outlier.c */
 
 #endif /* KSTATS_COMMANDS_H */

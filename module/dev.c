@@ -66,6 +66,7 @@ static const struct kstats_cmd kstats_cmds[] = {
 	{ KSTATS_IOC_TRACE, KSTATS_TRACE_SIZE_VER0, kstats_cmd_trace },
 	{ KSTATS_IOC_UNTRACE, KSTATS_UNTRACE_SIZE_VER0, kstats_cmd_untrace },
 	{ KSTATS_IOC_OUTLIERS, KSTATS_OUTLIERS_SIZE_VER0, kstats_cmd_outliers },
+	{ KSTATS_IOC_ATTACH, KSTATS_ATTACH_SIZE_VER0, kstats_cmd_attach },
 };
 
 /* Everything in a command number but the size must match. */
@@ -83,6 +84,7 @@ union kstats_arg {
 	struct kstats_trace trace;
 	struct kstats_untrace untrace;
 	struct kstats_outliers outliers;
+	struct kstats_attach attach;
 };
 
 static long kstats_ioctl(struct file *file, unsigned int ioc, unsigned long uarg)
@@ -94,7 +96,7 @@ static long kstats_ioctl(struct file *file, unsigned int ioc, unsigned long uarg
 	size_t ksize;
 	int ret;
 
-	BUILD_BUG_ON(ARRAY_SIZE(kstats_cmds) != _IOC_NR(KSTATS_IOC_OUTLIERS) + 1);
+	BUILD_BUG_ON(ARRAY_SIZE(kstats_cmds) != _IOC_NR(KSTATS_IOC_ATTACH) + 1);
 	if (_IOC_NR(ioc) >= ARRAY_SIZE(kstats_cmds))
 		return -ENOTTY;
 	cmd = &kstats_cmds[_IOC_NR(ioc)];
@@ -153,7 +155,8 @@ static struct miscdevice kstats_misc = {
 
 int kstats_dev_init(void)
 {
-	BUILD_BUG_ON(sizeof(union kstats_arg) > 256);
+	/* On kstats_ioctl()'s stack: the largest argument (SNAPSHOT's, 264 bytes). */
+	BUILD_BUG_ON(sizeof(union kstats_arg) > 272);
 	return misc_register(&kstats_misc);
 }
 

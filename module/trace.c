@@ -65,17 +65,19 @@ static int kstats_resolve(const char *sym, unsigned long *addr)
  * the task's one callee clock for the same frame, and each take the
  * other's time for a callee's), -ENOSPC past the entry data that fprobe on
  * the function graph shares between all probes of a function
- * (kstats_func_entry_words()).
+ * (kstats_func_entry_words(), a group's kstats_group_words()); -EBUSY for
+ * a second deferred trace of one file there (one group, one slot each).
  */
 static int kstats_addr_shareable(struct kstats_probe *p, unsigned long addr)
 {
-	u32 words = kstats_func_entry_words(p);
+	u32 words = kstats_func_entry_words(p) + kstats_group_words(addr);
 	struct kstats_probe *q;
 
 	list_for_each_entry(q, &kstats_probes, node) {
 		if (q->detached || q->mode != KSTATS_MODE_FUNC || q->addr[0] != addr)
 			continue;
-		if (p->self && q->self)
+		if ((p->self && q->self) ||
+		    (p->deferred && q->deferred && q->creator == p->creator))
 			return -EBUSY;
 		if (q->mech == p->mech)
 			words += kstats_func_entry_words(q);
@@ -106,7 +108,8 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 	if (err)
 		return err;
 	p->addr[0] = addr;
-	return kstats_func_attach(p, addr, maxactive);
+	p->maxactive = maxactive;
+	return p->deferred ? 0 : kstats_func_attach(p, addr, maxactive);
 }
 
 /*
@@ -145,6 +148,8 @@ static int kstats_detach(struct kstats_probe *p)
 
 	/* Exit handlers that started before the unregistration are done. */
 	synchronize_rcu();
+	if (!err && p->mode == KSTATS_MODE_FUNC)
+		kstats_func_detached(p);
 	/* The trace's module reference keeps kstats' handlers loaded meanwhile. */
 	if (err)
 		pr_warn("kstats: trace %s: the kernel did not detach its probe (%d); it stays\n",
@@ -328,6 +333,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	p->expr = expr;
 	p->creator = file;
 	p->autoremove = req->flags & KSTATS_TRACE_AUTOREMOVE;
+	p->deferred = req->flags & KSTATS_TRACE_DEFER;
 	if (func && req->mechanism != KSTATS_MECH_UPROBE &&
 	    kstats_is_tracepoint(func)) {
 		/* A point: a section of one tracepoint, a value per hit (commands.c). */
@@ -357,15 +363,23 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (err)
 		goto free;
 
-	/* A pattern's match: a kernel function, its place checked first. */
-	if ((req->flags & KSTATS_TRACE_MATCHED) &&
+	/* A pattern's match, a deferred trace: a kernel function. */
+	if ((req->flags & (KSTATS_TRACE_MATCHED | KSTATS_TRACE_DEFER)) &&
 	    (p->mode != KSTATS_MODE_FUNC || p->mech == KSTATS_MECH_UPROBE)) {
+		err = -EINVAL;
+		goto free;
+	}
+	/* Only a file can ATTACH what it deferred. */
+	if (p->deferred && !file) {
 		err = -EINVAL;
 		goto free;
 	}
 	err = mutex_lock_killable(&kstats_trace_lock);
 	if (err)
 		goto free;
+	err = kstats_defer_check(p);
+	if (err)
+		goto unlock;
 	if (req->flags & KSTATS_TRACE_MATCHED) {
 		err = kstats_match_check(func);
 		if (err)
@@ -380,7 +394,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	 */
 	if (p->mech == KSTATS_MECH_UPROBE)
 		kstats_gov_given(p, req->user_floor_ns, req->user_call_ps, req->user_skip_ps);
-	else if (!kstats_expr_record_ends(p->expr))
+	else if (!kstats_expr_record_ends(p->expr) && !kstats_defer_floor(p))
 		p->floor_ns = kstats_measure_floor(p);
 	err = kstats_trace_metrics(p, req, target);
 	if (err)
@@ -430,7 +444,7 @@ static int kstats_probe_remove(struct kstats_probe *p)
 	int err;
 
 	lockdep_assert_held(&kstats_trace_lock);
-	if (!p->detached) {
+	if (!p->detached && !p->deferred) {
 		err = kstats_detach(p);
 		if (err)
 			return err;
@@ -505,7 +519,8 @@ void kstats_trace_file_closed(struct file *file)
 	list_for_each_entry_safe(p, tmp, &kstats_probes, node) {
 		if (p->creator != file)
 			continue;
-		if (!p->autoremove || kstats_probe_remove(p)) {
+		/* Never attached: a deferred trace goes with its file. */
+		if ((!p->autoremove && !p->deferred) || kstats_probe_remove(p)) {
 			p->creator = NULL;
 			p->autoremove = false;
 		}
@@ -541,6 +556,7 @@ int kstats_trace_stats(struct kstats_metric *m, struct kstats_snapshot *sn)
 		sn->misses += p->mech == KSTATS_MECH_UPROBE ? 0 :
 			      p->mode == KSTATS_MODE_FUNC ? kstats_func_missed(p) :
 							    kstats_pair_missed(p);
+		sn->group_misses = kstats_group_missed(p);
 		sn->floor_ns = p->floor_ns;
 		kstats_gov_snapshot(p, sn);
 		/* A split part or self time misses also the calls recorded without one. */
@@ -593,7 +609,7 @@ void kstats_gov_run(void)
 
 	mutex_lock(&kstats_trace_lock);
 	list_for_each_entry(p, &kstats_probes, node) {
-		if (p->detached || !p->gov.budget_ppm)
+		if (p->detached || p->deferred || !p->gov.budget_ppm)
 			continue;
 		again = true;
 		if (!kstats_gov_update(p, now) || kstats_detach(p))
@@ -658,8 +674,9 @@ void kstats_trace_module_text_gone(struct module *mod, bool init_only)
 		      kstats_text_gone(p->addr[1], mod, init_only)))
 			continue;
 		/* Kept attached: the kernel drops probes on text it frees. */
-		if (kstats_detach(p))
+		if (!p->deferred && kstats_detach(p))
 			continue;
+		p->deferred = false;	/* ATTACH skips it */
 		p->detached = true;
 		kstats_split_disarm(p);
 		kstats_probe_mark_detached(p);
@@ -678,7 +695,7 @@ void kstats_trace_exit(void)
 	kstats_gov_stop();	/* it takes the lock */
 	mutex_lock(&kstats_trace_lock);
 	list_for_each_entry_safe(p, tmp, &kstats_probes, node) {
-		if (!p->detached && kstats_detach_retrying(p))
+		if (!p->detached && !p->deferred && kstats_detach_retrying(p))
 			continue;	/* leaked: see kstats_detach_retrying() */
 		p->detached = true;
 		kstats_probe_remove(p);

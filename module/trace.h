@@ -105,6 +105,7 @@ struct kstats_keys {
 };
 
 struct kstats_task_slot;
+struct kstats_group;
 struct kstats_outlier_ring;
 struct kstats_utrace;
 struct kstats_usdt;
@@ -152,6 +153,10 @@ struct kstats_probe {
 	u8 kp_live;			/* section by kprobe: BIT(i), kp[i] registered */
 	unsigned long addr[2];		/* what is probed: function, or start/end */
 	bool detached;			/* its target's module went away */
+	/* KSTATS_TRACE_DEFER: made, resolved, attached by ATTACH (trace.c). */
+	bool deferred;
+	u32 maxactive;			/* deferred: what TRACE asked for */
+	struct kstats_group *group;	/* fprobe: the one it shares, or NULL */
 	u32 sample_every;		/* 1 call in N recorded: READ_ONCE'd */
 	struct kstats_gov gov;		/* cost and mode: governor.c */
 	struct kstats_task_slot *tasks;	/* section modes */
@@ -288,7 +293,12 @@ void kstats_split_exit(void);
 u32 kstats_maxactive_limit(void);
 int kstats_func_attach(struct kstats_probe *p, unsigned long addr, u32 maxactive);
 int kstats_func_detach(struct kstats_probe *p);
+void kstats_func_detached(struct kstats_probe *p);
 u64 kstats_func_missed(struct kstats_probe *p);
+/* One fprobe over many functions: a group (trace_func.c) */
+int kstats_group_attach(struct kstats_probe **ps, u32 n);
+u64 kstats_group_missed(const struct kstats_probe *p);
+u32 kstats_group_words(unsigned long addr);
 u32 kstats_func_entry_words(const struct kstats_probe *p);
 extern bool kstats_have_fprobe;
 /*
@@ -447,6 +457,10 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 		       const unsigned long *cpus, struct kstats_expr_prog *expr,
 		       const struct kstats_uprobe *up);
 int kstats_trace_stop(struct file *file, const char *name);
+/* trace_defer.c: KSTATS_TRACE_DEFER and ATTACH */
+int kstats_defer_check(struct kstats_probe *p);
+bool kstats_defer_floor(struct kstats_probe *p);
+int kstats_trace_attach(struct file *file, u32 *attached);
 /* Every trace's name, a line each (debugfs kstats/_control). */
 int kstats_trace_names(struct seq_file *sf);
 void kstats_trace_file_closed(struct file *file);

@@ -23,7 +23,7 @@ _Static_assert(sizeof(NAME_64) == 65, "64-byte name");
 const struct tcase arg_cases[] = {
 	/* Every command: numbers, sizes, argument pointers. */
 	{ "valid argument", ALL_CMDS, .expect = OK },
-	{ "unknown nr 0x0a", ALL_CMDS, V_NR0A, .expect = ENOTTY },
+	{ "unknown nr 0x0b", ALL_CMDS, V_NR0B, .expect = ENOTTY },
 	{ "unknown nr 0xff", ALL_CMDS, V_NRFF, .expect = ENOTTY },
 	{ "direction _IOC_NONE", ALL_CMDS, V_DIR_NONE, .expect = ENOTTY },
 	{ "direction _IOR", ALL_CMDS, V_DIR_R, .expect = ENOTTY },
@@ -153,6 +153,7 @@ const struct tcase arg_cases[] = {
 	{ "frames_tgid (out) = 1 on input", C_SNAPSHOT, .set = { SET(kstats_snapshot, frames_tgid, 1) },
 	  .expect = EINVAL },
 	{ "reserved[0] = 1 << 63", C_SNAPSHOT, .set = { SET(kstats_snapshot, reserved[0], 1ULL << 63) }, .expect = EINVAL },
+	{ "group_misses = 1 (out only)", C_SNAPSHOT, .set = { SET(kstats_snapshot, group_misses, 1) }, .expect = EINVAL },
 	/* Output fields (the trace's mode and cost) are ignored on input. */
 	{ "trace_mode, skipped, call_cost_ps set (out)", C_SNAPSHOT,
 	  .set = { SET(kstats_snapshot, trace_mode, 7), SET(kstats_snapshot, skipped, 1),
@@ -219,7 +220,7 @@ static unsigned long make_ioc(const struct cmd *c, enum ioc_variant v, size_t si
 
 	switch (v) {
 	case V_RIGHT: break;
-	case V_NR0A: nr = 0x0a; break;
+	case V_NR0B: nr = 0x0b; break;
 	case V_NRFF: nr = 0xff; break;
 	case V_DIR_NONE: dir = _IOC_NONE; break;
 	case V_DIR_R: dir = _IOC_READ; break;

@@ -232,7 +232,7 @@ static void fz_build(struct worker *w, int cmd)
 
 static unsigned long fz_request(struct worker *w, int cmd, size_t *size)
 {
-	unsigned int dir = cmd_dir[cmd], nr = cmd == F_BOGUS ? 10 + pick(&w->r, 246) : (unsigned int)cmd;
+	unsigned int dir = cmd_dir[cmd], nr = cmd == F_BOGUS ? 11 + pick(&w->r, 245) : (unsigned int)cmd;
 	unsigned int magic = KSTATS_IOC_MAGIC;
 
 	switch (pick(&w->r, 12)) {

@@ -47,7 +47,7 @@ static const struct priv_op unpriv_ops[] = {
 
 static int run_op(int fd, int ci, const char *name, const struct fset *set)
 {
-	uint8_t buf[256] __attribute__((aligned(8)));
+	uint8_t buf[512] __attribute__((aligned(8)));	/* more than any request's struct */
 
 	memset(buf, 0, sizeof(buf));
 	cmds[ci].build(buf, name ? name : "");

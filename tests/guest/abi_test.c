@@ -101,7 +101,8 @@
 	X(kstats_snapshot, nr_frames, 232, 4) \
 	X(kstats_snapshot, frames_flags, 236, 4) \
 	X(kstats_snapshot, frames_tgid, 240, 8) \
-	X(kstats_snapshot, reserved, 248, 8) \
+	X(kstats_snapshot, group_misses, 248, 8) \
+	X(kstats_snapshot, reserved, 256, 8) \
 	X(kstats_record, name, 0, 64) \
 	X(kstats_record, values, 64, 8) \
 	X(kstats_record, count, 72, 4) \
@@ -165,6 +166,9 @@
 	X(kstats_untrace, flags, 64, 4) \
 	X(kstats_untrace, pad, 68, 4) \
 	X(kstats_untrace, reserved, 72, 16) \
+	X(kstats_attach, flags, 0, 4) \
+	X(kstats_attach, attached, 4, 4) \
+	X(kstats_attach, reserved, 8, 24) \
 	X(kstats_outliers, name, 0, 64) \
 	X(kstats_outliers, entries, 64, 8) \
 	X(kstats_outliers, entry_size, 72, 4) \
@@ -200,11 +204,12 @@
 	X(kstats_delete, 88, KSTATS_DELETE_SIZE_VER0, 72, KSTATS_IOC_DELETE, 0x4058BC02u) \
 	X(kstats_list, 40, KSTATS_LIST_SIZE_VER0, 24, KSTATS_IOC_LIST, 0xC028BC03u) \
 	X(kstats_control, 88, KSTATS_CONTROL_SIZE_VER0, 72, KSTATS_IOC_CONTROL, 0x4058BC04u) \
-	X(kstats_snapshot, 256, KSTATS_SNAPSHOT_SIZE_VER5, 248, KSTATS_IOC_SNAPSHOT, 0xC100BC05u) \
+	X(kstats_snapshot, 264, KSTATS_SNAPSHOT_SIZE_VER6, 256, KSTATS_IOC_SNAPSHOT, 0xC108BC05u) \
 	X(kstats_record, 96, KSTATS_RECORD_SIZE_VER0, 80, KSTATS_IOC_RECORD, 0x4060BC06u) \
 	X(kstats_trace, 248, KSTATS_TRACE_SIZE_VER8, 240, KSTATS_IOC_TRACE, 0x40F8BC07u) \
 	X(kstats_untrace, 88, KSTATS_UNTRACE_SIZE_VER0, 72, KSTATS_IOC_UNTRACE, 0x4058BC08u) \
-	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER1, 152, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u)
+	X(kstats_outliers, 176, KSTATS_OUTLIERS_SIZE_VER1, 152, KSTATS_IOC_OUTLIERS, 0xC0B0BC09u) \
+	X(kstats_attach, 32, KSTATS_ATTACH_SIZE_VER0, 8, KSTATS_IOC_ATTACH, 0xC020BC0Au)
 
 #define ASSERT_MEMBER(t, m, off, size) \
 	_Static_assert(offsetof(struct t, m) == (off) && MEMBER_SIZE(t, m) == (size), \
@@ -538,7 +543,7 @@ void test_info(void)
 			      KSTATS_FEAT_COMM_KEY | KSTATS_FEAT_MATCHED | KSTATS_FEAT_STACK_KEY |
 			      KSTATS_FEAT_UPROBE_SPLIT | KSTATS_FEAT_UPROBE_OUTLIERS |
 			      KSTATS_FEAT_UPROBE_COST | KSTATS_FEAT_UPROBE_STACK |
-			      KSTATS_FEAT_USDT_EXPR | KSTATS_FEAT_UPROBE_LOADS;
+			      KSTATS_FEAT_USDT_EXPR | KSTATS_FEAT_UPROBE_LOADS | KSTATS_FEAT_GROUP;
 	const uint64_t mech_need = MECH(KRETPROBE) | MECH(KPROBE) | MECH(TRACEPOINT);
 	const char *fp_env = getenv("KSTATS_EXPECT_FPROBE");
 	struct kstats_info *i = &g_info;
@@ -642,6 +647,7 @@ int main(void)
 	test_control();
 	test_lifetime();
 	test_trace();
+	test_group();
 	test_privilege();
 	test_outliers();
 	close(g_fd);

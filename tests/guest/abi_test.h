@@ -106,7 +106,7 @@ int trace_setup(int fd, const char *name);
 #define NAMED		(-2)	/* commands with a name */
 #define WRITERS		(-3)	/* commands that read their argument (_IOC_WRITE) */
 
-enum ioc_variant { V_RIGHT, V_NR0A, V_NRFF, V_DIR_NONE, V_DIR_R, V_DIR_W, V_DIR_RW, V_MAGIC };
+enum ioc_variant { V_RIGHT, V_NR0B, V_NRFF, V_DIR_NONE, V_DIR_R, V_DIR_W, V_DIR_RW, V_MAGIC };
 enum size_variant { S_KSIZE, S_ZERO, S_VER0M1, S_VER0, S_VER0P4, S_BIG, S_MAX };
 
 #define H_TAIL_NZ	(1u << 0)	/* last byte of the passed size non-zero */
@@ -191,6 +191,7 @@ void test_record_partial_fault(void);
 void test_control(void);		/* abi_life.c */
 void test_lifetime(void);
 void test_trace(void);			/* abi_trace.c */
+void test_group(void);			/* abi_group.c */
 void test_privilege(void);		/* abi_priv.c */
 void test_outliers(void);		/* abi_outl.c */
 

@@ -25,7 +25,13 @@ _Static_assert(sizeof(NAME_59) == TRACE_NAME_MAX + 1 && sizeof(NAME_63) == 64, "
 const struct tcase trace_cases[] = {
 	/* Fields that must be 0, and the numbers' ranges. */
 	{ "flags bit 4 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 4) }, .expect = EINVAL },
-	{ "flags bit 9 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 9) }, .expect = EINVAL },
+	{ "flags bit 10 (unknown)", C_TRACE, .set = { TSET(flags, 1u << 10) }, .expect = EINVAL },
+	/* A deferred trace (KSTATS_TRACE_DEFER): a kernel function only (abi_group.c has the rest). */
+	{ "DEFER on a function", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_DEFER) }, .expect = OK },
+	{ "DEFER on a section", C_TRACE, .how = H_SECTION,
+	  .set = { TSET(flags, KSTATS_TRACE_DEFER) }, .expect = EINVAL },
+	{ "DEFER with mechanism uprobe", C_TRACE,
+	  .set = { TSET(flags, KSTATS_TRACE_DEFER), MECH(UPROBE) }, .expect = EINVAL },
 	/* A pattern's match (KSTATS_TRACE_MATCHED): a kernel function only. */
 	{ "MATCHED on a function", C_TRACE, .set = { TSET(flags, KSTATS_TRACE_MATCHED) }, .expect = OK },
 	{ "MATCHED on a section", C_TRACE, .how = H_SECTION,

@@ -37,6 +37,9 @@ struct tracepoint *kstats_core_tracepoint(const char *name)
 	return NULL;
 }
 
+/* What trace_func.c's groups assert held (none is made here). */
+DEFINE_MUTEX(kstats_trace_lock);
+
 #include "kstats_whitebox.h"
 
 static u64 pcpu_sum(struct kstats_probe *p, bool hits)

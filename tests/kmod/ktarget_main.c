@@ -62,6 +62,10 @@
  *				each round; "many_counts" reads each one's calls
  *				since load (ktarget_many.c)
  *   many_one I R		ktarget_many_I R times (I from 0)
+ *   wide N R			the first N of ktarget_wide_0000.._1023 (N <= 1024)
+ *				round-robin R times, back to back; "elapsed"
+ *				reads the ns, "wide_counts" each one's calls
+ *				since load (ktarget_wide.c)
  *   paths A B C		ktarget_leaf() through three call paths, A, B and
  *				C times (ktarget_paths.c); "paths_calls" reads
  *				each path's calls since load
@@ -87,6 +91,7 @@
 #define CREATE_TRACE_POINTS
 #include "ktarget_trace.h"
 #include "ktarget_many.h"
+#include "ktarget_wide.h"
 #include "ktarget_paths.h"
 #include "ktarget_values.h"
 
@@ -547,6 +552,8 @@ static int ctl_cmd(char *buf)
 		return kmany_run(a, b, &calls);
 	if (!strcmp(cmd, "many_one") && n == 3)
 		return kmany_run_one(a, b, &calls);
+	if (!strcmp(cmd, "wide") && n == 3)
+		return kwide_run(a, b, &calls, &elapsed);
 	if (!strcmp(cmd, "paths") && n == 4)
 		return kpaths_run(a, b, c, &calls);
 	if (!strcmp(cmd, "values_hot") && n == 2)
@@ -694,6 +701,7 @@ static int __init target_init(void)
 	debugfs_create_u32_array("durations", 0400, dir, &durations_array);
 	ktarget_values_init(dir);
 	kmany_init(dir);
+	kwide_init(dir);
 	kpaths_init(dir);
 	return 0;
 }

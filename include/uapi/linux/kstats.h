@@ -100,6 +100,7 @@
 #define KSTATS_FEAT_UPROBE_STACK (1ULL << 24)	/* user-space outliers: the frame-pointer chain */
 #define KSTATS_FEAT_USDT_EXPR	(1ULL << 25)	/* USDT points, and exprs at USDT probes */
 #define KSTATS_FEAT_UPROBE_LOADS (1ULL << 26)	/* exprs read user memory at uprobes */
+#define KSTATS_FEAT_GROUP	(1ULL << 27)	/* KSTATS_TRACE_DEFER, ATTACH, group_misses */
 
 /* INFO flags. */
 #define KSTATS_INFO_LOCKDOWN	(1U << 0)	/* kprobes locked down: no TRACE */
@@ -275,6 +276,13 @@ struct kstats_snapshot {
 	 * (its tgid), which made the call that claimed the key.
 	 */
 	__s64 frames_tgid;
+	/*
+	 * VER6 (KSTATS_FEAT_GROUP), out: a trace in a group (ATTACH on
+	 * fprobe), the calls of any of the group's functions its fprobe
+	 * missed (and so none of them counted): not in misses, which are
+	 * this function's own. 0 for a trace alone.
+	 */
+	__u64 group_misses;
 	__u64 reserved[1];
 };
 #define KSTATS_SNAPSHOT_SIZE_VER0	144	/* up to floor_ns */
@@ -283,6 +291,7 @@ struct kstats_snapshot {
 #define KSTATS_SNAPSHOT_SIZE_VER3	224	/* up to rejected */
 #define KSTATS_SNAPSHOT_SIZE_VER4	240	/* up to frames_flags */
 #define KSTATS_SNAPSHOT_SIZE_VER5	248	/* up to frames_tgid */
+#define KSTATS_SNAPSHOT_SIZE_VER6	256	/* up to group_misses */
 
 /* SNAPSHOT's trace_mode. */
 #define KSTATS_TRACE_MODE_FULL		0	/* every call recorded */
@@ -344,6 +353,18 @@ struct kstats_record {
  * -EDEADLK, the stack unwinder and what kstats' handlers call (their
  * calls from kstats' own probes would be missed, or recurse). -EINVAL:
  * the flag with start and end.
+ *
+ * Many functions as one probe (KSTATS_TRACE_DEFER, KSTATS_FEAT_GROUP): the
+ * trace is made (its metrics, its checks, its function resolved) but not
+ * attached: it records nothing until ATTACH attaches every trace this
+ * file deferred, on fprobe as one fprobe over all their functions (its
+ * handlers find each call's trace by the function's address, in a table
+ * whose lookup does not grow with their number), on kretprobe one
+ * kretprobe each. Functions only, of the kernel. -EINVAL: the flag with
+ * start and end, a tracepoint or a user-space function; a mechanism other
+ * than the one this file's deferred traces have. -EBUSY: this file
+ * deferred a trace of that function already. A deferred trace goes with
+ * its file if the file closes before ATTACH, whatever its flags.
  *
  * Cost: every call kstats records costs a calibrated call_cost_ps, every
  * call it declines a smaller skip_cost_ps (SNAPSHOT). sample_every N > 1
@@ -455,6 +476,7 @@ struct kstats_record {
 #define KSTATS_TRACE_SELF	(1U << 6)	/* + SELF-NAME: less traced callees */
 #define KSTATS_TRACE_CGROUP	(1U << 7)	/* only tasks under cgroup_fd */
 #define KSTATS_TRACE_MATCHED	(1U << 8)	/* func came from a pattern (below) */
+#define KSTATS_TRACE_DEFER	(1U << 9)	/* attached by ATTACH, with others (below) */
 #define KSTATS_KEY_NONE		0
 #define KSTATS_KEY_ERRNO	1	/* NAME{errno=0}, NAME{errno=-11}, ... */
 #define KSTATS_KEY_CGROUP	2	/* NAME{cgroup=1}, NAME{cgroup=4242}, ... */
@@ -797,6 +819,26 @@ struct kstats_untrace {
 #define KSTATS_UNTRACE_SIZE_VER0	72
 
 /*
+ * KSTATS_IOC_ATTACH (KSTATS_FEAT_GROUP): attach every trace this file
+ * deferred (TRACE with KSTATS_TRACE_DEFER); on fprobe, as one fprobe. All
+ * or none: on an error none is attached, and they stay deferred (UNTRACE
+ * them, or close the file). A deferred trace whose module went away
+ * meanwhile is skipped, detached. -ENOENT: this file deferred none.
+ * -EINVAL: flags or reserved not 0. -EPERM: as TRACE. The errors of
+ * attaching a probe (-ENOMEM, -EBUSY, ...).
+ * UNTRACE of one trace of a group leaves the others recording: its
+ * function stays probed, its calls ignored, until the group's last trace
+ * goes. SNAPSHOT's group_misses are the calls of any of the group's
+ * functions the mechanism could not follow: they are no one function's.
+ */
+struct kstats_attach {
+	__u32 flags;		/* none yet: 0 */
+	__u32 attached;		/* out: traces attached */
+	__u64 reserved[3];
+};
+#define KSTATS_ATTACH_SIZE_VER0	8
+
+/*
  * KSTATS_IOC_OUTLIERS: the outliers a trace kept, oldest first. The caller
  * passes an array of nr_entries entries of entry_size bytes (at least
  * KSTATS_OUTLIER_SIZE_VER0, a multiple of 8, at most 4096), as LIST: each
@@ -881,5 +923,6 @@ struct kstats_outliers {
 #define KSTATS_IOC_TRACE	_IOW(KSTATS_IOC_MAGIC, 0x07, struct kstats_trace)
 #define KSTATS_IOC_UNTRACE	_IOW(KSTATS_IOC_MAGIC, 0x08, struct kstats_untrace)
 #define KSTATS_IOC_OUTLIERS	_IOWR(KSTATS_IOC_MAGIC, 0x09, struct kstats_outliers)
+#define KSTATS_IOC_ATTACH	_IOWR(KSTATS_IOC_MAGIC, 0x0a, struct kstats_attach)
 
 #endif /* _UAPI_LINUX_KSTATS_H */
