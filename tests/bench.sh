@@ -7,10 +7,11 @@
 # it came from: the accelerator (KVM where a probe boot works, else TCG; tests/vm/accel.sh) and the
 # CPU model. Under KVM the bounds that need a real CPU are judged (tests/bench-judge.py: the bench
 # fails if one is not held); under TCG they are reported, never judged.
-# KSTATS_BENCH_PARTS picks parts (default "record alloc trace uprobe cli"):
+# KSTATS_BENCH_PARTS picks parts (default "record alloc trace uprobe many cli"):
 # record (the record path, and its instructions), alloc (what one SNAPSHOT
 # allocates), trace (tracing overhead), uprobe (a user-space function's, beside
-# bpftrace's), cli (kstatsctl's formatters, and
+# bpftrace's), many (a pattern of 1, 100 and 1,000 functions, per call), cli
+# (kstatsctl's formatters, and
 # summary/show/heatmap of a day's interval log: < 2 s and < 100 MB each).
 # Usage: tests/bench.sh [LANE]
 set -euo pipefail
@@ -20,13 +21,13 @@ cd "$top"
 tests/deps.sh
 . tests/vm/lib.sh
 need_pkgs bpftrace libbpf-tools
-parts=" ${KSTATS_BENCH_PARTS:-record alloc trace uprobe cli} "
+parts=" ${KSTATS_BENCH_PARTS:-record alloc trace uprobe many cli} "
 for p in $parts; do
-	[[ " record alloc trace uprobe cli " == *" $p "* ]] ||
-		{ echo "error: KSTATS_BENCH_PARTS: no part '$p' (record alloc trace uprobe cli)" >&2; exit 1; }
+	[[ " record alloc trace uprobe many cli " == *" $p "* ]] ||
+		{ echo "error: KSTATS_BENCH_PARTS: no part '$p' (record alloc trace uprobe many cli)" >&2; exit 1; }
 done
 guest=()
-for p in record alloc trace uprobe; do
+for p in record alloc trace uprobe many; do
 	if [[ $parts == *" $p "* ]]; then guest+=("$p"); fi
 done
 host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)

@@ -3,13 +3,14 @@
 # its figures (tests/kmod/kstats_bench.c says what each one is), what one
 # SNAPSHOT allocates (alloc_test), then the tracing overhead
 # (tests/guest/trace-bench.sh), then the cost of timing a user-space function
-# (tests/guest/uprobe-bench.sh).
+# (tests/guest/uprobe-bench.sh), then that of a pattern of 1 to 1,000
+# functions (tests/guest/many-bench.sh).
 # Usage: tests/guest/bench.sh BUILD_DIR [PART...]
-#   PART: record, alloc, trace, uprobe (default: all four, in that order)
+#   PART: record, alloc, trace, uprobe, many (default: all five, in that order)
 set -euo pipefail
-build=${1:?usage: bench.sh BUILD_DIR [record|alloc|trace|uprobe]...}
+build=${1:?usage: bench.sh BUILD_DIR [record|alloc|trace|uprobe|many]...}
 shift
-parts=" ${*:-record alloc trace uprobe} "
+parts=" ${*:-record alloc trace uprobe many} "
 
 if [[ $parts == *" record "* ]]; then
 	insmod "$build/module/kstats.ko"
@@ -45,4 +46,8 @@ fi
 if [[ $parts == *" uprobe "* ]]; then
 	echo
 	tests/guest/uprobe-bench.sh "$build"
+fi
+if [[ $parts == *" many "* ]]; then
+	echo
+	tests/guest/many-bench.sh "$build"
 fi
