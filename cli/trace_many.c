@@ -494,7 +494,7 @@ int ks_trace_many(struct ks_trace_args *a, const uint8_t *cpus, size_t cpus_len,
 		goto out;
 	if (todo > max) {
 		if (todo <= KS_TRACE_MANY_MAX)
-			ks_set_hint("--max %zu traces them all (each is a probe and metrics "
+			ks_set_hint("--max %zu traces them all (each a trace and metrics "
 				    "of its own), or a narrower pattern fewer", todo);
 		else
 			ks_set_hint("at most %d at once: a narrower pattern", KS_TRACE_MANY_MAX);
