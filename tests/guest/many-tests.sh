@@ -186,6 +186,36 @@ untraced() {
 	"$K" untrace 'ktarget_many_*' && list_empty
 }
 
+# A call in flight when its function leaves the group: ktarget_held and
+# ktarget_empty as one fprobe, ktarget_held untraced while a call is inside
+# it (the target holds it there until "holding" is written 0, and says so
+# in "holding": a state, not a time). Its exit then finds its slot cleared
+# and counts nowhere (the lane fails on any report); ktarget_empty's trace
+# counts on exactly, with no group misses.
+in_flight() {
+	local pid
+	"$K" trace ktarget_held ktarget_empty --mechanism fprobe --keep 2>"$tmp/held.err" ||
+		{ cat "$tmp/held.err"; return 1; }
+	echo hold >"$ctl" &
+	pid=$!
+	wait_for grep -qx 1 "$dbg/holding" || { echo 0 >"$dbg/holding"; wait "$pid"; return 1; }
+	"$K" untrace ktarget_held || { echo 0 >"$dbg/holding"; wait "$pid"; return 1; }
+	grep -qx 1 "$dbg/holding" || { echo "# the call ended before its untrace did"; return 1; }
+	echo 0 >"$dbg/holding" && wait "$pid" &&
+		"$K" -j show ktarget_empty >"$tmp/h0.json" && echo "empty 10" >"$ctl" &&
+		"$K" -j show ktarget_empty >"$tmp/h1.json" && "$K" untrace ktarget_empty || return 1
+	list_empty || return 1
+	"$py" - "$tmp/h0.json" "$tmp/h1.json" <<-'EOF'
+	import json, sys
+	t = [json.load(open(p))["metrics"][0] for p in sys.argv[1:]]
+	n = [m["count"] + m["trace"]["misses"] for m in t]
+	g = t[1]["trace"].get("group_misses", 0)
+	print("# ktarget_empty after ktarget_held left with a call in flight: %d calls, "
+	      "group misses %d" % (n[1] - n[0], g))
+	sys.exit(n[1] - n[0] != 10 or g != 0 or [m["name"] for m in t] != ["ktarget_empty"] * 2)
+	EOF
+}
+
 # One-shot: the histograms of the ten, Ctrl-C, nothing left.
 oneshot() {	# oneshot MECH
 	local pid
@@ -221,8 +251,12 @@ for mech in "${mechs[@]}"; do
 		bpftrace_oracle "$mech: bpftrace's kprobe:ktarget_many_* counts the same calls per function" with_bpftrace
 	ok "$mech: untrace 'ktarget_many_1*': the other 22 count exactly their own calls, no group misses" partial
 	ok "$mech: untrace 'ktarget_many_*': list empty" untraced
+	[[ $mech == fprobe ]] &&
+		ok "fprobe: ktarget_held leaves the group with a call in flight: ktarget_empty counts on exactly, no group misses" in_flight
 	ok "$mech: one-shot 'ktarget_many_0*', Ctrl-C: 10 histograms of exactly 3 calls, list empty" oneshot "$mech"
 done
+[[ " ${mechs[*]} " == *" fprobe "* ]] ||
+	skip "fprobe: a call in flight when its function leaves the group" "this kernel has no fprobe"
 
 # A thousand functions as one fprobe (kstats_target's ktarget_wide_0000 to
 # _1023): each counts exactly its own calls, between two reads of the

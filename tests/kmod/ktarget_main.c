@@ -62,6 +62,8 @@
  *				each round; "many_counts" reads each one's calls
  *				since load (ktarget_many.c)
  *   many_one I R		ktarget_many_I R times (I from 0)
+ *   hold			ktarget_held() once, in flight until "holding"
+ *				is written 0 (ktarget_many.c)
  *   wide N R			the first N of ktarget_wide_0000.._1023 (N <= 1024)
  *				round-robin R times, back to back; "elapsed"
  *				reads the ns, "wide_counts" each one's calls
@@ -552,6 +554,8 @@ static int ctl_cmd(char *buf)
 		return kmany_run(a, b, &calls);
 	if (!strcmp(cmd, "many_one") && n == 3)
 		return kmany_run_one(a, b, &calls);
+	if (!strcmp(cmd, "hold") && n == 1)
+		return kmany_hold(&calls);
 	if (!strcmp(cmd, "wide") && n == 3)
 		return kwide_run(a, b, &calls, &elapsed);
 	if (!strcmp(cmd, "paths") && n == 4)

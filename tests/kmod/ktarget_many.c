@@ -4,11 +4,15 @@
  * counting its own calls, and ktarget_many_notrace, which has no ftrace
  * call site and which a pattern must skip. "many N R" calls the first N
  * round-robin R times, "many_one I R" the I-th alone; "many_counts" reads
- * each one's calls since load (the notrace one last).
+ * each one's calls since load (the notrace one last). "hold" calls
+ * ktarget_held(), which stays inside until "holding" is written 0: a call
+ * in flight while its trace leaves a group.
  */
 #include <linux/compiler.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/timekeeping.h>
 
 #include "ktarget_many.h"
 
@@ -53,6 +57,28 @@ static int (*const many[KTARGET_MANY])(void) = {
 };
 
 static int many_sink;
+static u32 holding;
+
+/* In flight until "holding" is written 0; bounded (30 s) if never. */
+static noinline int ktarget_held(void)
+{
+	u64 end = ktime_get_mono_fast_ns() + 30 * NSEC_PER_SEC;
+
+	WRITE_ONCE(holding, 1);
+	while (READ_ONCE(holding) && ktime_get_mono_fast_ns() < end)
+		usleep_range(1000, 2000);
+	WRITE_ONCE(holding, 0);
+	return 0;
+}
+
+static int (*held_fn)(void) = ktarget_held;
+
+int kmany_hold(u64 *calls)
+{
+	WRITE_ONCE(many_sink, READ_ONCE(held_fn)());
+	*calls = 1;
+	return 0;
+}
 
 int kmany_run(unsigned int n, unsigned int rounds, u64 *calls)
 {
@@ -88,4 +114,5 @@ int kmany_run_one(unsigned int i, unsigned int rounds, u64 *calls)
 void kmany_init(struct dentry *dir)
 {
 	debugfs_create_u32_array("many_counts", 0400, dir, &counts_array);
+	debugfs_create_u32("holding", 0600, dir, &holding);
 }

@@ -11,6 +11,7 @@ struct dentry;
 
 int kmany_run(unsigned int n, unsigned int rounds, u64 *calls);
 int kmany_run_one(unsigned int i, unsigned int rounds, u64 *calls);
+int kmany_hold(u64 *calls);
 void kmany_init(struct dentry *dir);
 
 #endif /* KTARGET_MANY_H */
