@@ -31,35 +31,6 @@ static bool kstats_is_tracepoint(const char *name)
 }
 
 /*
- * Where @sym is, refusing what kstats must not probe: unknown symbols
- * (-ENOENT), the kprobe blacklist and other unprobeable places (-EINVAL),
- * and kstats itself, whose probes would recurse (-ELOOP). The kprobe that
- * asks is registered disabled: it is never armed, so the target's code is
- * not touched (arming and disarming it just before attaching the real
- * probe to a hot function crashed both 6.1 and 6.12).
- */
-static int kstats_resolve(const char *sym, unsigned long *addr)
-{
-	struct kprobe kp = { .symbol_name = sym, .flags = KPROBE_FLAG_DISABLED };
-	int err;
-
-	/*
-	 * Resolved and attached under one lock, which the module notifier
-	 * takes too: no module can go (and another come at the same address)
-	 * in between.
-	 */
-	lockdep_assert_held(&kstats_trace_lock);
-	if (kstats_own_symbol(sym))
-		return -ELOOP;
-	err = register_kprobe(&kp);
-	if (err)
-		return err == -EILSEQ ? -EINVAL : err;
-	*addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	return within_module(*addr, THIS_MODULE) ? -ELOOP : 0;
-}
-
-/*
  * What a new trace of @p's on the function at @addr would break for the
  * traces already there: -EBUSY for a second --self trace (both would keep
  * the task's one callee clock for the same frame, and each take the
@@ -97,14 +68,17 @@ static int kstats_attach(struct kstats_probe *p, const char *func,
 	if (p->mode == KSTATS_MODE_SECTION) {
 		/* By kprobe: both ends must be probeable and not kstats. */
 		if (p->mech == KSTATS_MECH_KPROBE && start) {
-			err = kstats_resolve(start, &p->addr[0]) ?:
-			      kstats_resolve(end, &p->addr[1]);
+			err = kstats_resolve(start, &p->addr[0], NULL) ?:
+			      kstats_resolve(end, &p->addr[1], NULL);
 			if (err)
 				return err;
 		}
 		return kstats_pair_attach(p, start, end);
 	}
-	err = kstats_resolve(func, &addr) ?: kstats_addr_shareable(p, addr);
+	/* A pattern's match was resolved by its check, under this lock. */
+	addr = p->addr[0];
+	err = (addr ? 0 : kstats_resolve(func, &addr, NULL)) ?:
+	      kstats_addr_shareable(p, addr);
 	if (err)
 		return err;
 	p->addr[0] = addr;
@@ -381,7 +355,7 @@ int kstats_trace_start(struct file *file, const struct kstats_trace *req,
 	if (err)
 		goto unlock;
 	if (req->flags & KSTATS_TRACE_MATCHED) {
-		err = kstats_match_check(func);
+		err = kstats_match_check(func, &p->addr[0]);
 		if (err)
 			goto unlock;
 	}

@@ -472,8 +472,9 @@ int kstats_trace_call(const char *name, int (*fn)(struct kstats_probe *p, void *
 		      void *arg);
 void kstats_trace_module_text_gone(struct module *mod, bool init_only);
 void kstats_trace_exit(void);
-/* trace_match.c: a function a pattern matched (KSTATS_TRACE_MATCHED) */
-int kstats_match_check(const char *sym);
+/* trace_match.c: where a function is; one a pattern matched (KSTATS_TRACE_MATCHED) */
+int kstats_resolve(const char *sym, unsigned long *addr, bool *on_ftrace);
+int kstats_match_check(const char *sym, unsigned long *addr);
 bool kstats_own_symbol(const char *sym);
 
 #endif /* KSTATS_TRACE_H */

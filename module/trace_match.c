@@ -66,27 +66,61 @@ bool kstats_own_symbol(const char *sym)
 	return own;
 }
 
-/* 0, or why @sym, matched by a pattern, is not to be traced. */
-int kstats_match_check(const char *sym)
+/*
+ * Where @sym is, refusing what kstats must not probe: unknown symbols
+ * (-ENOENT), the kprobe blacklist and other unprobeable places (-EINVAL),
+ * and kstats itself, whose probes would recurse (-ELOOP). The kprobe that
+ * asks is registered disabled: it is never armed, so the target's code is
+ * not touched (arming and disarming it just before attaching the real
+ * probe to a hot function crashed both 6.1 and 6.12). @on_ftrace, unless
+ * NULL: whether kprobes would probe it through ftrace.
+ */
+int kstats_resolve(const char *sym, unsigned long *addr, bool *on_ftrace)
 {
 	struct kprobe kp = { .symbol_name = sym, .flags = KPROBE_FLAG_DISABLED };
+	int err;
+
+	/*
+	 * Resolved and attached under one lock, which the module notifier
+	 * takes too: no module can go (and another come at the same address)
+	 * in between.
+	 */
+	lockdep_assert_held(&kstats_trace_lock);
+	if (kstats_own_symbol(sym))
+		return -ELOOP;
+	err = register_kprobe(&kp);
+	if (err)
+		return err == -EILSEQ ? -EINVAL : err;
+	*addr = (unsigned long)kp.addr;
+	if (on_ftrace)
+		*on_ftrace = kp.flags & KPROBE_FLAG_FTRACE;
+	unregister_kprobe(&kp);
+	return within_module(*addr, THIS_MODULE) ? -ELOOP : 0;
+}
+
+/*
+ * 0, or why @sym, matched by a pattern, is not to be traced; on 0, @addr
+ * is where it is (one resolution a function: a pattern of 1,000).
+ */
+int kstats_match_check(const char *sym, unsigned long *addr)
+{
 	const char *name = strchr(sym, ':') ? strchr(sym, ':') + 1 : sym;
 	bool on_ftrace;
 	size_t i;
 	int err;
 
-	lockdep_assert_held(&kstats_trace_lock);
-	if (kstats_own_symbol(sym))
+	if (kstats_own_symbol(sym))	/* before the callees' names */
 		return -ELOOP;
 	for (i = 0; i < ARRAY_SIZE(kstats_handler_callees); i++)
 		if (kstats_name_matches(kstats_handler_callees[i], name))
 			return -EDEADLK;
-	/* As kstats_resolve(): a disabled kprobe is never armed. */
-	err = register_kprobe(&kp);
+	err = kstats_resolve(sym, addr, &on_ftrace);
 	if (err)
-		return err == -EILSEQ ? -EINVAL : err;
-	on_ftrace = kp.flags & KPROBE_FLAG_FTRACE;
-	unregister_kprobe(&kp);
+		return err;
 	/* Without kprobes on ftrace, kprobes cannot tell: fprobe will. */
-	return on_ftrace || !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? 0 : -ENXIO;
+	if (!on_ftrace && IS_ENABLED(CONFIG_KPROBES_ON_FTRACE)) {
+		*addr = 0;
+		return -ENXIO;
+	}
+	return 0;
 }
