@@ -216,6 +216,59 @@ in_flight() {
 	EOF
 }
 
+# A function in a group and traced alone as well: 'ktarget_many_0*' as one
+# fprobe, ktarget_many_00 also by a single fprobe and a kretprobe of its
+# own. Each counts exactly the target's calls; the group keeps counting
+# when the single fprobe leaves.
+shared_gone() {	# after a failure: nothing of shared() left for the next checks
+	local n
+	for n in 'ktarget_many_*' one.fp one.kr; do
+		"$K" untrace "$n" >/dev/null 2>&1
+	done
+	true
+}
+shared() {
+	"$K" trace 'ktarget_many_0*' --mechanism fprobe --keep 2>"$tmp/sh.err" &&
+		"$K" trace ktarget_many_00 --name one.fp --mechanism fprobe --keep 2>>"$tmp/sh.err" &&
+		"$K" trace ktarget_many_00 --name one.kr --mechanism kretprobe --keep 2>>"$tmp/sh.err" ||
+		{ cat "$tmp/sh.err"; shared_gone; return 1; }
+	local i
+	for i in 0 1 2; do
+		"$K" -j show --all >"$tmp/s$i.json" && cat "$dbg/many_counts" >"$tmp/c$i" ||
+			{ shared_gone; return 1; }
+		((i == 2)) && break
+		((i == 1)) && { "$K" untrace one.fp || { shared_gone; return 1; }; }
+		echo "many 32 $((3 - i))" >"$ctl" || { shared_gone; return 1; }
+	done
+	"$K" untrace 'ktarget_many_*' one.kr && list_empty || { shared_gone; return 1; }
+	"$py" - "$tmp" <<-'EOF'
+	import json, sys
+	d = sys.argv[1]
+	def counts(i):
+	    return {m["name"]: (m["count"] + m["trace"]["misses"], m["trace"].get("group_misses", 0))
+	            for m in json.load(open("%s/s%d.json" % (d, i)))["metrics"]}
+	s = [counts(i) for i in range(3)]
+	c = [[int(x) for x in open("%s/c%d" % (d, i)).read().split()] for i in range(3)]
+	bad = []
+	for step, calls, names in ((1, 3, ["one.fp", "one.kr"]), (2, 2, ["one.kr"])):
+	    want = {"ktarget_many_%02d" % i: c[step][i] - c[step - 1][i] for i in range(10)}
+	    for n in names:
+	        want[n] = c[step][0] - c[step - 1][0]
+	    for n, own in sorted(want.items()):
+	        if n not in s[step] or n not in s[step - 1]:
+	            bad.append("%s: not listed" % n)
+	            continue
+	        k, g = s[step][n][0] - s[step - 1][n][0], s[step][n][1]
+	        if own != calls or k != own or g:
+	            bad.append("%s: kstats %d, the target %d, group misses %d" % (n, k, own, g))
+	print("# ktarget_many_00 in a group, by a fprobe and a kretprobe of its own: %s"
+	      % ("exact" if not bad else "off"))
+	for b in bad:
+	    print("# " + b)
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
 # One-shot: the histograms of the ten, Ctrl-C, nothing left.
 oneshot() {	# oneshot MECH
 	local pid
@@ -253,6 +306,8 @@ for mech in "${mechs[@]}"; do
 	ok "$mech: untrace 'ktarget_many_*': list empty" untraced
 	[[ $mech == fprobe ]] &&
 		ok "fprobe: ktarget_held leaves the group with a call in flight: ktarget_empty counts on exactly, no group misses" in_flight
+	[[ $mech == fprobe ]] &&
+		ok "fprobe: ktarget_many_00 in a group and alone (fprobe, kretprobe): each trace counts exactly, the group on after the single fprobe leaves" shared
 	ok "$mech: one-shot 'ktarget_many_0*', Ctrl-C: 10 histograms of exactly 3 calls, list empty" oneshot "$mech"
 done
 [[ " ${mechs[*]} " == *" fprobe "* ]] ||
