@@ -130,21 +130,17 @@ take_lane() {
 	) 9>"$queue.lock"
 }
 # prebuild_lanes: the stock lanes' modules (tests/build-lane.sh), built at
-# the lowest priority once their kernels are fetched, those the queue hands
-# out last first. Under TCG a lane's guest is often idle (grace periods,
-# bpftrace starting): at nice 19 the builds take only what the chains
-# leave. A lane (tests/lane.sh) uses its build if done, waits for it if
-# under way (its core then idle, the build gets it), or builds it itself.
+# the lowest priority once their kernels are fetched, in the queue's order.
+# Under TCG a lane's guest is often idle (grace periods, bpftrace
+# starting), and so is a chain waiting on the network: at nice 19 the
+# builds take only what the chains leave. A lane (tests/lane.sh) uses its
+# build if done, waits for it if under way (its core then idle, the build
+# has it), or builds it itself.
 prebuild_lanes() {
-	local lane n=0
+	local lane
 	flock "$logs/kernels.lock" true
 	for lane in $lane_order; do
-		[[ -n ${lane_id[$lane]:-} ]] && n=$((n + 1))
-	done
-	for lane in $(tr ' ' '\n' <<<"$lane_order" | tac); do
-		# The first lane taken is taken before a build here could be done.
 		[[ -n ${lane_id[$lane]:-} ]] || continue
-		((--n > 0)) || continue
 		(
 			flock 9
 			[[ -e $logs/build-$lane.done ]] ||
