@@ -383,6 +383,8 @@ void test_expr_bpftrace(int have_fprobe, int supported, int have_tp, uint32_t bi
 		ok(1, "# SKIP bpftrace's hist(arg1, %u): no KSTATS_FEAT_EXPR", bits);
 		return;
 	}
+	if (no_bpftrace("bpftrace's hist() and predicates beside kstats' values"))
+		return;
 	if (have_fprobe) {
 		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 0, BPF_FUNC, "", 0 };
 		traces[nr++] = (struct bpf_trace){ "fp", KSTATS_MECH_FPROBE, 1, BPF_FUNC, "", 0 };

@@ -69,6 +69,7 @@ int peer_line(struct peer *pr, char *line, size_t size, double secs);
 int peer_expect(struct peer *pr, const char *want, double secs);
 int peer_finish(struct peer *pr, void (*fn)(const char *line, void *arg), void *arg,
 		double secs);
+int no_bpftrace(const char *what);	/* a skip where the lane has none */
 int tracefs_ready(void);	/* mounts it if need be */
 
 /* trace_self.c: self time; @supported: INFO lists KSTATS_FEAT_SELF. */

@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 import utap
-from utap import ctl, metric, ok, read_ns, sandwich
+from utap import bpftrace_missing, bpftrace_ready, ctl, metric, ok, read_ns, sandwich
 
 build = sys.argv[1]
 TARGET = os.path.realpath(os.path.join(build, "usdt_target"))
@@ -54,21 +54,9 @@ class Target:
 
 
 def bpftrace_start():
-    prog = ('BEGIN { printf("ready\\n"); } usdt:%s:ktest:sec__start { @s = count(); } '
-            'usdt:%s:ktest:sec__end { @e = count(); } usdt:%s:ktest:stop { exit(); }'
-            % (TARGET, TARGET, TARGET))
-    try:
-        p = subprocess.Popen(["bpftrace", "-e", prog], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
-    except OSError:
-        return None, "bpftrace not installed"
-    lines = []
-    for line in p.stdout:
-        if line.strip() == "ready":
-            return p, None
-        lines.append(line)
-    p.wait()
-    return None, "bpftrace could not attach: " + " ".join(lines)[-300:]
+    return bpftrace_ready('usdt:%s:ktest:sec__start { @s = count(); } '
+                          'usdt:%s:ktest:sec__end { @e = count(); } usdt:%s:ktest:stop { exit(); }'
+                          % (TARGET, TARGET, TARGET))
 
 
 def bpftrace_counts(p):
@@ -96,7 +84,7 @@ def oracle():
     sem = t.ask("sem")
     ok(sem == ["sem"] + PLACES, "traced, each semaphore reads its probe's places (%s: the "
        "kernel raises it once per breakpoint)" % " and ".join(PLACES), sem)
-    bt, why = bpftrace_start()
+    bt = bpftrace_start()
     with tempfile.TemporaryDirectory() as d:
         tids = t.ask("go %d %s" % (n, d))
         rc, out = ctl("trace", "--keep", "u.ta", "--tid", tids[1], "--start", START, "--end", END)
@@ -120,9 +108,7 @@ def oracle():
            ta and "hits %d misses %d" % (ta["trace"]["hits"], ta["trace"]["misses"]))
         ctl("untrace", "u.ta")
         split_parts(n)
-        if bt is None:
-            ok(True, "# SKIP bpftrace: " + why)
-        else:
+        if not bpftrace_missing(bt, "bpftrace's usdt counts"):
             c = bpftrace_counts(bt)
             ok(c == {"s": 2 * n, "e": 2 * n} and m and m["trace"]["hits"] == c["s"],
                "bpftrace's usdt: counts on the same probes equal kstats' sections",

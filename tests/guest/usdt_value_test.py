@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 import utap
-from utap import bpftrace_output, bpftrace_ready, ctl, ctl_lines, exact, metric, ok
+from utap import bpftrace_missing, bpftrace_output, bpftrace_ready, ctl, ctl_lines, exact, metric, ok
 
 build = sys.argv[1]
 TARGET = os.path.realpath(os.path.join(build, "usdt_target"))
@@ -115,9 +115,7 @@ def points():
     t.stdin.write("stop\n")
     t.stdin.flush()
     t.stdout.readline()
-    if bt is None:
-        ok(True, "# SKIP bpftrace not available")
-    else:
+    if not bpftrace_missing(bt, "bpftrace's values at the same hits"):
         got = bpftrace_values(bt)
         want = {"v": sorted(vs), "w": sorted(ws), "mw": sorted(ws), "mv": sorted(vs)}
         ok({k: sorted(got.get(k, [])) for k in want} == want,
