@@ -60,13 +60,14 @@ tap "untrace, rmmod kstats_init_target" sh -c \
 # of RCU's stall warning; the test fails if that happened first.)
 snapshot_killable() {
 	local K=$build/../../cli/kstatsctl hold=/sys/kernel/debug/kstats_target/rcu_holding
-	local holder untr snap rc=0
+	local holder untr snap rc=0 t0
 	$K --no-autoload trace --keep --name t.kill1 ktarget_empty >/dev/null &&
 		$K --no-autoload trace --keep --name t.kill2 ktarget_empty >/dev/null || return 1
 	echo rcu_hold >/sys/kernel/debug/kstats_target/ctl &
 	holder=$!
 	# A grace period waits only for readers that began before it.
 	wait_for grep -qx 1 "$hold" || return 1
+	t0=$SECONDS
 	$K --no-autoload untrace t.kill1 &
 	untr=$!
 	wait_for grep -q kstats_trace_stop "/proc/$untr/stack" || { echo "no UNTRACE waiting"; rc=1; }
@@ -77,10 +78,19 @@ snapshot_killable() {
 		{ echo "no SNAPSHOT waiting for the lock"; rc=1; }
 	kill -9 "$snap"
 	wait "$snap"
-	if ((rc == 0)) && ! { grep -qx 1 "$hold" && grep -q kstats_trace_stop "/proc/$untr/stack"; }; then
-		echo "the SNAPSHOT ended only once the UNTRACE was done"
+	# The SNAPSHOT is gone. While the hold still reads 1, the grace period
+	# the UNTRACE waits in cannot have ended; and its process must not have
+	# exited. (Not its /proc stack again: read while the task runs, it can
+	# come back empty. A 6.12-rt gate failed the old check once, the hold
+	# or the stack: which is not known. Each check now says which failed.)
+	if ((rc == 0)) && ! grep -qx 1 "$hold"; then
+		echo "the hold ended before the SNAPSHOT did ($((SECONDS - t0)) s in; the target ends it at 15 s)"
+		rc=1
+	elif ((rc == 0)) && [[ $(cut -d' ' -f3 "/proc/$untr/stat" 2>/dev/null) == Z || ! -e /proc/$untr ]]; then
+		echo "the UNTRACE returned inside the grace period"
 		rc=1
 	fi
+	echo "# the SNAPSHOT killed $((SECONDS - t0)) s into the hold"
 	echo 0 >"$hold"
 	wait "$untr" && wait "$holder" && $K --no-autoload untrace t.kill2 && return $rc
 }
