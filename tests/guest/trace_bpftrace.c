@@ -123,7 +123,6 @@ static const char *enter_root(const char *root)
 	return NULL;
 }
 
-/* bpftrace running @prog: the host's, or @root's (see enter_root()). */
 /*
  * Where the lane has no bpftrace (KSTATS_NO_BPFTRACE says why: main-tests.sh,
  * the debug kernel is built without BPF), a comparison with it is a TAP skip,
@@ -139,6 +138,7 @@ int no_bpftrace(const char *what)
 	return 1;
 }
 
+/* bpftrace running @prog: the host's, or @root's (see enter_root()). */
 int peer_start(struct peer *pr, const char *root, const char *prog)
 {
 	const char *failed;
