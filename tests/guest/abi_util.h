@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -334,9 +335,67 @@ list_find(const struct kstats_metric_info *e, uint32_t n, const char *name)
 	return NULL;
 }
 
-/* ---- SCM_RIGHTS ---- */
+/*
+ * ---- Handing a file to another process ----
+ * Over a UNIX socket pair (SCM_RIGHTS) where the kernel has sockets. The debug
+ * kernel has none (tests/vm/debug.config: no CONFIG_NET, so socket calls fail
+ * with ENOSYS); there two pipes carry
+ * the sender's pid and fd number, and the receiver takes its own reference to
+ * the same file with pidfd_getfd(). That needs ptrace rights over the sender:
+ * root can take an unprivileged process's file, not the other way round.
+ */
+struct fd_chan {
+	int rd, wr;	/* one socket, or the ends of two pipes */
+	int pipes;
+};
 
-static inline int send_fd(int sock, int fd)
+/* 0, or -1 with errno; c[0] talks to c[1]. */
+static inline int chan_pair(struct fd_chan c[2])
+{
+	int sv[2], a[2], b[2];
+
+	if (!socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		c[0] = (struct fd_chan){ sv[0], sv[0], 0 };
+		c[1] = (struct fd_chan){ sv[1], sv[1], 0 };
+		return 0;
+	}
+	if (errno != ENOSYS || pipe(a))	/* ENOSYS: no socket calls at all */
+		return -1;
+	if (pipe(b)) {
+		close(a[0]);
+		close(a[1]);
+		return -1;
+	}
+	c[0] = (struct fd_chan){ b[0], a[1], 1 };
+	c[1] = (struct fd_chan){ a[0], b[1], 1 };
+	return 0;
+}
+
+static inline void chan_close(struct fd_chan *c)
+{
+	close(c->rd);
+	if (c->wr != c->rd)
+		close(c->wr);
+}
+
+/* A new descriptor for file @fd of process @pid (close-on-exec), or -1. */
+static inline int pidfd_take(pid_t pid, int fd)
+{
+	int pidfd = syscall(SYS_pidfd_open, pid, 0), got;
+
+	if (pidfd < 0)
+		return -1;
+	got = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	close(pidfd);
+	return got;
+}
+
+struct fd_note {
+	int32_t pid, fd;
+};
+
+/* Without sockets this waits until the receiver holds its own reference. */
+static inline int send_fd(struct fd_chan *ch, int fd)
 {
 	char byte = 'F';
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
@@ -348,17 +407,21 @@ static inline int send_fd(int sock, int fd)
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
 	};
+	struct fd_note note = { getpid(), fd };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
 
+	if (ch->pipes)
+		return write(ch->wr, &note, sizeof(note)) == sizeof(note) &&
+		       read(ch->rd, &byte, 1) == 1 && byte == 'A' ? 0 : -1;
 	memset(&u, 0, sizeof(u));
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+	return sendmsg(ch->wr, &msg, 0) == 1 ? 0 : -1;
 }
 
-static inline int recv_fd(int sock)
+static inline int recv_fd(struct fd_chan *ch)
 {
 	char byte;
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
@@ -370,10 +433,22 @@ static inline int recv_fd(int sock)
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
 	};
+	struct fd_note note;
 	struct cmsghdr *c;
 	int fd;
 
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
+	if (ch->pipes) {
+		if (read(ch->rd, &note, sizeof(note)) != sizeof(note))
+			return -1;
+		fd = pidfd_take(note.pid, note.fd);
+		/* The sender waits for this either way. */
+		if (write(ch->wr, "A", 1) != 1 && fd >= 0) {
+			close(fd);
+			fd = -1;
+		}
+		return fd;
+	}
+	if (recvmsg(ch->rd, &msg, MSG_CMSG_CLOEXEC) != 1)
 		return -1;
 	c = CMSG_FIRSTHDR(&msg);
 	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)

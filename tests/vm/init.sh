@@ -1,6 +1,6 @@
 #!/bin/busybox sh
 # PID 1 of the kstats test VM (busybox sh, packed into the initramfs by run.sh).
-# Mounts the host's root (read-only, virtio-9p) at /newroot with fresh proc/sys/dev/tmp over it,
+# Mounts the host's root (read-only, virtio-9p or virtio-fs) at /newroot with fresh proc/sys/dev/tmp over it,
 # runs the job (/kstats/job.sh, written by run.sh) chrooted there, then checks the kernel's health
 # and prints the result token. The token carries a per-run nonce that only this process knows,
 # so nothing the job prints can pass for it.
@@ -12,7 +12,7 @@ mount -t devtmpfs devtmpfs /dev
 exec </dev/null >/dev/console 2>&1
 
 R=/newroot
-. /kstats/run.conf # LANE KVER OUT MODDIR REPO_BIND TIMEOUT (plain values checked by run.sh)
+. /kstats/run.conf # LANE KVER OUT MODDIR REPO_BIND TIMEOUT FS (plain values checked by run.sh)
 nonce=$(cat /kstats/nonce)
 rm -f /kstats/nonce
 
@@ -36,9 +36,20 @@ while read -r m; do
 	insmod "/modules/$m" || fail "insmod $m"
 done </modules.list
 
+# share TAG DIR [ro]: a host directory, over virtio-9p, or over virtio-fs where the kernel has no
+# networking for 9p to run on (the debug kernel). The read-only root is cached loosely (it does
+# not change under a job); virtio-fs gets that from its server (run.sh: cache=always).
+share() {
+	if [ "$FS" = virtiofs ]; then
+		mount -t virtiofs -o "${3:-rw}" "$1" "$2"
+	elif [ "$3" = ro ]; then
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose "$1" "$2"
+	else
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 "$1" "$2"
+	fi
+}
 mkdir -p $R
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroot $R ||
-	fail "cannot mount the host root over 9p"
+share hostroot $R ro || fail "cannot mount the host root over $FS"
 # A repo in /tmp, /run or /var/tmp: kept aside now, bound back once those are fresh tmpfs.
 if [ -n "$REPO_BIND" ]; then
 	mkdir -p /repo
@@ -62,8 +73,7 @@ if [ -n "$REPO_BIND" ]; then
 fi
 # The job's way to leave files for the host: a read-write share at the same path as on the host.
 mkdir -p $R$OUT
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 kstatsout $R$OUT ||
-	fail "cannot mount the output share at $OUT"
+share kstatsout $R$OUT || fail "cannot mount the output share at $OUT"
 # The host's /lib/modules is the wrong kernel's: show the guest's own there (modprobe, modinfo).
 if [ -n "$MODDIR" ]; then
 	mount -t tmpfs tmpfs $R/lib/modules

@@ -9,7 +9,7 @@
 #            `kmake DIR MAKE-ARGS...` builds either way: make -C "$KDIR" M=... modules on the host
 #   VMLINUZ  kernel image to boot
 #   MODDIR   the guest's /lib/modules/$KVER tree (its 9p modules are loaded from it); empty for debug,
-#            whose 9p is built in
+#            whose virtio-fs is built in
 # A stock lane uses the version pinned in kernels.conf; if the registry no longer has it, the newest
 # of the pin's line (one line on stderr says so), and KVER etc. are that kernel's.
 # Usage: eval "$(tests/vm/kernel.sh 6.12)". Progress goes to stderr; a second run is a no-op: with

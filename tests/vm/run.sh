@@ -103,8 +103,12 @@ cmd=("$script" "$@")
 mkdir -p "$run/root/kstats"
 echo "$nonce" >"$run/root/kstats/nonce"
 [[ $timeout =~ ^[0-9]+$ ]] || die "KSTATS_VM_TIMEOUT must be a number of seconds"
-printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\nTIMEOUT=%s\n' "$lane" "$KVER" "$out" \
-	"$MODDIR" "$repo_bind" "$timeout" >"$run/root/kstats/run.conf"
+# The host's files reach the guest over 9p, or over virtio-fs on the debug lane, whose kernel has
+# no networking (debug.config).
+fs=9p
+[[ $lane == debug ]] && fs=virtiofs
+printf 'LANE=%s\nKVER=%s\nOUT=%s\nMODDIR=%s\nREPO_BIND=%s\nTIMEOUT=%s\nFS=%s\n' "$lane" "$KVER" \
+	"$out" "$MODDIR" "$repo_bind" "$timeout" "$fs" >"$run/root/kstats/run.conf"
 {
 	echo '#!/bin/bash'
 	printf 'export KSTATS_LANE=%q KSTATS_KVER=%q KSTATS_IN_VM=1 KSTATS_VM_OUT=%q KSTATS_VM_ACCEL_USED=%q\n' \
@@ -153,22 +157,43 @@ append+=" ${KSTATS_VM_APPEND:-}"
 # 4), and on 7.3-rt the SNAPSHOT-behind-UNTRACE check saw the target's RCU reader let go (15 s)
 # before the UNTRACE had even started.
 smp=${KSTATS_VM_SMP:-4}
-machine=q35 p9=virtio-9p-pci
+mem=2G
+machine=q35 bus=pci
 if [[ $lane == debug ]]; then
-	machine=microvm,acpi=off p9=virtio-9p-device
+	machine=microvm,acpi=off bus=device
 	tsc_khz=$CACHE/tsc_khz-$(sha256sum "$VM_DIR/tsc_khz.c" | cut -c1-16)
 	[[ -x $tsc_khz ]] || { gcc -O2 -o "$tsc_khz.$$" "$VM_DIR/tsc_khz.c" && mv "$tsc_khz.$$" "$tsc_khz"; } ||
 		die "cannot build tsc_khz"
 	khz=$("$tsc_khz") || die "cannot measure the TSC's rate"
 	append+=" reboot=t tsc_early_khz=$khz"
 fi
+# The host's root (read-only in the guest: init.sh) and the output directory.
+if [[ $fs == 9p ]]; then
+	shares=(-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device "virtio-9p-$bus,fsdev=hostroot,mount_tag=hostroot"
+		-fsdev "local,id=kstatsout,path=$out,security_model=none,multidevs=remap"
+		-device "virtio-9p-$bus,fsdev=kstatsout,mount_tag=kstatsout")
+else
+	# Served by virtiofsd (virtiofsd.py), whose vhost-user queues live in guest memory shared
+	# with it. The root is cached in the guest as 9p's cache=loose caches it.
+	# virtiofsd takes modern (virtio 1.0) devices only; virtio-mmio is legacy unless told.
+	machine+=,memory-backend=mem
+	shares=(-object "memory-backend-memfd,id=mem,size=$mem,share=on"
+		-global virtio-mmio.force-legacy=false)
+	vfsd_pids=()
+	trap 'kill "${vfsd_pids[@]}" 2>/dev/null; rm -rf "$run"' EXIT
+	virtiofs_share() { # TAG DIR CACHE
+		vfsd_pids+=("$(python3 "$VM_DIR/virtiofsd.py" "$run/$1.sock" "$2" "$3" \
+			"$out/virtiofsd-$1.log")") || die "cannot start virtiofsd for $2"
+		shares+=(-chardev "socket,id=$1,path=$run/$1.sock"
+			-device "vhost-user-fs-$bus,chardev=$1,tag=$1")
+	}
+	virtiofs_share hostroot / always
+	virtiofs_share kstatsout "$out" auto
+fi
 qemu=(qemu-system-x86_64 "${ACCEL_ARGS[@]}" -M "$machine"
-	-smp "$smp" -m 2G -nographic -no-reboot -nic none
-	-kernel "$VMLINUZ" -initrd "$run/initrd" -append "$append"
-	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
-	-device "$p9,fsdev=hostroot,mount_tag=hostroot"
-	-fsdev "local,id=kstatsout,path=$out,security_model=none,multidevs=remap"
-	-device "$p9,fsdev=kstatsout,mount_tag=kstatsout")
+	-smp "$smp" -m "$mem" -nographic -no-reboot -nic none
+	-kernel "$VMLINUZ" -initrd "$run/initrd" -append "$append" "${shares[@]}")
 sink=/dev/null
 [[ ${KSTATS_VM_VERBOSE:-0} == 1 ]] && sink=/dev/stderr
 say "lane $lane ($KVER): booting; console log: $log"
