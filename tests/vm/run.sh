@@ -1,8 +1,9 @@
 #!/bin/bash
 # run.sh LANE SCRIPT [ARGS...]   (LANE = 6.1 | 6.12 | 6.12-rt | 7.3 | 7.3-rt | debug)
 # Boot the lane's kernel in QEMU and run SCRIPT inside it, chrooted into the host's root filesystem
-# (shared read-only over virtio-9p, so every host path, program and the repo look the same), with
-# cwd = repo root and KSTATS_LANE, KSTATS_KVER, KSTATS_IN_VM=1, KSTATS_VM_OUT in the environment.
+# (shared read-only over virtio-9p, or virtio-fs on the debug lane, so every host path, program and
+# the repo look the same), with cwd = repo root and KSTATS_LANE, KSTATS_KVER, KSTATS_IN_VM=1,
+# KSTATS_VM_OUT in the environment.
 # SCRIPT is a file (run directly if executable, else with bash) or a command name.
 # Exit 0 only on a clean pass: SCRIPT exited 0, no kernel warning/bug/sanitizer/leak report, no
 # unexpected taint. stdout = the job's console section; progress and verdicts go to stderr.
