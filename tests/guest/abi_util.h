@@ -339,10 +339,10 @@ list_find(const struct kstats_metric_info *e, uint32_t n, const char *name)
  * ---- Handing a file to another process ----
  * Over a UNIX socket pair (SCM_RIGHTS) where the kernel has sockets. The debug
  * kernel has none (tests/vm/debug.config: no CONFIG_NET, so socket calls fail
- * with ENOSYS); there two pipes carry
- * the sender's pid and fd number, and the receiver takes its own reference to
- * the same file with pidfd_getfd(). That needs ptrace rights over the sender:
- * root can take an unprivileged process's file, not the other way round.
+ * with ENOSYS); there two pipes carry the sender's pid and fd number, and the
+ * receiver takes its own reference to the same file with pidfd_getfd(). That
+ * needs ptrace rights over the sender: root can take an unprivileged
+ * process's file, not the other way round.
  */
 struct fd_chan {
 	int rd, wr;	/* one socket, or the ends of two pipes */
