@@ -306,29 +306,22 @@ static void *load_main(void *arg)
 
 /*
  * An fd passed over a unix socket works like the original. A kernel without
- * sockets (the debug kernel) gets the same file in a new slot by pidfd_getfd().
+ * sockets (the debug kernel) gets the same file in a new slot by pidfd_getfd()
+ * (send_fd() would wait there for a receiver: this thread is both ends).
  */
 static int passed_fd(void)
 {
-	char data = 'k', cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &data, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm;
-	int sv[2], fd = -1;
+	struct fd_chan ch[2];
+	int fd;
 
-	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
-		return errno == ENOSYS ? pidfd_take(getpid(), shared_fd) : -1;
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &shared_fd, sizeof(int));
-	if (sendmsg(sv[0], &msg, 0) == 1 && recvmsg(sv[1], &msg, 0) == 1 &&
-	    (cm = CMSG_FIRSTHDR(&msg)))
-		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	close(sv[0]);
-	close(sv[1]);
+	if (chan_pair(ch))
+		return -1;
+	if (ch[0].pipes)
+		fd = pidfd_take(getpid(), shared_fd);
+	else
+		fd = send_fd(&ch[0], shared_fd) ? -1 : recv_fd(&ch[1]);
+	chan_close(&ch[0]);
+	chan_close(&ch[1]);
 	return fd;
 }
 
